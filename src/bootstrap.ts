@@ -1,0 +1,36 @@
+import type { LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface Toolplane {
+  app: NestFastifyApplication;
+  url: string;
+  adminKeyFile?: string;
+  close(): Promise<void>;
+}
+
+/** Builds, documents and starts Toolplane; used by main and by the end-to-end tests alike. */
+export async function startToolplane(config: AppConfig, logger: LoggerService | false): Promise<Toolplane> {
+  const admin = await loadAdminKey(config);
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, admin.key), adapter, {
+    logger: logger === false ? false : logger,
+    abortOnError: false,
+  });
+  // JSON only: any other body type is answered 415 instead of being parsed as text.
+  adapter.getInstance().removeContentTypeParser(['text/plain']);
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (admin.generated && logger) logger.log(`generated an admin API key into ${admin.file} (readable by this user only)`, 'access');
+  return { app, url: `http://${host}:${port}`, adminKeyFile: admin.file, close: () => app.close() };
+}

@@ -1,0 +1,105 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  adminKey?: string;
+  authDisabled: boolean;
+  encryptionKey?: string;
+  sourcesFile?: string;
+  logLevel: LogLevel;
+  /** Upper bound for the first discovery that registration waits for. */
+  registrationWaitMs: number;
+  /** Default timeout of one discovery (connect + every tools/list page). */
+  discoveryTimeoutMs: number;
+  /** How often the scheduler looks for sources due a refresh. */
+  refreshTickMs: number;
+  /** Where bare stdio commands are looked up. */
+  searchPath: string;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** The only reader of process.env: every setting typed and checked at boot, all problems at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const authDisabled = env.TOOLPLANE_AUTH?.toLowerCase() === 'off';
+  if (env.TOOLPLANE_AUTH && !['on', 'off'].includes(env.TOOLPLANE_AUTH.toLowerCase())) {
+    problems.push(`TOOLPLANE_AUTH must be "on" or "off" (got "${env.TOOLPLANE_AUTH}")`);
+  }
+  if (authDisabled && !isLoopback(host)) {
+    problems.push(`TOOLPLANE_AUTH=off is only allowed when HOST is a loopback address (HOST is "${host}")`);
+  }
+  const logLevel = (env.LOG_LEVEL?.toLowerCase() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const encryptionKey = env.TOOLPLANE_ENCRYPTION_KEY?.trim() || undefined;
+  if (encryptionKey && !isValidKey(encryptionKey)) {
+    problems.push('TOOLPLANE_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  const adminKey = env.TOOLPLANE_ADMIN_KEY?.trim() || undefined;
+  if (adminKey && adminKey.length < 16) problems.push('TOOLPLANE_ADMIN_KEY must be at least 16 characters');
+
+  const config: AppConfig = {
+    port: int('PORT', 8080, 0, 65535),
+    host,
+    databaseUrl,
+    dataDir: resolve(env.TOOLPLANE_DATA_DIR?.trim() || './.toolplane'),
+    adminKey,
+    authDisabled,
+    encryptionKey,
+    sourcesFile: env.TOOLPLANE_SOURCES_FILE?.trim() || undefined,
+    logLevel,
+    registrationWaitMs: int('TOOLPLANE_REGISTRATION_WAIT_MS', 30_000, 100, 600_000),
+    discoveryTimeoutMs: int('TOOLPLANE_DISCOVERY_TIMEOUT_MS', 30_000, 100, 600_000),
+    refreshTickMs: int('TOOLPLANE_REFRESH_TICK_MS', 5_000, 100, 3_600_000),
+    searchPath: env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+export function decodeKey(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+}
+
+function isValidKey(value: string): boolean {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
+}
+
+/** Injection token for the loaded configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,177 @@
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type DiscoverResult,
+  type PriorDiscovery,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
+import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
+import type { Deadline } from './deadline.js';
+import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
+import { fetchWithNetworkDetail } from './network-fetch.js';
+import { buildChildEnvironment } from './stdio/child-environment.js';
+import { StdioProcessExitError } from './stdio/stdio-errors.js';
+import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
+import { connectionFingerprint, endpointLabel, secretValues } from './upstream-endpoint.js';
+import { mayStemFromStaleEra, UpstreamError } from './upstream-error.js';
+
+export interface StdioSettings {
+  /** Longest accepted JSON-RPC message on a server's stdout, in bytes (default 4 MiB). */
+  maxLineBytes?: number;
+  /** How much of a server's stderr is kept for error messages (default 16 KiB). */
+  stderrTailBytes?: number;
+  /** SIGTERM → SIGKILL grace when closing (default 2 s). */
+  killGraceMs?: number;
+  /** Receives every stderr chunk of every stdio server (e.g. for debug logging). */
+  onStderr?: (sourceId: string, chunk: string) => void;
+}
+
+export interface ClientFactorySettings {
+  stdio?: StdioSettings;
+}
+
+/** The SDK transport for a target: our own stdio transport, Streamable HTTP or legacy SSE. */
+export function createUpstreamTransport(target: UpstreamTarget, settings: ClientFactorySettings = {}): Transport {
+  switch (target.transport) {
+    case 'stdio': {
+      if (!target.command) throw new UpstreamError('configuration', 'stdio source has no command');
+      try {
+        buildChildEnvironment(target.env);
+      } catch (error) {
+        throw new UpstreamError('configuration', (error as Error).message);
+      }
+      const stdio = settings.stdio ?? {};
+      const onStderr = stdio.onStderr;
+      return new StdioProcessTransport({
+        command: target.command,
+        args: target.args,
+        cwd: target.cwd,
+        env: target.env,
+        maxLineBytes: stdio.maxLineBytes,
+        stderrTailBytes: stdio.stderrTailBytes,
+        killGraceMs: stdio.killGraceMs,
+        onStderr: onStderr ? (chunk) => onStderr(target.sourceId, chunk) : undefined,
+      });
+    }
+    case 'streamable-http':
+      // The configured headers ride on every POST, GET and DELETE.
+      return new StreamableHTTPClientTransport(remoteUrl(target), {
+        requestInit: { headers: { ...target.headers } },
+        fetch: fetchWithNetworkDetail,
+      });
+    case 'sse':
+      // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
+      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: fetchWithNetworkDetail });
+    default:
+      throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
+  }
+}
+
+/**
+ * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
+ *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
+ */
+export function createUpstreamClient(probeTimeoutMs?: number): Client {
+  const client = new Client(
+    { ...TOOLPLANE_CLIENT_INFO },
+    {
+      // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
+      versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
+    },
+  );
+  // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
+  // failing request or the connection's transportFailure; the callback only keeps them handled.
+  client.onerror = () => undefined;
+  return client;
+}
+
+/** The recorded era verdict as the SDK's `prior`, or undefined to negotiate. */
+export function priorFor(target: UpstreamTarget): PriorDiscovery | undefined {
+  if (target.era === 'legacy') return { kind: 'legacy' };
+  if (target.era === 'modern' && isRecord(target.discoverResult)) {
+    return { kind: 'modern', discover: target.discoverResult as DiscoverResult };
+  }
+  return undefined;
+}
+
+/**
+ * Creates the transport and client for `target` and connects within the deadline. A recorded era
+ * skips the probe. Two recoveries, each at most once: a recorded era the server rejects is
+ * re-negotiated, and a stdio server that exits on the `server/discover` probe (older SDKs
+ * terminate on any request before `initialize`) is restarted as a legacy server.
+ */
+export async function connectUpstream(target: UpstreamTarget, deadline: Deadline, settings: ClientFactorySettings = {}): Promise<McpConnection> {
+  const prior = priorFor(target);
+  try {
+    return await connectOnce(target, prior, deadline, settings);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || deadline.signal.aborted) throw error;
+    if (prior && mayStemFromStaleEra(error)) return connectOnce(target, undefined, deadline, settings);
+    if (!prior && target.transport === 'stdio' && error.cause instanceof ProbeExit) {
+      return connectOnce(target, { kind: 'legacy' }, deadline, settings);
+    }
+    throw error;
+  }
+}
+
+async function connectOnce(
+  target: UpstreamTarget,
+  prior: PriorDiscovery | undefined,
+  deadline: Deadline,
+  settings: ClientFactorySettings,
+): Promise<McpConnection> {
+  const identity = identityOf(target);
+  const transport = createUpstreamTransport(target, settings);
+  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined);
+  const connection = new McpConnection(client, transport, identity);
+  try {
+    await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
+    return connection;
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    const described = connection.describe(error, 'connecting', deadline.timeoutMs);
+    const failure = connection.transportFailure;
+    if (!prior && failure instanceof StdioProcessExitError && failure.signal === null) {
+      // Remember that the process ended by itself during negotiation (see connectUpstream).
+      throw new UpstreamError(described.kind, described.message, { cause: new ProbeExit(failure) });
+    }
+    throw described;
+  }
+}
+
+function identityOf(target: UpstreamTarget): ConnectionIdentity {
+  return {
+    sourceId: target.sourceId,
+    transport: target.transport,
+    endpoint: endpointLabel(target),
+    secrets: secretValues(target),
+    fingerprint: connectionFingerprint(target),
+  };
+}
+
+function remoteUrl(target: UpstreamTarget): URL {
+  if (!target.url) throw new UpstreamError('configuration', `${target.transport} source has no url`);
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw new UpstreamError('configuration', `${target.transport} source has an invalid url`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UpstreamError('configuration', `${target.transport} source url must be http or https, got ${url.protocol}`);
+  }
+  return url;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+class ProbeExit extends Error {
+  constructor(readonly exit: StdioProcessExitError) {
+    super(exit.message, { cause: exit });
+    this.name = 'ProbeExit';
+  }
+}

@@ -1,0 +1,87 @@
+import { UpstreamError } from './upstream-error.js';
+
+/**
+ * One time budget shared by every step of an operation (connect, each page, each call),
+ * combined with the caller's AbortSignal.
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  private readonly expiresAt: number;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly detachParent: () => void;
+
+  constructor(
+    readonly timeoutMs: number,
+    readonly parent?: AbortSignal,
+  ) {
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+    this.expiresAt = Date.now() + timeoutMs;
+    this.signal = this.controller.signal;
+    this.timer = setTimeout(() => this.controller.abort(new DeadlineExpired()), timeoutMs);
+    const onParentAbort = () => this.controller.abort(parent?.reason);
+    if (parent?.aborted) onParentAbort();
+    else parent?.addEventListener('abort', onParentAbort, { once: true });
+    this.detachParent = () => parent?.removeEventListener('abort', onParentAbort);
+  }
+
+  get expired(): boolean {
+    return this.signal.aborted && this.signal.reason instanceof DeadlineExpired;
+  }
+
+  get cancelled(): boolean {
+    return this.signal.aborted && !(this.signal.reason instanceof DeadlineExpired);
+  }
+
+  remainingMs(): number {
+    return Math.max(1, this.expiresAt - Date.now());
+  }
+
+  /** Options for an SDK call: the remaining budget and the combined signal. */
+  requestOptions(): { timeout: number; signal: AbortSignal } {
+    return { timeout: this.remainingMs(), signal: this.signal };
+  }
+
+  /**
+   * Runs `work`, rejecting as soon as the budget runs out or the caller aborts, with an
+   * error naming `phase` (e.g. "timed out after 5000 ms connecting"). `work` is not
+   * interrupted: the caller cleans up what it started.
+   */
+  async run<T>(phase: string | (() => string), work: () => Promise<T>): Promise<T> {
+    const phaseNow = () => (typeof phase === 'string' ? phase : phase());
+    this.throwIfStopped(phaseNow());
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => reject(this.stopError(phaseNow()));
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work(), stopped]);
+    } finally {
+      if (onAbort) this.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  throwIfStopped(phase: string): void {
+    if (this.signal.aborted) throw this.stopError(phase);
+  }
+
+  stopError(phase: string): UpstreamError {
+    if (!this.cancelled) return new UpstreamError('timeout', `timed out after ${this.timeoutMs} ms ${phase}`);
+    const reason: unknown = this.signal.reason;
+    const why = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
+    return new UpstreamError('aborted', `cancelled while ${phase}${why}`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.detachParent();
+  }
+}
+
+class DeadlineExpired extends Error {
+  constructor() {
+    super('deadline expired');
+    this.name = 'DeadlineExpired';
+  }
+}

@@ -1,0 +1,105 @@
+import { StreamableHTTPClientTransport, type Client, type Transport } from '@modelcontextprotocol/client';
+import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstream.js';
+import { describeUpstreamFailure } from './describe-upstream-failure.js';
+import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
+import type { UpstreamError } from './upstream-error.js';
+
+export interface ConnectionIdentity {
+  sourceId: string;
+  transport: TransportKind;
+  /** Printable endpoint (command or credential-free URL). */
+  endpoint: string;
+  /** Values that must never appear in messages. */
+  secrets: readonly string[];
+  /** connectionFingerprint() of the target this connection was made for. */
+  fingerprint: string;
+}
+
+export interface NegotiatedProtocol {
+  era: ProtocolEra;
+  protocolVersion: string;
+  serverInfo?: { name: string; version?: string };
+  /** The modern-era discover result (JSON-serialisable), to be recorded as the prior for later connects. */
+  discoverResult?: unknown;
+}
+
+const SESSION_TERMINATION_MS = 1000;
+
+/** A connected SDK client plus what Toolplane needs to know about it (liveness, failures, protocol). */
+export class McpConnection {
+  private isClosed = false;
+  private closing?: Promise<void>;
+
+  constructor(
+    readonly client: Client,
+    readonly transport: Transport,
+    readonly identity: ConnectionIdentity,
+  ) {
+    const previous = client.onclose;
+    client.onclose = () => {
+      this.isClosed = true;
+      previous?.();
+    };
+  }
+
+  get alive(): boolean {
+    return !this.isClosed && (!(this.transport instanceof StdioProcessTransport) || this.transport.running);
+  }
+
+  /** Child process id for stdio connections. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioProcessTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** Why the transport stopped on its own (stdio spawn failure or process exit), if it did. */
+  get transportFailure(): Error | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.failure : undefined;
+  }
+
+  get protocol(): NegotiatedProtocol {
+    const era = this.client.getProtocolEra() ?? 'legacy';
+    const server = this.client.getServerVersion();
+    const discover = era === 'modern' ? this.client.getDiscoverResult() : undefined;
+    return {
+      era,
+      protocolVersion: this.client.getNegotiatedProtocolVersion() ?? 'unknown',
+      serverInfo: server ? { name: server.name, ...(server.version ? { version: server.version } : {}) } : undefined,
+      // A plain-data copy: safe to persist and to hand back as `prior` later.
+      discoverResult: discover === undefined ? undefined : JSON.parse(JSON.stringify(discover)),
+    };
+  }
+
+  describe(error: unknown, phase: string, timeoutMs?: number): UpstreamError {
+    return describeUpstreamFailure(error, {
+      phase,
+      timeoutMs,
+      endpoint: this.identity.endpoint,
+      secrets: this.identity.secrets,
+      transportFailure: this.transportFailure,
+    });
+  }
+
+  /** Closes the session; for stdio, resolves once the process group is gone. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const transport = this.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined && this.alive) {
+      // Lets a sessionful (2025-era) server free the session right away; best effort.
+      await Promise.race([transport.terminateSession().catch(() => undefined), delay(SESSION_TERMINATION_MS)]);
+    }
+    try {
+      await this.client.close();
+    } finally {
+      await transport.close().catch(() => undefined);
+      this.isClosed = true;
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

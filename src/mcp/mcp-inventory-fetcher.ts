@@ -1,0 +1,51 @@
+import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
+import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from '../modules/sources/domain/upstream.js';
+import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits } from './tool-inventory.js';
+import type { TransportFactory } from './transport-factory.js';
+import { mayStemFromStaleEra } from './upstream-error.js';
+
+/**
+ * Discovers an upstream's tools over MCP: connects through the TransportFactory (reusing a
+ * recorded era so no probe is paid), lists every page and reports the negotiated protocol.
+ */
+export class McpInventoryFetcher extends UpstreamDiscovery {
+  constructor(
+    private readonly transports: TransportFactory,
+    private readonly limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
+  ) {
+    super();
+  }
+
+  async discover(target: UpstreamTarget, options: DiscoveryOptions): Promise<DiscoveryResult> {
+    const startedAt = Date.now();
+    try {
+      return await this.discoverOnce(target, options.timeoutMs, options.signal);
+    } catch (error) {
+      const remainingMs = options.timeoutMs - (Date.now() - startedAt);
+      if (!target.era || !mayStemFromStaleEra(error) || options.signal?.aborted || remainingMs <= 0) throw error;
+      // The recorded era may be stale (the server was upgraded or downgraded): negotiate afresh once.
+      await this.transports.release(target.sourceId);
+      return this.discoverOnce({ ...target, era: undefined, discoverResult: undefined }, remainingMs, options.signal);
+    }
+  }
+
+  release(sourceId: string): Promise<void> {
+    return this.transports.release(sourceId);
+  }
+
+  private discoverOnce(target: UpstreamTarget, timeoutMs: number, signal?: AbortSignal): Promise<DiscoveryResult> {
+    return this.transports.withClient(
+      target,
+      async (session) => {
+        session.setPhase('listing tools');
+        const tools = await listAllTools(session.client, session.requestOptions, this.limits);
+        const protocol = session.connection.protocol;
+        const result: DiscoveryResult = { tools, era: protocol.era, protocolVersion: protocol.protocolVersion };
+        if (protocol.serverInfo) result.serverInfo = protocol.serverInfo;
+        if (protocol.era === 'modern' && protocol.discoverResult !== undefined) result.discoverResult = protocol.discoverResult;
+        return result;
+      },
+      { timeoutMs, signal },
+    );
+  }
+}

@@ -1,0 +1,27 @@
+import { Logger, Module } from '@nestjs/common';
+import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
+import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
+import { TransportFactory } from './transport-factory.js';
+
+const stderrLogger = new Logger('mcp-stdio');
+
+/** The MCP infrastructure: pooled upstream connections and the UpstreamDiscovery adapter. */
+@Module({
+  providers: [
+    {
+      // TransportFactory.onApplicationShutdown closes every connection and kills every stdio process group.
+      provide: TransportFactory,
+      useFactory: () =>
+        new TransportFactory({
+          stdio: { onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`) },
+        }),
+    },
+    {
+      provide: UpstreamDiscovery,
+      useFactory: (transports: TransportFactory) => new McpInventoryFetcher(transports),
+      inject: [TransportFactory],
+    },
+  ],
+  exports: [TransportFactory, UpstreamDiscovery],
+})
+export class McpModule {}

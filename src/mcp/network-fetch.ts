@@ -1,0 +1,30 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+
+/**
+ * `fetch` whose network failures keep their system error code (ECONNREFUSED, ENOTFOUND, ...) in
+ * the message. The SSE transport flattens errors into text, and a cause from another realm
+ * would otherwise be lost, leaving only "fetch failed".
+ */
+export const fetchWithNetworkDetail: FetchLike = async (url, init) => {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = systemCodeOf(error);
+    // Duck-typed: the error may come from another realm, where instanceof Error fails.
+    const message = (error as { message?: unknown } | null)?.message;
+    if (code && typeof message === 'string' && !message.includes(code)) {
+      throw new TypeError(`${message}: ${code}`, { cause: error });
+    }
+    throw error;
+  }
+};
+
+function systemCodeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|CERT_[A-Z_]+|[A-Z_]+_CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,278 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { buildChildEnvironment } from './child-environment.js';
+import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
+import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
+import { StderrTail } from './stderr-tail.js';
+import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio-errors.js';
+
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
+export const DEFAULT_KILL_GRACE_MS = 2000;
+/** After the child exits, how long to wait for its last stdout bytes before reporting the exit. */
+const STDOUT_DRAIN_MS = 250;
+
+export interface StdioProcessOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** The source's declared variables; the allowlisted part of Toolplane's environment is added. */
+  env?: Record<string, string>;
+  /** Longest accepted stdout line (one JSON-RPC message), in bytes. */
+  maxLineBytes?: number;
+  stderrTailBytes?: number;
+  /** Time between SIGTERM and SIGKILL when closing. */
+  killGraceMs?: number;
+  /** Sees every stderr chunk as it arrives (e.g. for logging). */
+  onStderr?: (chunk: string) => void;
+}
+
+export interface StdioExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when the exit was requested by close(). */
+  expected: boolean;
+}
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+/**
+ * MCP client transport over a child process's stdin/stdout (newline-delimited JSON-RPC).
+ *
+ * Unlike the SDK's StdioClientTransport it spawns without a shell in a process group of its
+ * own, passes an allowlisted environment, bounds every buffer, and close() kills the whole
+ * group and resolves only once the child has exited. Exposing `pid` and `stderr` makes the
+ * SDK treat it as stdio during version negotiation (probing in place, no sibling process).
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private readonly stderrBuffer: StderrTail;
+  private readonly maxLineBytes: number;
+  private readonly killGraceMs: number;
+  private child?: Child;
+  private exitInfo?: StdioExit;
+  private exitError?: Error;
+  private closing = false;
+  private closePromise?: Promise<void>;
+  private closeNotified = false;
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+
+  constructor(private readonly options: StdioProcessOptions) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.stderrBuffer = new StderrTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
+  }
+
+  /** The most recent stderr output (bounded), for error messages and logs. */
+  get stderrTail(): string {
+    return this.stderrBuffer.text();
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): StdioExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** Why the transport stopped working when that was not requested: spawn failure or unexpected exit. */
+  get failure(): Error | undefined {
+    return this.exitError;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.exitInfo === undefined && !this.closing;
+  }
+
+  start(): Promise<void> {
+    if (this.child || this.closing) return Promise.reject(new Error('stdio transport already started'));
+    const env = buildChildEnvironment(this.options.env ?? {});
+    return new Promise<void>((resolve, reject) => {
+      let child: Child;
+      try {
+        child = spawn(this.options.command, this.options.args ?? [], {
+          cwd: this.options.cwd,
+          env,
+          shell: false,
+          detached: true,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+      } catch (error) {
+        // Synchronous failures: invalid arguments (e.g. a NUL byte) or a bad cwd type.
+        const spawnError = new StdioSpawnError(this.options.command, (error as NodeJS.ErrnoException).code, { cause: error });
+        this.exitError = spawnError;
+        this.markExited();
+        reject(spawnError);
+        return;
+      }
+      this.child = child;
+      let spawned = false;
+
+      child.once('spawn', () => {
+        spawned = true;
+        if (child.pid !== undefined) trackProcessGroup(child.pid);
+        resolve();
+      });
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        if (!spawned) {
+          // A missing cwd also fails with ENOENT; do not blame the command for it.
+          const cwd = this.options.cwd;
+          const missingCwd = error.code === 'ENOENT' && cwd !== undefined && !existsSync(cwd) ? cwd : undefined;
+          const spawnError = new StdioSpawnError(this.options.command, error.code, { cause: error, missingCwd });
+          this.exitError = spawnError;
+          this.markExited();
+          reject(spawnError);
+          this.notifyClose();
+          return;
+        }
+        this.onerror?.(error);
+      });
+      child.once('exit', (code, signal) => this.handleExit(child, code, signal));
+
+      const decoder = new JsonLineDecoder(
+        this.maxLineBytes,
+        (line) => this.handleLine(line),
+        (oversized) => this.handleOversized(oversized),
+      );
+      child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
+      child.stdout.on('end', () => decoder.end());
+      child.stdout.on('error', (error) => this.reportStreamError(error));
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.stderrBuffer.push(chunk);
+        this.options.onStderr?.(chunk.toString('utf8'));
+      });
+      child.stderr.on('error', () => undefined);
+      child.stdin.on('error', (error) => this.reportStreamError(error));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || !this.running || stdin.destroyed || stdin.writableEnded) {
+      return Promise.reject(this.exitError ?? new Error('stdio process is not running'));
+    }
+    return new Promise((resolve, reject) => {
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends stdin, SIGTERMs the process group, SIGKILLs it after the grace period; resolves once the child exited. */
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown();
+    return this.closePromise;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    const child = this.child;
+    if (child?.pid !== undefined && this.exitInfo === undefined) {
+      const pid = child.pid;
+      try {
+        child.stdin.end();
+      } catch {
+        // already broken: the signals below still apply
+      }
+      signalProcessGroup(pid, 'SIGTERM');
+      const escalation = setTimeout(() => signalProcessGroup(pid, 'SIGKILL'), this.killGraceMs);
+      try {
+        await this.exited;
+      } finally {
+        clearTimeout(escalation);
+      }
+    } else if (child) {
+      await this.exited;
+    }
+    this.notifyClose();
+  }
+
+  private handleExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
+    const expected = this.closing;
+    this.exitInfo = { code, signal, expected };
+    const pid = child.pid;
+    if (pid !== undefined) {
+      // Anything the server left behind in its group goes with it.
+      signalProcessGroup(pid, 'SIGKILL');
+      untrackProcessGroup(pid);
+    }
+    if (!expected) {
+      // stdout may still hold the last responses; let them through before reporting the exit.
+      const report = () => {
+        clearTimeout(timer);
+        if (this.exitError === undefined) {
+          this.exitError = new StdioProcessExitError(code, signal, this.stderrBuffer.summary());
+          this.onerror?.(this.exitError);
+        }
+        this.markExited();
+        this.notifyClose();
+      };
+      const timer = setTimeout(report, STDOUT_DRAIN_MS);
+      child.stdout.once('close', report);
+      if (child.stdout.closed) report();
+      return;
+    }
+    this.markExited();
+  }
+
+  private handleLine(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(JSON.parse(line));
+    } catch {
+      const preview = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+      this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${preview}`));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private handleOversized(line: OversizedLine): void {
+    const error = new StdioMessageTooLargeError(line.bytes, this.maxLineBytes);
+    this.onerror?.(error);
+    // Fail the request the dropped response belonged to now rather than at its timeout.
+    const id = responseIdOf(line);
+    if (id !== undefined) {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message } });
+    }
+  }
+
+  private reportStreamError(error: Error): void {
+    if (this.running) this.onerror?.(error);
+  }
+
+  private notifyClose(): void {
+    if (this.closeNotified) return;
+    this.closeNotified = true;
+    this.onclose?.();
+  }
+}
+
+// The SDK serialises responses as {"jsonrpc":"2.0","id":…,"result":…} or {"result":…,"jsonrpc":"2.0","id":…};
+// only these unambiguous framings are trusted to name the request.
+const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+const HEAD_ID = new RegExp(String.raw`^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${ID}\s*,\s*"(?:result|error)"\s*:`);
+const TAIL_ID = new RegExp(String.raw`,\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${ID}\s*\}\s*$`);
+
+function responseIdOf(line: OversizedLine): string | number | undefined {
+  const match = HEAD_ID.exec(line.head) ?? (line.head.trimStart().startsWith('{"result"') ? TAIL_ID.exec(line.tail) : null);
+  if (!match?.[1]) return undefined;
+  try {
+    const id: unknown = JSON.parse(match[1]);
+    return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import { Query } from '@nestjs/cqrs';
+
+export interface AuditEventView {
+  id: string;
+  occurredAt: string;
+  actor: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetName: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditEventPage {
+  items: AuditEventView[];
+  nextCursor: string | null;
+}
+
+export class ListAuditEventsQuery extends Query<AuditEventPage> {
+  constructor(
+    readonly filter: { action?: string; targetType?: string; target?: string; actor?: string; since?: Date; until?: Date },
+    readonly cursor: string | undefined,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,28 @@
+export type AuditAction =
+  | 'source.registered'
+  | 'source.updated'
+  | 'source.removed'
+  | 'source.enabled'
+  | 'source.disabled'
+  | 'source.refreshed'
+  | 'tool.enabled'
+  | 'tool.disabled'
+  | 'secret.put'
+  | 'secret.deleted';
+
+/** One administrative change: who did what to which object. Details never hold secret values. */
+export interface AuditEvent {
+  id: string;
+  occurredAt: Date;
+  actor: string;
+  action: AuditAction;
+  targetType: 'source' | 'tool' | 'secret';
+  targetId: string | null;
+  targetName: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Port: written inside the command's own transaction, so a change and its record land together. */
+export abstract class AuditLog {
+  abstract record(event: Omit<AuditEvent, 'id' | 'occurredAt'>): Promise<void>;
+}

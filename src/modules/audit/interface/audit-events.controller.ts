@@ -1,0 +1,54 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
+
+class AuditEventDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'date-time' }) occurredAt!: string;
+  @ApiProperty() actor!: string;
+  @ApiProperty({ example: 'source.registered' }) action!: string;
+  @ApiProperty({ enum: ['source', 'tool', 'secret'] }) targetType!: string;
+  @ApiProperty({ nullable: true, type: String }) targetId!: string | null;
+  @ApiProperty({ nullable: true, type: String }) targetName!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
+}
+
+class AuditEventPageDto {
+  @ApiProperty({ type: [AuditEventDto] }) items!: AuditEventDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+@ApiTags('audit')
+@ApiBearerAuth()
+@Controller('api/v1/audit-events')
+export class AuditEventsController {
+  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiQuery({ name: 'action', required: false })
+  @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret'] })
+  @ApiQuery({ name: 'target', required: false, description: 'Target id or name.' })
+  @ApiQuery({ name: 'actor', required: false })
+  @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time' })
+  @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: AuditEventPageDto })
+  list(@Query() query: Record<string, unknown>): Promise<AuditEventPage> {
+    const params = new QueryParams(query);
+    const filter = {
+      action: params.string('action', { max: 64 }),
+      targetType: params.string('targetType', { oneOf: ['source', 'tool', 'secret'] }),
+      target: params.string('target', { max: 200 }),
+      actor: params.string('actor', { max: 200 }),
+      since: params.date('since'),
+      until: params.date('until'),
+    };
+    const cursor = params.string('cursor', { max: 512 });
+    const limit = params.int('limit', 50, 1, 500);
+    params.done();
+    return this.queries.execute(new ListAuditEventsQuery(filter, cursor, limit));
+  }
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, IdGenerator } from '../../../../shared/unit-of-work.js';
+import { InventoryChanges, reconcileInventory } from '../../domain/inventory-diff.js';
+import { SourceToolRepository } from '../../domain/source-tool.repository.js';
+import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
+
+/**
+ * The inventory side of RefreshInventory: reconciles a source's tools with a fresh listing.
+ * Runs inside the caller's transaction, so the tools and the source's state land together.
+ */
+@Injectable()
+export class InventorySync {
+  constructor(
+    @Inject(SourceToolRepository) private readonly tools: SourceToolRepository,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(IdGenerator) private readonly ids: IdGenerator,
+  ) {}
+
+  async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string }> {
+    const known = await this.tools.forSource(sourceId);
+    const taken = await this.tools.takenNames(sourceId);
+    const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), this.clock.now());
+    await this.tools.saveAll(result.dirty);
+    return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes) };
+  }
+
+  /** Preview for a dry run: the qualified names the tools would get, nothing written. */
+  preview(sourceName: string, discovered: ToolDefinition[]): { name: string; qualifiedName: string }[] {
+    const result = reconcileInventory('preview', sourceName, [], discovered, new Set(), () => 'preview', this.clock.now());
+    return result.dirty.map((t) => ({ name: t.name, qualifiedName: t.snapshot().qualifiedName }));
+  }
+
+  async retire(sourceId: string): Promise<number> {
+    return this.tools.retireAll(sourceId, this.clock.now());
+  }
+}

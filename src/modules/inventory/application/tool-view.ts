@@ -1,0 +1,36 @@
+import type { ToolStatus } from '../domain/source-tool.js';
+
+export interface ToolView {
+  id: string;
+  qualifiedName: string;
+  name: string;
+  source: { id: string; name: string; enabled: boolean; readOnly: boolean };
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  definitionHash: string;
+  status: ToolStatus;
+  enabled: boolean;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  updatedAt: string;
+}
+
+export interface ToolPage {
+  items: ToolView[];
+  nextCursor: string | null;
+}
+
+export interface ToolFilter {
+  source?: string;
+  status?: ToolStatus | 'all';
+  enabled?: boolean;
+}
+
+/** Read side for the inventory. */
+export abstract class ToolViews {
+  abstract get(qualifiedName: string): Promise<ToolView | undefined>;
+  abstract list(filter: ToolFilter, cursor: string | undefined, limit: number): Promise<ToolPage>;
+}

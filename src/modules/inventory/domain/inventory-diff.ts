@@ -1,0 +1,69 @@
+import { disambiguatedName, qualifiedNameFor } from './qualified-name.js';
+import { SourceTool } from './source-tool.js';
+import { ToolDefinition } from './tool-definition.js';
+
+export interface InventoryChanges {
+  added: number;
+  changed: number;
+  deprecated: number;
+  restored: number;
+  unchanged: number;
+}
+
+export interface ReconcileResult {
+  changes: InventoryChanges;
+  /** Every tool touched (new or modified), to be saved. */
+  dirty: SourceTool[];
+  /** The definition hashes of the tools now active. */
+  activeHashes: string[];
+}
+
+/**
+ * Reconciles a source's known tools with what its upstream lists now:
+ * new names are added, known ones compared by definition hash, missing ones deprecated.
+ * `takenNames` holds qualified names used by other sources' live tools.
+ */
+export function reconcileInventory(
+  sourceId: string,
+  sourceName: string,
+  known: SourceTool[],
+  discovered: ToolDefinition[],
+  takenNames: ReadonlySet<string>,
+  newId: () => string,
+  now: Date,
+): ReconcileResult {
+  const changes: InventoryChanges = { added: 0, changed: 0, deprecated: 0, restored: 0, unchanged: 0 };
+  const byName = new Map(known.map((tool) => [tool.name, tool]));
+  const used = new Set([...takenNames, ...known.map((t) => t.snapshot().qualifiedName)]);
+  const dirty: SourceTool[] = [];
+  const seen = new Set<string>();
+  const activeHashes: string[] = [];
+
+  for (const definition of discovered) {
+    if (seen.has(definition.name)) continue; // an upstream listing a name twice: the first wins
+    seen.add(definition.name);
+    const existing = byName.get(definition.name);
+    if (existing) {
+      const outcome = existing.observe(definition, now);
+      changes[outcome] += 1;
+      dirty.push(existing); // even unchanged: lastSeenAt moved
+      activeHashes.push(existing.definitionHash);
+      continue;
+    }
+    let qualified = qualifiedNameFor(sourceName, definition.name);
+    if (used.has(qualified)) qualified = disambiguatedName(sourceName, definition.name);
+    used.add(qualified);
+    const tool = SourceTool.discover(newId(), sourceId, qualified, definition, now);
+    changes.added += 1;
+    dirty.push(tool);
+    activeHashes.push(tool.definitionHash);
+  }
+
+  for (const tool of known) {
+    if (!seen.has(tool.name) && tool.deprecate(now)) {
+      changes.deprecated += 1;
+      dirty.push(tool);
+    }
+  }
+  return { changes, dirty, activeHashes };
+}

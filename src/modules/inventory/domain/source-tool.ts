@@ -1,0 +1,105 @@
+import { definitionHash, ToolDefinition } from './tool-definition.js';
+
+export type ToolStatus = 'active' | 'deprecated';
+
+export interface SourceToolProps extends ToolDefinition {
+  id: string;
+  sourceId: string;
+  qualifiedName: string;
+  definitionHash: string;
+  status: ToolStatus;
+  enabled: boolean;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+  updatedAt: Date;
+  /** Set when the source is removed: the row stays for history, out of the catalog. */
+  retiredAt: Date | null;
+}
+
+/** One discovered tool of one source. */
+export class SourceTool {
+  private constructor(private props: SourceToolProps) {}
+
+  static restore(props: SourceToolProps): SourceTool {
+    return new SourceTool({ ...props });
+  }
+
+  static discover(id: string, sourceId: string, qualifiedName: string, definition: ToolDefinition, now: Date): SourceTool {
+    return new SourceTool({
+      ...pickDefinition(definition),
+      id,
+      sourceId,
+      qualifiedName,
+      definitionHash: definitionHash(definition),
+      status: 'active',
+      enabled: true,
+      firstSeenAt: now,
+      lastSeenAt: now,
+      updatedAt: now,
+      retiredAt: null,
+    });
+  }
+
+  get name(): string {
+    return this.props.name;
+  }
+  get status(): ToolStatus {
+    return this.props.status;
+  }
+  get definitionHash(): string {
+    return this.props.definitionHash;
+  }
+  get enabled(): boolean {
+    return this.props.enabled;
+  }
+
+  snapshot(): Readonly<SourceToolProps> {
+    return this.props;
+  }
+
+  /** Seen again upstream; answers how this sighting changes the inventory. */
+  observe(definition: ToolDefinition, now: Date): 'unchanged' | 'changed' | 'restored' {
+    const hash = definitionHash(definition);
+    const wasDeprecated = this.props.status === 'deprecated';
+    const changed = hash !== this.props.definitionHash;
+    this.props = {
+      ...this.props,
+      ...(changed ? { ...pickDefinition(definition), definitionHash: hash, updatedAt: now } : {}),
+      status: 'active',
+      lastSeenAt: now,
+    };
+    if (wasDeprecated) {
+      this.props.updatedAt = now;
+      return 'restored';
+    }
+    return changed ? 'changed' : 'unchanged';
+  }
+
+  /** Gone upstream: kept, but out of the catalog until it comes back. */
+  deprecate(now: Date): boolean {
+    if (this.props.status === 'deprecated') return false;
+    this.props = { ...this.props, status: 'deprecated', updatedAt: now };
+    return true;
+  }
+
+  setEnabled(enabled: boolean, now: Date): boolean {
+    if (this.props.enabled === enabled) return false;
+    this.props = { ...this.props, enabled, updatedAt: now };
+    return true;
+  }
+
+  retire(now: Date): void {
+    this.props = { ...this.props, retiredAt: now, updatedAt: now };
+  }
+}
+
+function pickDefinition(d: ToolDefinition): ToolDefinition {
+  return {
+    name: d.name,
+    title: d.title,
+    description: d.description,
+    inputSchema: d.inputSchema,
+    outputSchema: d.outputSchema,
+    annotations: d.annotations,
+  };
+}

@@ -1,0 +1,45 @@
+import { SourceTool } from '../domain/source-tool.js';
+import { SourceToolOrmEntity } from './source-tool.orm-entity.js';
+
+export function toolToDomain(row: SourceToolOrmEntity): SourceTool {
+  return SourceTool.restore({
+    id: row.id,
+    sourceId: row.sourceId,
+    name: row.name,
+    qualifiedName: row.qualifiedName,
+    title: row.title ?? undefined,
+    description: row.description ?? undefined,
+    inputSchema: row.inputSchema,
+    outputSchema: row.outputSchema ?? undefined,
+    annotations: row.annotations ?? undefined,
+    definitionHash: row.definitionHash,
+    status: row.status,
+    enabled: row.enabled,
+    firstSeenAt: row.firstSeenAt,
+    lastSeenAt: row.lastSeenAt,
+    updatedAt: row.updatedAt,
+    retiredAt: row.retiredAt,
+  });
+}
+
+export function toolToRow(tool: SourceTool): SourceToolOrmEntity {
+  const p = tool.snapshot();
+  return Object.assign(new SourceToolOrmEntity(), {
+    id: p.id,
+    sourceId: p.sourceId,
+    name: p.name,
+    qualifiedName: p.qualifiedName,
+    title: p.title ?? null,
+    description: p.description ?? null,
+    inputSchema: p.inputSchema,
+    outputSchema: p.outputSchema ?? null,
+    annotations: p.annotations ?? null,
+    definitionHash: p.definitionHash,
+    status: p.status,
+    enabled: p.enabled,
+    firstSeenAt: p.firstSeenAt,
+    lastSeenAt: p.lastSeenAt,
+    updatedAt: p.updatedAt,
+    retiredAt: p.retiredAt,
+  });
+}

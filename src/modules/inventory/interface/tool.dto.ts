@@ -1,0 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+
+export class UpdateToolDto {
+  @ApiProperty({ description: 'Whether agents may use the tool.' })
+  @IsBoolean()
+  enabled!: boolean;
+}
+
+class ToolSourceDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty() readOnly!: boolean;
+}
+
+export class ToolResponseDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'github__create_issue', pattern: '^[a-zA-Z0-9_-]{1,64}$' }) qualifiedName!: string;
+  @ApiProperty({ description: 'The name upstream.' }) name!: string;
+  @ApiProperty({ type: ToolSourceDto }) source!: ToolSourceDto;
+  @ApiProperty({ nullable: true, type: String }) title!: string | null;
+  @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) inputSchema!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) outputSchema!: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) annotations!: Record<string, unknown> | null;
+  @ApiProperty() definitionHash!: string;
+  @ApiProperty({ enum: ['active', 'deprecated'] }) status!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ format: 'date-time' }) firstSeenAt!: string;
+  @ApiProperty({ format: 'date-time' }) lastSeenAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class ToolPageDto {
+  @ApiProperty({ type: [ToolResponseDto] }) items!: ToolResponseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}

@@ -1,0 +1,30 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ProblemList } from '../../../../shared/domain-error.js';
+import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { AuditLog } from '../../../audit/domain/audit-event.js';
+import { MAX_SECRET_BYTES, SECRET_NAME_PATTERN, SecretMetadata, SecretRepository } from '../../domain/secret.js';
+import { PutSecretCommand } from './put-secret.command.js';
+
+@CommandHandler(PutSecretCommand)
+export class PutSecretHandler implements ICommandHandler<PutSecretCommand, SecretMetadata & { created: boolean }> {
+  constructor(
+    @Inject(SecretRepository) private readonly secrets: SecretRepository,
+    @Inject(AuditLog) private readonly audit: AuditLog,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute({ name, value, actor }: PutSecretCommand): Promise<SecretMetadata & { created: boolean }> {
+    const problems = new ProblemList();
+    if (!SECRET_NAME_PATTERN.test(name)) problems.add('name', 'must start with a letter or _ and hold only letters, digits, _ . - (at most 128)');
+    if (value.length === 0) problems.add('value', 'must not be empty');
+    if (Buffer.byteLength(value) > MAX_SECRET_BYTES) problems.add('value', `must be at most ${MAX_SECRET_BYTES} bytes`);
+    problems.throwIfAny('The secret is invalid.');
+    return this.uow.run(async () => {
+      const result = await this.secrets.put(name, value, this.clock.now());
+      await this.audit.record({ actor, action: 'secret.put', targetType: 'secret', targetId: name, targetName: name, details: { created: result.created } });
+      return result;
+    });
+  }
+}

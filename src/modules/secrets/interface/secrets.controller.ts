@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
+import type { Principal } from '../../access/domain/principal.js';
+import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { DeleteSecretCommand } from '../application/delete-secret/delete-secret.command.js';
+import { ListSecretsQuery, SecretPage } from '../application/list-secrets/list-secrets.query.js';
+import { PutSecretCommand } from '../application/put-secret/put-secret.command.js';
+
+export class PutSecretDto {
+  @ApiProperty({ description: 'The value; stored encrypted and never returned.', writeOnly: true })
+  @IsString()
+  value!: string;
+}
+
+export class SecretMetadataDto {
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class SecretPageDto {
+  @ApiProperty({ type: [SecretMetadataDto] }) items!: SecretMetadataDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+@ApiTags('secrets')
+@ApiBearerAuth()
+@Controller('api/v1/secrets')
+export class SecretsController {
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  @Put(':name')
+  @ApiCreatedResponse({ type: SecretMetadataDto, description: 'Created (200 when replaced).' })
+  @ApiOkResponse({ type: SecretMetadataDto, description: 'Replaced.' })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  async put(
+    @Param('name') name: string,
+    @Body() body: PutSecretDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SecretMetadataDto> {
+    const dto = await validateDtoOrThrow(PutSecretDto, body);
+    const saved = await this.commands.execute(new PutSecretCommand(name, dto.value, principal.id));
+    void reply.status(saved.created ? 201 : 200);
+    return { name: saved.name, createdAt: saved.createdAt.toISOString(), updatedAt: saved.updatedAt.toISOString() };
+  }
+
+  @Get()
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: SecretPageDto })
+  list(@Query() query: Record<string, unknown>): Promise<SecretPage> {
+    const params = new QueryParams(query);
+    const cursor = params.string('cursor', { max: 512 });
+    const limit = params.int('limit', 100, 1, 500);
+    params.done();
+    return this.queries.execute(new ListSecretsQuery(cursor, limit));
+  }
+
+  @Delete(':name')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  async remove(@Param('name') name: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.commands.execute(new DeleteSecretCommand(name, principal.id));
+  }
+}

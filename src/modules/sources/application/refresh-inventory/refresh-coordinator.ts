@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { DomainError } from '../../../../shared/domain-error.js';
+import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
+import type { InventoryChanges } from '../../../inventory/domain/inventory-diff.js';
+import { SourceRepository } from '../../domain/source.repository.js';
+import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
+import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
+
+export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: false; error: string };
+
+/**
+ * Runs RefreshInventory for a source at most once at a time per process: concurrent requests
+ * join the refresh under way. Discovery happens outside any transaction; its outcome — tools
+ * and source health — is written in one. Removal and shutdown abort a refresh under way.
+ */
+@Injectable()
+export class RefreshCoordinator implements OnModuleDestroy {
+  private readonly logger = new Logger('refresh');
+  private readonly running = new Map<string, { promise: Promise<RefreshOutcome>; abort: AbortController }>();
+
+  constructor(
+    @Inject(SourceRepository) private readonly sources: SourceRepository,
+    @Inject(InventorySync) private readonly inventory: InventorySync,
+    @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
+    @Inject(UpstreamTargetResolver) private readonly targets: UpstreamTargetResolver,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  refresh(sourceId: string): Promise<RefreshOutcome> {
+    const current = this.running.get(sourceId);
+    if (current) return current.promise;
+    const abort = new AbortController();
+    const promise = this.run(sourceId, abort.signal).finally(() => this.running.delete(sourceId));
+    this.running.set(sourceId, { promise, abort });
+    return promise;
+  }
+
+  /** Stops a refresh under way (the source is being removed or changed). */
+  async cancel(sourceId: string): Promise<void> {
+    const current = this.running.get(sourceId);
+    if (!current) return;
+    current.abort.abort(new Error('the source was changed or removed'));
+    await current.promise.catch(() => undefined);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const { abort } of all) abort.abort(new Error('Toolplane is shutting down'));
+    await Promise.allSettled(all.map((r) => r.promise));
+  }
+
+  private async run(sourceId: string, signal: AbortSignal): Promise<RefreshOutcome> {
+    const source = await this.sources.findLive(sourceId);
+    if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
+    let discovered;
+    try {
+      const target = await this.targets.resolve(source.snapshot());
+      discovered = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs, signal });
+    } catch (error) {
+      const reason = describe(error);
+      if (signal.aborted) return { ok: false, error: reason };
+      this.logger.warn(`refresh of source ${source.name} failed: ${reason}`);
+      await this.uow.run(async () => {
+        const locked = await this.sources.findLive(sourceId, { lock: true });
+        if (!locked) return;
+        locked.recordRefreshFailure(reason, this.clock.now());
+        await this.sources.save(locked);
+      });
+      return { ok: false, error: reason };
+    }
+    if (signal.aborted) return { ok: false, error: describe(signal.reason) };
+    return this.uow.run(async () => {
+      const locked = await this.sources.findLive(sourceId, { lock: true });
+      if (!locked) return { ok: false as const, error: 'the source was removed during the refresh' };
+      const { changes, inventoryHash } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
+      locked.recordRefreshSuccess(
+        {
+          era: discovered.era,
+          protocolVersion: discovered.protocolVersion,
+          serverInfo: discovered.serverInfo,
+          discoverResult: discovered.discoverResult,
+        },
+        inventoryHash,
+        this.clock.now(),
+      );
+      await this.sources.save(locked);
+      return { ok: true as const, changes };
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof DomainError) return error.message;
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { ProblemDetail } from '../../../../shared/domain-error.js';
+import type { SourceSpecInput } from '../source-spec.js';
+
+export class RegisterSourceCommand extends Command<{ id: string }> {
+  constructor(
+    readonly spec: SourceSpecInput,
+    /** Shape problems already found by the interface layer, reported with the rest. */
+    readonly shapeProblems: ProblemDetail[],
+    readonly actor: string,
+    /** Wait (bounded) for the first discovery before answering. */
+    readonly waitForDiscovery: boolean,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { AuditLog } from '../../../audit/domain/audit-event.js';
+import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
+import { SourceRepository } from '../../domain/source.repository.js';
+import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
+import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js';
+import { sourceNotFound } from '../source-errors.js';
+import { RemoveSourceCommand } from './remove-source.command.js';
+
+/** Soft delete: the rows stay for history, the tools leave the catalog, the processes stop. */
+@CommandHandler(RemoveSourceCommand)
+export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand, void> {
+  constructor(
+    @Inject(SourceRepository) private readonly sources: SourceRepository,
+    @Inject(InventorySync) private readonly inventory: InventorySync,
+    @Inject(AuditLog) private readonly audit: AuditLog,
+    @Inject(RefreshCoordinator) private readonly refresher: RefreshCoordinator,
+    @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute({ idOrName, actor }: RemoveSourceCommand): Promise<void> {
+    const id = await this.uow.run(async () => {
+      const source = await this.sources.findLive(idOrName, { lock: true });
+      if (!source) throw sourceNotFound(idOrName);
+      source.remove(this.clock.now());
+      await this.sources.save(source);
+      const retired = await this.inventory.retire(source.id);
+      await this.audit.record({
+        actor,
+        action: 'source.removed',
+        targetType: 'source',
+        targetId: source.id,
+        targetName: source.name,
+        details: { retiredTools: retired },
+      });
+      return source.id;
+    });
+    await this.refresher.cancel(id);
+    await this.discovery.release(id);
+  }
+}

@@ -1,0 +1,220 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isAbsolute } from 'node:path';
+import { ProblemDetail, ProblemList } from '../../../shared/domain-error.js';
+import { SecretRepository } from '../../secrets/domain/secret.js';
+import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
+import { CommandLocator, HostEnvironment, ManifestLoader } from '../domain/ports.js';
+import type { ManifestSummary } from '../domain/source.js';
+import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import { checkVariables } from '../domain/variable-policy.js';
+import { parseTemplate } from '../domain/value-template.js';
+
+/** The connection part of a source after every check: what gets stored. */
+export interface CheckedConnection {
+  transport: TransportKind;
+  lifecycle: StdioLifecycle;
+  pluginDir: string | null;
+  manifest: ManifestSummary | null;
+  command: string | null;
+  /** The command and args came from the manifest rather than the request. */
+  commandFromManifest: boolean;
+  args: string[];
+  cwd: string | null;
+  url: string | null;
+  env: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+export interface ConnectionInput {
+  transport: TransportKind;
+  lifecycle?: StdioLifecycle;
+  pluginDir?: string | null;
+  packageIndex?: number;
+  command?: string | null;
+  args?: string[] | null;
+  cwd?: string | null;
+  url?: string | null;
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export interface ConnectionCheck {
+  problems: ProblemDetail[];
+  connection?: CheckedConnection;
+  notes: string[];
+}
+
+/**
+ * Checks how a source is reached, as a whole, reporting every problem at once: transport
+ * fields, manifest, command, cwd, URL, env and headers against the manifest's declarations,
+ * and every `${secret:…}` / `${env:…}` reference. `skip` names paths whose shape already failed.
+ */
+@Injectable()
+export class SourceSpecChecker {
+  constructor(
+    @Inject(ManifestLoader) private readonly manifests: ManifestLoader,
+    @Inject(CommandLocator) private readonly commands: CommandLocator,
+    @Inject(SecretRepository) private readonly secrets: SecretRepository,
+    @Inject(HostEnvironment) private readonly host: HostEnvironment,
+  ) {}
+
+  async check(input: ConnectionInput, skip: ProblemList = new ProblemList()): Promise<ConnectionCheck> {
+    const problems = new ProblemList();
+    const notes: string[] = [];
+    // Without a valid transport (or any object at all) nothing else can be judged.
+    if (skip.has('body') || skip.has('transport')) return { problems: [], notes };
+    const isStdio = input.transport === 'stdio';
+    const env = input.env ?? {};
+    const headers = input.headers ?? {};
+
+    if (isStdio) {
+      for (const field of ['url'] as const) {
+        if (input[field] != null) problems.add(field, 'applies only to streamable-http and sse sources');
+      }
+      if (Object.keys(headers).length > 0) problems.add('headers', 'apply only to streamable-http and sse sources');
+    } else {
+      for (const field of ['pluginDir', 'command', 'cwd', 'lifecycle'] as const) {
+        if (input[field] != null) problems.add(field, 'applies only to stdio sources');
+      }
+      if (input.args != null && input.args.length > 0) problems.add('args', 'applies only to stdio sources');
+      if (Object.keys(env).length > 0) problems.add('env', 'applies only to stdio sources (remote sources take headers)');
+    }
+
+    let manifest: PluginManifest | undefined;
+    if (isStdio && input.pluginDir != null && !skip.has('pluginDir')) {
+      manifest = await this.readManifest(input.pluginDir, input.packageIndex, problems, notes);
+    } else if (input.packageIndex !== undefined && input.pluginDir == null) {
+      problems.add('packageIndex', 'applies only with pluginDir');
+    }
+
+    const connection: CheckedConnection = {
+      transport: input.transport,
+      lifecycle: isStdio ? (input.lifecycle ?? 'transient') : 'transient',
+      pluginDir: isStdio ? (input.pluginDir ?? null) : null,
+      manifest: manifest ? summarize(manifest) : null,
+      command: null,
+      commandFromManifest: false,
+      args: [],
+      cwd: null,
+      url: null,
+      env: isStdio ? env : {},
+      headers: isStdio ? {} : headers,
+    };
+
+    if (isStdio) {
+      await this.checkLaunch(input, manifest, connection, problems, skip);
+    } else if (!skip.has('url')) {
+      connection.url = this.checkUrl(input.url, problems);
+    }
+
+    if (isStdio && !skip.has('env')) {
+      problems.addAll(checkVariables('env', env, manifest?.env ?? [], manifest?.file).problems);
+      await this.checkReferences('env', env, problems);
+    }
+    if (!isStdio && !skip.has('headers')) {
+      problems.addAll(checkVariables('headers', headers, [], undefined).problems);
+      await this.checkReferences('headers', headers, problems);
+    }
+
+    return problems.isEmpty ? { problems: [], connection, notes } : { problems: [...problems.all], notes };
+  }
+
+  private async readManifest(pluginDir: string, packageIndex: number | undefined, problems: ProblemList, notes: string[]) {
+    if (!isAbsolute(pluginDir)) {
+      problems.add('pluginDir', 'must be an absolute path');
+      return undefined;
+    }
+    const result = await this.manifests.read(pluginDir, { packageIndex });
+    notes.push(...result.notes);
+    problems.addAll(result.problems);
+    if (result.manifest?.remote && !result.manifest.launch) {
+      problems.add('pluginDir', `${result.manifest.file} describes a remote server (${result.manifest.remote.url}); register it with transport ${result.manifest.remote.type} and url instead`);
+      return undefined;
+    }
+    return result.manifest;
+  }
+
+  private async checkLaunch(
+    input: ConnectionInput,
+    manifest: PluginManifest | undefined,
+    connection: CheckedConnection,
+    problems: ProblemList,
+    skip: ProblemList,
+  ): Promise<void> {
+    const explicit = input.command != null;
+    if (!explicit && input.pluginDir == null && !skip.has('command') && !skip.has('pluginDir')) {
+      problems.add('command', 'a stdio source needs a command, or a pluginDir whose manifest describes one');
+      return;
+    }
+    if (!explicit && input.args != null && input.args.length > 0) {
+      problems.add('args', 'given without command: an explicit command and args override the manifest together');
+    }
+    const command = explicit ? input.command! : manifest?.launch?.command;
+    connection.args = explicit ? (input.args ?? []) : (manifest?.launch?.args ?? []);
+    connection.commandFromManifest = !explicit;
+    if (command !== undefined && !skip.has('command')) {
+      const found = await this.commands.locate(command);
+      if (found.found) connection.command = command;
+      else problems.add('command', `${found.reason}${explicit ? '' : ` (derived from ${manifest?.file})`}`);
+    }
+    if (input.cwd != null && !skip.has('cwd')) {
+      if (!isAbsolute(input.cwd)) problems.add('cwd', 'must be an absolute path');
+      else if (!(await this.commands.isDirectory(input.cwd))) problems.add('cwd', 'is not an existing directory');
+      else connection.cwd = input.cwd;
+    } else if (input.pluginDir != null && manifest) {
+      connection.cwd = input.pluginDir;
+    }
+  }
+
+  private checkUrl(url: string | null | undefined, problems: ProblemList): string | null {
+    if (url == null || url === '') {
+      problems.add('url', 'is required for streamable-http and sse sources');
+      return null;
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      problems.add('url', 'is not a valid URL');
+      return null;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      problems.add('url', `must use http or https, not ${parsed.protocol.replace(':', '')}`);
+      return null;
+    }
+    if (parsed.username || parsed.password) {
+      problems.add('url', 'must not embed credentials; use headers with a ${secret:NAME} reference');
+      return null;
+    }
+    return parsed.toString();
+  }
+
+  private async checkReferences(field: 'env' | 'headers', values: Record<string, string>, problems: ProblemList) {
+    const wanted = new Map<string, string[]>();
+    for (const [name, value] of Object.entries(values)) {
+      for (const ref of parseTemplate(value).references) {
+        if (ref.kind === 'secret') wanted.set(ref.name, [...(wanted.get(ref.name) ?? []), `${field}.${name}`]);
+        else if (this.host.get(ref.name) === undefined) {
+          problems.add(`${field}.${name}`, `refers to \${env:${ref.name}}, which is not set in Toolplane's environment`);
+        }
+      }
+    }
+    const existing = await this.secrets.existing([...wanted.keys()]);
+    for (const [secret, paths] of wanted) {
+      if (!existing.has(secret)) {
+        for (const path of paths) problems.add(path, `refers to secret "${secret}", which does not exist (PUT /api/v1/secrets/${secret} first)`);
+      }
+    }
+  }
+}
+
+function summarize(manifest: PluginManifest): ManifestSummary {
+  return {
+    file: manifest.file,
+    name: manifest.name,
+    version: manifest.version,
+    description: manifest.description,
+    env: manifest.env,
+    headers: manifest.remote?.headers ?? [],
+  };
+}

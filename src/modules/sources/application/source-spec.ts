@@ -1,0 +1,26 @@
+import type { CircuitBreakerSettings } from '../domain/source-settings.js';
+import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+
+/** A registration as the interface layer hands it over, already shape-checked. */
+export interface SourceSpecInput {
+  name: string;
+  description?: string | null;
+  transport: TransportKind;
+  lifecycle?: StdioLifecycle;
+  pluginDir?: string | null;
+  packageIndex?: number;
+  command?: string | null;
+  args?: string[] | null;
+  cwd?: string | null;
+  url?: string | null;
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
+  readOnly?: boolean;
+  timeoutMs?: number;
+  maxConcurrency?: number;
+  refreshIntervalSeconds?: number;
+  circuitBreaker?: CircuitBreakerSettings;
+  enabled?: boolean;
+}
+
+export type SourceChangesInput = Partial<Omit<SourceSpecInput, 'name' | 'transport'>> & { version?: number };

@@ -1,0 +1,61 @@
+import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
+import type { CircuitBreakerSettings, SourceHealth } from '../domain/source-settings.js';
+
+/** How a variable is set, never its secret value. */
+export interface VariableView {
+  name: string;
+  /** literal text, a reference, text mixed with references, or the manifest's default */
+  origin: 'literal' | 'reference' | 'mixed' | 'default';
+  /** e.g. `secret:GITHUB_TOKEN`, `env:HTTP_PROXY` */
+  references: string[];
+  declared: boolean;
+  isSecret: boolean;
+  isRequired: boolean;
+  /** Shown only for a literal the manifest declares as not secret. */
+  value?: string;
+}
+
+export interface SourceView {
+  id: string;
+  name: string;
+  description: string | null;
+  transport: string;
+  lifecycle: string;
+  pluginDir: string | null;
+  manifest: { file: string; name: string; version: string; description?: string; env: VariableDeclaration[] } | null;
+  command: string | null;
+  args: string[];
+  cwd: string | null;
+  url: string | null;
+  env: VariableView[];
+  headers: VariableView[];
+  readOnly: boolean;
+  timeoutMs: number;
+  maxConcurrency: number;
+  refreshIntervalSeconds: number;
+  circuitBreaker: CircuitBreakerSettings;
+  enabled: boolean;
+  health: SourceHealth;
+  lastError: string | null;
+  lastRefreshAt: string | null;
+  lastSuccessAt: string | null;
+  consecutiveFailures: number;
+  toolCount: number;
+  inventoryHash: string | null;
+  protocol: { era: string; version: string } | null;
+  serverInfo: { name: string; version?: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface SourcePage {
+  items: SourceView[];
+  nextCursor: string | null;
+}
+
+/** Read side for sources: views straight from storage, bypassing the aggregate. */
+export abstract class SourceViews {
+  abstract get(idOrName: string): Promise<SourceView | undefined>;
+  abstract list(filter: { enabled?: boolean; health?: SourceHealth; transport?: string; q?: string }, cursor: string | undefined, limit: number): Promise<SourcePage>;
+}

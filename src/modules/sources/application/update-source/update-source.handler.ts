@@ -1,0 +1,120 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
+import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { AuditLog } from '../../../audit/domain/audit-event.js';
+import type { SourceChanges, SourceProps } from '../../domain/source.js';
+import { SourceRepository } from '../../domain/source.repository.js';
+import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
+import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js';
+import { sourceNotFound } from '../source-errors.js';
+import { ConnectionInput, SourceSpecChecker } from '../source-spec-checker.js';
+import type { SourceChangesInput } from '../source-spec.js';
+import { waitAtMost } from '../wait-at-most.js';
+import { UpdateSourceCommand } from './update-source.command.js';
+
+const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'url', 'env', 'headers'] as const;
+
+@CommandHandler(UpdateSourceCommand)
+export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand, { id: string }> {
+  constructor(
+    @Inject(SourceSpecChecker) private readonly checker: SourceSpecChecker,
+    @Inject(SourceRepository) private readonly sources: SourceRepository,
+    @Inject(AuditLog) private readonly audit: AuditLog,
+    @Inject(RefreshCoordinator) private readonly refresher: RefreshCoordinator,
+    @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ idOrName, changes, shapeProblems, actor, waitForDiscovery }: UpdateSourceCommand): Promise<{ id: string }> {
+    const problems = new ProblemList();
+    problems.addAll(shapeProblems);
+    const current = await this.sources.findLive(idOrName);
+    if (!current) throw sourceNotFound(idOrName);
+    if (!current.isAtVersion(changes.version)) throw staleVersion(current.name);
+
+    const update: SourceChanges = {
+      description: changes.description,
+      readOnly: changes.readOnly,
+      timeoutMs: changes.timeoutMs,
+      maxConcurrency: changes.maxConcurrency,
+      refreshIntervalSeconds: changes.refreshIntervalSeconds,
+      circuitBreaker: changes.circuitBreaker ? { ...current.snapshot().circuitBreaker, ...changes.circuitBreaker } : undefined,
+      enabled: changes.enabled,
+    };
+    const touchesConnection = CONNECTION_KEYS.some((key) => changes[key] !== undefined);
+    if (touchesConnection) {
+      const checked = await this.checker.check(mergeConnection(current.snapshot(), changes), problems);
+      problems.addAll(checked.problems);
+      if (checked.connection) {
+        const { transport: _transport, ...connection } = checked.connection;
+        Object.assign(update, connection);
+      }
+    }
+    problems.throwIfAny('The source update is invalid.');
+
+    const outcome = await this.uow.run(async () => {
+      const source = await this.sources.findLive(current.id, { lock: true });
+      if (!source) throw sourceNotFound(idOrName);
+      if (!source.isAtVersion(changes.version ?? current.version)) throw staleVersion(source.name);
+      const before = source.snapshot();
+      const { connectionChanged } = source.update(update, this.clock.now());
+      const after = source.snapshot();
+      const changed = (Object.keys(update) as (keyof SourceChanges)[]).filter(
+        (key) => update[key] !== undefined && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+      );
+      await this.sources.save(source);
+      await this.audit.record({
+        actor,
+        action: before.enabled !== after.enabled ? (after.enabled ? 'source.enabled' : 'source.disabled') : 'source.updated',
+        targetType: 'source',
+        targetId: source.id,
+        targetName: source.name,
+        details: { changed },
+      });
+      return { connectionChanged, enabled: after.enabled, wasEnabled: before.enabled };
+    });
+
+    if (outcome.connectionChanged || !outcome.enabled) {
+      // The pooled connections and processes belong to the old settings.
+      await this.refresher.cancel(current.id);
+      await this.discovery.release(current.id);
+    }
+    if (outcome.enabled && (outcome.connectionChanged || !outcome.wasEnabled)) {
+      const refresh = this.refresher.refresh(current.id).catch(() => undefined);
+      if (waitForDiscovery) await waitAtMost(refresh, this.config.registrationWaitMs);
+    }
+    return { id: current.id };
+  }
+}
+
+/** The connection as it will be: stored settings overlaid with the changes (null clears). */
+function mergeConnection(current: Readonly<SourceProps>, changes: SourceChangesInput): ConnectionInput {
+  const pick = <K extends keyof SourceChangesInput & keyof SourceProps>(key: K) =>
+    changes[key] !== undefined ? changes[key] : current[key];
+  const newPluginDir = changes.pluginDir !== undefined && changes.pluginDir !== current.pluginDir;
+  // A command the manifest supplied, or a new plugin directory, means: derive it (again).
+  const derive = changes.command === undefined && (current.commandFromManifest || newPluginDir);
+  const cwd = changes.cwd !== undefined ? changes.cwd : newPluginDir && current.cwd === current.pluginDir ? null : current.cwd;
+  return {
+    transport: current.transport,
+    lifecycle: pick('lifecycle') ?? undefined,
+    pluginDir: pick('pluginDir'),
+    packageIndex: changes.packageIndex,
+    command: derive ? null : pick('command'),
+    args: derive ? (changes.args ?? null) : pick('args'),
+    cwd: current.commandFromManifest && cwd === current.pluginDir && changes.cwd === undefined ? null : cwd,
+    url: pick('url'),
+    env: changes.env ?? current.env,
+    headers: changes.headers ?? current.headers,
+  };
+}
+
+function staleVersion(name: string): Conflict {
+  return new Conflict('STALE_VERSION', `Source "${name}" has changed since version you sent; reload it and try again.`, [
+    { path: 'version', message: 'is not the current version' },
+  ]);
+}

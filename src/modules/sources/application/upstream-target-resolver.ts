@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '../../../shared/domain-error.js';
+import { SecretRepository } from '../../secrets/domain/secret.js';
+import { HostEnvironment } from '../domain/ports.js';
+import type { SourceProps } from '../domain/source.js';
+import type { UpstreamTarget } from '../domain/upstream.js';
+import { parseTemplate, renderTemplate } from '../domain/value-template.js';
+import { withDeclaredDefaults } from '../domain/variable-policy.js';
+
+type ConnectionProps = Pick<
+  SourceProps,
+  'id' | 'name' | 'transport' | 'lifecycle' | 'command' | 'args' | 'cwd' | 'url' | 'env' | 'headers' | 'manifest' | 'upstream'
+>;
+
+/**
+ * Turns a source's stored templates into the values a connection uses, right before use.
+ * Resolved values live only in memory, for the connection's sake.
+ */
+@Injectable()
+export class UpstreamTargetResolver {
+  constructor(
+    @Inject(SecretRepository) private readonly secrets: SecretRepository,
+    @Inject(HostEnvironment) private readonly host: HostEnvironment,
+  ) {}
+
+  async resolve(source: ConnectionProps): Promise<UpstreamTarget> {
+    const env = await this.renderAll(source.env, 'env');
+    const headers = await this.renderAll(source.headers, 'headers');
+    return {
+      sourceId: source.id,
+      sourceName: source.name,
+      transport: source.transport,
+      lifecycle: source.lifecycle,
+      command: source.command ?? undefined,
+      args: source.args,
+      cwd: source.cwd ?? undefined,
+      // Declared defaults are literal values from the manifest, not templates.
+      env: { ...withDeclaredDefaults({}, source.manifest?.env ?? []), ...env },
+      url: source.url ?? undefined,
+      headers,
+      era: source.upstream?.era,
+      discoverResult: source.upstream?.discoverResult,
+    };
+  }
+
+  private async renderAll(values: Record<string, string>, field: string): Promise<Record<string, string>> {
+    const secretNames = new Set<string>();
+    for (const value of Object.values(values)) {
+      for (const ref of parseTemplate(value).references) if (ref.kind === 'secret') secretNames.add(ref.name);
+    }
+    const revealed = new Map<string, string>();
+    for (const name of secretNames) {
+      const value = await this.secrets.reveal(name);
+      if (value === undefined) {
+        throw new DomainError('invalid', 'SECRET_NOT_FOUND', `The secret "${name}" referenced by ${field} no longer exists.`, [
+          { path: field, message: `refers to missing secret "${name}"` },
+        ]);
+      }
+      revealed.set(name, value);
+    }
+    const result: Record<string, string> = {};
+    for (const [key, template] of Object.entries(values)) {
+      result[key] = renderTemplate(template, (ref) => {
+        if (ref.kind === 'secret') return revealed.get(ref.name)!;
+        const value = this.host.get(ref.name);
+        if (value === undefined) {
+          throw new DomainError('invalid', 'ENV_NOT_SET', `\${env:${ref.name}} referenced by ${field}.${key} is not set.`, [
+            { path: `${field}.${key}`, message: `refers to unset \${env:${ref.name}}` },
+          ]);
+        }
+        return value;
+      });
+    }
+    return result;
+  }
+}

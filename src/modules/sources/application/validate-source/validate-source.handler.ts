@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { ProblemList } from '../../../../shared/domain-error.js';
+import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
+import { SourceRepository } from '../../domain/source.repository.js';
+import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
+import { SourceSpecChecker } from '../source-spec-checker.js';
+import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
+import { ValidateSourceQuery, ValidationReport } from './validate-source.query.js';
+
+@QueryHandler(ValidateSourceQuery)
+export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery, ValidationReport> {
+  constructor(
+    @Inject(SourceSpecChecker) private readonly checker: SourceSpecChecker,
+    @Inject(SourceRepository) private readonly sources: SourceRepository,
+    @Inject(UpstreamTargetResolver) private readonly targets: UpstreamTargetResolver,
+    @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
+    @Inject(InventorySync) private readonly inventory: InventorySync,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ spec, shapeProblems }: ValidateSourceQuery): Promise<ValidationReport> {
+    const problems = new ProblemList();
+    problems.addAll(shapeProblems);
+    const checked = await this.checker.check(spec, problems);
+    problems.addAll(checked.problems);
+    if (typeof spec.name === 'string' && !problems.has('name') && (await this.sources.nameTaken(spec.name))) {
+      problems.add('name', 'is already taken');
+    }
+    const connection = checked.connection;
+    const report: ValidationReport = {
+      valid: false,
+      problems: [...problems.all],
+      notes: checked.notes,
+      resolved: connection
+        ? {
+            transport: connection.transport,
+            lifecycle: connection.lifecycle,
+            command: connection.command,
+            args: connection.args,
+            cwd: connection.cwd,
+            url: connection.url,
+            manifest: connection.manifest ? { file: connection.manifest.file, name: connection.manifest.name, version: connection.manifest.version } : null,
+          }
+        : null,
+      connection: null,
+      tools: [],
+    };
+    if (!connection) return report;
+
+    // A throwaway identity and a transient connection: the dry run owns no pooled state.
+    const previewId = randomUUID();
+    const started = performance.now();
+    try {
+      const target = await this.targets.resolve({ ...connection, id: previewId, name: spec.name, lifecycle: 'transient', upstream: null });
+      const found = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs });
+      const names = new Map(this.inventory.preview(spec.name, found.tools).map((t) => [t.name, t.qualifiedName]));
+      report.connection = {
+        ok: true,
+        durationMs: Math.round(performance.now() - started),
+        protocol: { era: found.era, version: found.protocolVersion },
+        serverInfo: found.serverInfo,
+      };
+      report.tools = found.tools.map((t) => ({
+        name: t.name,
+        qualifiedName: names.get(t.name) ?? '',
+        title: t.title,
+        description: t.description,
+        annotations: t.annotations,
+      }));
+    } catch (error) {
+      report.connection = { ok: false, error: error instanceof Error ? error.message : String(error), durationMs: Math.round(performance.now() - started) };
+    } finally {
+      await this.discovery.release(previewId);
+    }
+    report.valid = report.problems.length === 0 && report.connection.ok;
+    return report;
+  }
+}

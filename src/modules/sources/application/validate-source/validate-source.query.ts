@@ -1,0 +1,36 @@
+import { Query } from '@nestjs/cqrs';
+import type { ProblemDetail } from '../../../../shared/domain-error.js';
+import type { SourceSpecInput } from '../source-spec.js';
+
+export interface ValidationReport {
+  valid: boolean;
+  problems: ProblemDetail[];
+  notes: string[];
+  resolved: {
+    transport: string;
+    lifecycle: string;
+    command: string | null;
+    args: string[];
+    cwd: string | null;
+    url: string | null;
+    manifest: { file: string; name: string; version: string } | null;
+  } | null;
+  connection: {
+    ok: boolean;
+    error?: string;
+    durationMs: number;
+    protocol?: { era: string; version: string };
+    serverInfo?: { name: string; version?: string };
+  } | null;
+  tools: { name: string; qualifiedName: string; title?: string; description?: string; annotations?: Record<string, unknown> }[];
+}
+
+/** A dry run of RegisterSource: every check, a real connection and a tool preview; nothing stored. */
+export class ValidateSourceQuery extends Query<ValidationReport> {
+  constructor(
+    readonly spec: SourceSpecInput,
+    readonly shapeProblems: ProblemDetail[],
+  ) {
+    super();
+  }
+}

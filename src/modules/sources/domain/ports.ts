@@ -1,0 +1,19 @@
+import type { ManifestReadResult } from './manifest/plugin-manifest.js';
+
+/** Reads and validates the manifest in a plugin directory. */
+export abstract class ManifestLoader {
+  abstract read(pluginDir: string, options?: { packageIndex?: number }): Promise<ManifestReadResult>;
+}
+
+export type CommandLookup = { found: true; path: string } | { found: false; reason: string };
+
+/** Finds an executable without a shell: a bare name on PATH, or an existing absolute file. */
+export abstract class CommandLocator {
+  abstract locate(command: string): Promise<CommandLookup>;
+  abstract isDirectory(path: string): Promise<boolean>;
+}
+
+/** Toolplane's own environment, for `${env:NAME}` references. */
+export abstract class HostEnvironment {
+  abstract get(name: string): string | undefined;
+}

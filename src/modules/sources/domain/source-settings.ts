@@ -1,0 +1,20 @@
+import type { StdioLifecycle, TransportKind } from './upstream.js';
+
+export const SOURCE_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'streamable-http', 'sse'];
+export const LIFECYCLES: readonly StdioLifecycle[] = ['transient', 'singleton'];
+
+export interface CircuitBreakerSettings {
+  failureThreshold: number;
+  resetTimeoutMs: number;
+}
+
+export const DEFAULT_CIRCUIT_BREAKER: CircuitBreakerSettings = { failureThreshold: 5, resetTimeoutMs: 30_000 };
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_CONCURRENCY = 16;
+export const DEFAULT_REFRESH_INTERVAL_SECONDS = 300;
+
+export type SourceHealth = 'unknown' | 'healthy' | 'degraded' | 'unhealthy';
+
+/** Consecutive failed refreshes from which a source counts as unhealthy. */
+export const UNHEALTHY_AFTER_FAILURES = 3;

@@ -1,0 +1,12 @@
+import type { Source } from './source.js';
+
+export abstract class SourceRepository {
+  /** A live (not removed) source by id or name; `lock` holds it for the current transaction. */
+  abstract findLive(idOrName: string, options?: { lock?: boolean }): Promise<Source | undefined>;
+  abstract nameTaken(name: string): Promise<boolean>;
+  abstract insert(source: Source): Promise<void>;
+  /** Saves with an optimistic check on the version the source was loaded at. */
+  abstract save(source: Source): Promise<void>;
+  /** Claims sources whose periodic refresh is due, so one process refreshes each. */
+  abstract claimDueForRefresh(now: Date, leaseMs: number, limit: number): Promise<string[]>;
+}

@@ -1,0 +1,188 @@
+import type { VariableDeclaration } from './manifest/env-declaration.js';
+import {
+  CircuitBreakerSettings,
+  SourceHealth,
+  UNHEALTHY_AFTER_FAILURES,
+} from './source-settings.js';
+import type { ProtocolEra, StdioLifecycle, TransportKind } from './upstream.js';
+
+/** What a source's manifest contributed, kept with the source for later checks and display. */
+export interface ManifestSummary {
+  file: 'server.json' | 'plugin.json';
+  name: string;
+  version: string;
+  description?: string;
+  env: VariableDeclaration[];
+  headers: VariableDeclaration[];
+}
+
+export interface UpstreamIdentity {
+  era: ProtocolEra;
+  protocolVersion: string;
+  serverInfo?: { name: string; version?: string };
+  discoverResult?: unknown;
+}
+
+export interface SourceProps {
+  id: string;
+  name: string;
+  description: string | null;
+  transport: TransportKind;
+  lifecycle: StdioLifecycle;
+  pluginDir: string | null;
+  manifest: ManifestSummary | null;
+  command: string | null;
+  /** The command and args were derived from the manifest, not given explicitly. */
+  commandFromManifest: boolean;
+  args: string[];
+  cwd: string | null;
+  url: string | null;
+  /** Value templates (literal text and references), never resolved values. */
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  readOnly: boolean;
+  timeoutMs: number;
+  maxConcurrency: number;
+  refreshIntervalSeconds: number;
+  circuitBreaker: CircuitBreakerSettings;
+  enabled: boolean;
+  health: SourceHealth;
+  lastRefreshAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+  inventoryHash: string | null;
+  upstream: UpstreamIdentity | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+  version: number;
+}
+
+/** The settings a user may change after registration. */
+export type SourceChanges = Partial<
+  Pick<
+    SourceProps,
+    | 'description'
+    | 'lifecycle'
+    | 'pluginDir'
+    | 'manifest'
+    | 'command'
+    | 'commandFromManifest'
+    | 'args'
+    | 'cwd'
+    | 'url'
+    | 'env'
+    | 'headers'
+    | 'readOnly'
+    | 'timeoutMs'
+    | 'maxConcurrency'
+    | 'refreshIntervalSeconds'
+    | 'circuitBreaker'
+    | 'enabled'
+  >
+>;
+
+const CONNECTION_FIELDS: (keyof SourceChanges)[] = ['lifecycle', 'pluginDir', 'command', 'args', 'cwd', 'url', 'env', 'headers'];
+
+/** A registered MCP server: how to reach it, its policies, and how its discovery has gone. */
+export class Source {
+  private constructor(private props: SourceProps) {}
+
+  static restore(props: SourceProps): Source {
+    return new Source({ ...props });
+  }
+
+  static register(props: Omit<SourceProps, 'health' | 'lastRefreshAt' | 'lastSuccessAt' | 'lastError' | 'consecutiveFailures' | 'inventoryHash' | 'upstream' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version'>, now: Date): Source {
+    return new Source({
+      ...props,
+      health: 'unknown',
+      lastRefreshAt: null,
+      lastSuccessAt: null,
+      lastError: null,
+      consecutiveFailures: 0,
+      inventoryHash: null,
+      upstream: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      version: 1,
+    });
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+  get name(): string {
+    return this.props.name;
+  }
+  get enabled(): boolean {
+    return this.props.enabled;
+  }
+  get isRemoved(): boolean {
+    return this.props.deletedAt !== null;
+  }
+  get version(): number {
+    return this.props.version;
+  }
+
+  snapshot(): Readonly<SourceProps> {
+    return this.props;
+  }
+
+  /** Applies changes; answers whether the way to reach the upstream changed (pools must be drained). */
+  update(changes: SourceChanges, now: Date): { connectionChanged: boolean } {
+    const connectionChanged = CONNECTION_FIELDS.some(
+      (field) => changes[field] !== undefined && JSON.stringify(changes[field]) !== JSON.stringify(this.props[field]),
+    );
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    this.props = { ...this.props, ...defined, updatedAt: now };
+    if (connectionChanged) {
+      // A different process or URL may speak another era: negotiate again next time.
+      this.props.upstream = null;
+    }
+    return { connectionChanged };
+  }
+
+  recordRefreshSuccess(upstream: UpstreamIdentity, inventoryHash: string, now: Date): void {
+    this.props = {
+      ...this.props,
+      upstream,
+      inventoryHash,
+      health: 'healthy',
+      lastRefreshAt: now,
+      lastSuccessAt: now,
+      lastError: null,
+      consecutiveFailures: 0,
+      updatedAt: now,
+    };
+  }
+
+  /** 1–2 failures in a row degrade a source; from the third, or before it ever worked, it is unhealthy. */
+  recordRefreshFailure(reason: string, now: Date): void {
+    const failures = this.props.consecutiveFailures + 1;
+    const neverWorked = this.props.lastSuccessAt === null;
+    this.props = {
+      ...this.props,
+      health: neverWorked || failures >= UNHEALTHY_AFTER_FAILURES ? 'unhealthy' : 'degraded',
+      lastRefreshAt: now,
+      lastError: reason.slice(0, 2000),
+      consecutiveFailures: failures,
+      updatedAt: now,
+    };
+  }
+
+  /** The store accepted this state: later saves compare against the next version. */
+  markSaved(): void {
+    this.props.version += 1;
+  }
+
+  /** Optimistic concurrency for callers that send the version they saw. */
+  isAtVersion(version: number | undefined): boolean {
+    return version === undefined || version === this.props.version;
+  }
+
+  remove(now: Date): void {
+    this.props = { ...this.props, enabled: false, deletedAt: now, updatedAt: now };
+  }
+}

@@ -1,0 +1,127 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CircuitBreakerDto } from './source.dto.js';
+
+export class VariableDeclarationDto {
+  @ApiProperty() name!: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty() isRequired!: boolean;
+  @ApiProperty() isSecret!: boolean;
+  @ApiPropertyOptional() default?: string;
+  @ApiPropertyOptional() format?: string;
+  @ApiPropertyOptional({ type: [String] }) choices?: string[];
+}
+
+export class VariableViewDto {
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['literal', 'reference', 'mixed', 'default'] }) origin!: string;
+  @ApiProperty({ type: [String], example: ['secret:GITHUB_TOKEN'] }) references!: string[];
+  @ApiProperty({ description: 'Declared by the manifest.' }) declared!: boolean;
+  @ApiProperty() isSecret!: boolean;
+  @ApiProperty() isRequired!: boolean;
+  @ApiPropertyOptional({ description: 'Only for a literal the manifest declares non-secret.' }) value?: string;
+}
+
+export class ManifestViewDto {
+  @ApiProperty({ enum: ['server.json', 'plugin.json'] }) file!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() version!: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty({ type: [VariableDeclarationDto] }) env!: VariableDeclarationDto[];
+}
+
+export class ProtocolViewDto {
+  @ApiProperty({ enum: ['modern', 'legacy'], description: 'modern = 2026-07-28 and later, legacy = the initialize era.' }) era!: string;
+  @ApiProperty({ example: '2025-11-25' }) version!: string;
+}
+
+export class ServerInfoDto {
+  @ApiProperty() name!: string;
+  @ApiPropertyOptional() version?: string;
+}
+
+export class SourceResponseDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ enum: ['stdio', 'streamable-http', 'sse'] }) transport!: string;
+  @ApiProperty({ enum: ['transient', 'singleton'] }) lifecycle!: string;
+  @ApiProperty({ nullable: true, type: String }) pluginDir!: string | null;
+  @ApiProperty({ nullable: true, type: ManifestViewDto }) manifest!: ManifestViewDto | null;
+  @ApiProperty({ nullable: true, type: String }) command!: string | null;
+  @ApiProperty({ type: [String] }) args!: string[];
+  @ApiProperty({ nullable: true, type: String }) cwd!: string | null;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ type: [VariableViewDto] }) env!: VariableViewDto[];
+  @ApiProperty({ type: [VariableViewDto] }) headers!: VariableViewDto[];
+  @ApiProperty() readOnly!: boolean;
+  @ApiProperty() timeoutMs!: number;
+  @ApiProperty() maxConcurrency!: number;
+  @ApiProperty() refreshIntervalSeconds!: number;
+  @ApiProperty({ type: CircuitBreakerDto }) circuitBreaker!: CircuitBreakerDto;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) health!: string;
+  @ApiProperty({ nullable: true, type: String }) lastError!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastRefreshAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastSuccessAt!: string | null;
+  @ApiProperty() consecutiveFailures!: number;
+  @ApiProperty({ description: 'Active tools discovered.' }) toolCount!: number;
+  @ApiProperty({ nullable: true, type: String }) inventoryHash!: string | null;
+  @ApiProperty({ nullable: true, type: ProtocolViewDto }) protocol!: ProtocolViewDto | null;
+  @ApiProperty({ nullable: true, type: ServerInfoDto }) serverInfo!: ServerInfoDto | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ description: 'Optimistic-lock version; send it back on PATCH.' }) version!: number;
+}
+
+export class SourcePageDto {
+  @ApiProperty({ type: [SourceResponseDto] }) items!: SourceResponseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+export class InventoryChangesDto {
+  @ApiProperty() added!: number;
+  @ApiProperty() changed!: number;
+  @ApiProperty() deprecated!: number;
+  @ApiProperty() restored!: number;
+  @ApiProperty() unchanged!: number;
+}
+
+class ProblemDto {
+  @ApiProperty() path!: string;
+  @ApiProperty() message!: string;
+}
+
+class ResolvedLaunchDto {
+  @ApiProperty() transport!: string;
+  @ApiProperty() lifecycle!: string;
+  @ApiProperty({ nullable: true, type: String }) command!: string | null;
+  @ApiProperty({ type: [String] }) args!: string[];
+  @ApiProperty({ nullable: true, type: String }) cwd!: string | null;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ nullable: true, type: Object }) manifest!: { file: string; name: string; version: string } | null;
+}
+
+class ConnectionReportDto {
+  @ApiProperty() ok!: boolean;
+  @ApiPropertyOptional() error?: string;
+  @ApiProperty() durationMs!: number;
+  @ApiPropertyOptional({ type: ProtocolViewDto }) protocol?: ProtocolViewDto;
+  @ApiPropertyOptional({ type: ServerInfoDto }) serverInfo?: ServerInfoDto;
+}
+
+class ToolPreviewDto {
+  @ApiProperty() name!: string;
+  @ApiProperty() qualifiedName!: string;
+  @ApiPropertyOptional() title?: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) annotations?: Record<string, unknown>;
+}
+
+export class ValidationReportDto {
+  @ApiProperty({ description: 'No problems and the connection worked.' }) valid!: boolean;
+  @ApiProperty({ type: [ProblemDto] }) problems!: ProblemDto[];
+  @ApiProperty({ type: [String] }) notes!: string[];
+  @ApiProperty({ nullable: true, type: ResolvedLaunchDto }) resolved!: ResolvedLaunchDto | null;
+  @ApiProperty({ nullable: true, type: ConnectionReportDto }) connection!: ConnectionReportDto | null;
+  @ApiProperty({ type: [ToolPreviewDto] }) tools!: ToolPreviewDto[];
+}

@@ -1,0 +1,157 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { IsStringMap } from '../../../shared/http/validators.js';
+import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
+import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+
+export class CircuitBreakerDto {
+  @ApiProperty({ minimum: 1, maximum: 1000, default: 5, description: 'Consecutive failures that open the circuit.' })
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  failureThreshold!: number;
+
+  @ApiProperty({ minimum: 100, maximum: 3_600_000, default: 30000, description: 'How long the circuit stays open before a trial call.' })
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  resetTimeoutMs!: number;
+}
+
+const ENV_DOC =
+  'Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane\'s environment) references. A variable the manifest declares secret must be a reference.';
+
+/** Settings shared by registration and update. */
+class SourceSettingsDto {
+  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ enum: LIFECYCLES, default: 'transient', description: 'stdio only: a process per call, or one kept alive.' })
+  @IsOptional()
+  @IsIn(LIFECYCLES)
+  lifecycle?: StdioLifecycle;
+
+  @ApiPropertyOptional({ description: 'stdio: absolute path of a directory holding server.json or plugin.json.', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  pluginDir?: string | null;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 49, description: 'Which manifest package to use (default: the first stdio one).' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(49)
+  packageIndex?: number;
+
+  @ApiPropertyOptional({ description: 'stdio: a command on PATH or an absolute executable; overrides the manifest. Never run through a shell.', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  command?: string | null;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 256, nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(256)
+  @IsString({ each: true })
+  @MaxLength(32768, { each: true })
+  args?: string[] | null;
+
+  @ApiPropertyOptional({ description: 'stdio: absolute working directory (default: pluginDir).', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  cwd?: string | null;
+
+  @ApiPropertyOptional({ description: 'streamable-http / sse: the http(s) endpoint.', example: 'https://mcp.example.com/mcp', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  url?: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: `streamable-http / sse: request headers. ${ENV_DOC}` })
+  @IsOptional()
+  @IsStringMap(100)
+  headers?: Record<string, string>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: `stdio: environment variables. ${ENV_DOC}` })
+  @IsOptional()
+  @IsStringMap(200)
+  env?: Record<string, string>;
+
+  @ApiPropertyOptional({ default: false, description: 'Admit only tools annotated readOnlyHint.' })
+  @IsOptional()
+  @IsBoolean()
+  readOnly?: boolean;
+
+  @ApiPropertyOptional({ minimum: 100, maximum: 600000, default: 60000 })
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  timeoutMs?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 16 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  maxConcurrency?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 604800, default: 300, description: 'Seconds between inventory refreshes; 0 turns them off.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  refreshIntervalSeconds?: number;
+
+  @ApiPropertyOptional({ type: CircuitBreakerDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CircuitBreakerDto)
+  circuitBreaker?: CircuitBreakerDto;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class RegisterSourceDto extends SourceSettingsDto {
+  @ApiProperty({ pattern: SOURCE_NAME_PATTERN.source, example: 'github' })
+  @IsString()
+  @Matches(SOURCE_NAME_PATTERN, { message: 'must be a lowercase slug: letters, digits and dashes, 1-63 characters, not starting with a dash' })
+  name!: string;
+
+  @ApiProperty({ enum: TRANSPORTS })
+  @IsIn(TRANSPORTS)
+  transport!: TransportKind;
+}
+
+export class UpdateSourceDto extends SourceSettingsDto {
+  @ApiPropertyOptional({ description: 'The version you last read; the update fails with 409 STALE_VERSION if it changed since.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  version?: number;
+}

@@ -1,0 +1,133 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiCreatedResponse, ApiNoContentResponse, ApiQuery, ApiTags, ApiResponse } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import { validateDto } from '../../../shared/http/validate-dto.js';
+import type { Principal } from '../../access/domain/principal.js';
+import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import type { InventoryChanges } from '../../inventory/domain/inventory-diff.js';
+import { GetSourceQuery } from '../application/get-source/get-source.query.js';
+import { ListSourcesQuery } from '../application/list-sources/list-sources.query.js';
+import { RefreshInventoryCommand } from '../application/refresh-inventory/refresh-inventory.command.js';
+import { RegisterSourceCommand } from '../application/register-source/register-source.command.js';
+import { RemoveSourceCommand } from '../application/remove-source/remove-source.command.js';
+import type { SourceSpecInput } from '../application/source-spec.js';
+import type { SourcePage, SourceView } from '../application/source-view.js';
+import { UpdateSourceCommand } from '../application/update-source/update-source.command.js';
+import { ValidateSourceQuery, ValidationReport } from '../application/validate-source/validate-source.query.js';
+import { TRANSPORTS } from '../domain/source-settings.js';
+import { RegisterSourceDto, UpdateSourceDto } from './source.dto.js';
+import { InventoryChangesDto, SourcePageDto, SourceResponseDto, ValidationReportDto } from './source-response.dto.js';
+
+const errors = (...statuses: number[]) =>
+  statuses.map((status) => ApiResponse({ status, type: ErrorResponseDto, description: 'Error' }));
+
+function applyAll(...decorators: MethodDecorator[]): MethodDecorator {
+  return (target, key, descriptor) => {
+    for (const d of decorators) d(target, key, descriptor);
+  };
+}
+
+@ApiTags('sources')
+@ApiBearerAuth()
+@Controller('api/v1/sources')
+export class SourcesController {
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiBody({ type: RegisterSourceDto })
+  @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before the first discovery finishes.' })
+  @ApiCreatedResponse({ type: SourceResponseDto })
+  @applyAll(...errors(400, 401, 409))
+  async register(@Body() body: unknown, @Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<SourceView> {
+    const params = new QueryParams(query);
+    const wait = params.boolean('wait') ?? true;
+    params.done();
+    const { value, problems } = await validateDto(RegisterSourceDto, body);
+    const { id } = await this.commands.execute(new RegisterSourceCommand(toSpec(value), problems, principal.id, wait));
+    return this.queries.execute(new GetSourceQuery(id));
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiBody({ type: RegisterSourceDto })
+  @ApiOkResponse({ type: ValidationReportDto, description: 'A dry run: every check, a real connection and a tool preview. Nothing is stored.' })
+  @applyAll(...errors(400, 401))
+  async validate(@Body() body: unknown): Promise<ValidationReport> {
+    const { value, problems } = await validateDto(RegisterSourceDto, body);
+    return this.queries.execute(new ValidateSourceQuery(toSpec(value), problems));
+  }
+
+  @Get()
+  @ApiQuery({ name: 'enabled', required: false, type: Boolean })
+  @ApiQuery({ name: 'health', required: false, enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] })
+  @ApiQuery({ name: 'transport', required: false, enum: TRANSPORTS })
+  @ApiQuery({ name: 'q', required: false, description: 'Text in the name or description.' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-200, default 50' })
+  @ApiOkResponse({ type: SourcePageDto })
+  @applyAll(...errors(400, 401))
+  list(@Query() query: Record<string, unknown>): Promise<SourcePage> {
+    const params = new QueryParams(query);
+    const filter = {
+      enabled: params.boolean('enabled'),
+      health: params.string('health', { oneOf: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) as SourceView['health'] | undefined,
+      transport: params.string('transport', { oneOf: TRANSPORTS }),
+      q: params.string('q', { max: 200 }),
+    };
+    const cursor = params.string('cursor', { max: 512 });
+    const limit = params.int('limit', 50, 1, 200);
+    params.done();
+    return this.queries.execute(new ListSourcesQuery(filter, cursor, limit));
+  }
+
+  @Get(':idOrName')
+  @ApiOkResponse({ type: SourceResponseDto })
+  @applyAll(...errors(401, 404))
+  get(@Param('idOrName') idOrName: string): Promise<SourceView> {
+    return this.queries.execute(new GetSourceQuery(idOrName));
+  }
+
+  @Patch(':idOrName')
+  @ApiBody({ type: UpdateSourceDto })
+  @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before a triggered rediscovery finishes.' })
+  @ApiOkResponse({ type: SourceResponseDto })
+  @applyAll(...errors(400, 401, 404, 409))
+  async update(
+    @Param('idOrName') idOrName: string,
+    @Body() body: unknown,
+    @Query() query: Record<string, unknown>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<SourceView> {
+    const params = new QueryParams(query);
+    const wait = params.boolean('wait') ?? true;
+    params.done();
+    const { value, problems } = await validateDto(UpdateSourceDto, body);
+    const { id } = await this.commands.execute(new UpdateSourceCommand(idOrName, { ...value }, problems, principal.id, wait));
+    return this.queries.execute(new GetSourceQuery(id));
+  }
+
+  @Delete(':idOrName')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed: processes stopped, tools out of the catalog, history kept.' })
+  @applyAll(...errors(401, 404))
+  async remove(@Param('idOrName') idOrName: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.commands.execute(new RemoveSourceCommand(idOrName, principal.id));
+  }
+
+  @Post(':idOrName/refresh')
+  @HttpCode(200)
+  @ApiOkResponse({ type: InventoryChangesDto })
+  @applyAll(...errors(401, 404, 409, 502))
+  refresh(@Param('idOrName') idOrName: string, @CurrentPrincipal() principal: Principal): Promise<InventoryChanges> {
+    return this.commands.execute(new RefreshInventoryCommand(idOrName, principal.id));
+  }
+}
+
+function toSpec(dto: RegisterSourceDto): SourceSpecInput {
+  return { ...dto, circuitBreaker: dto.circuitBreaker ? { ...dto.circuitBreaker } : undefined };
+}

@@ -1,0 +1,57 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { ProcessHostEnvironment } from '../../config/host-environment.js';
+import { McpModule } from '../../mcp/mcp.module.js';
+import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
+import { SecretCipher } from '../secrets/domain/secret-cipher.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
+import { GetSourceHandler } from './application/get-source/get-source.handler.js';
+import { ListSourcesHandler } from './application/list-sources/list-sources.handler.js';
+import { RefreshCoordinator } from './application/refresh-inventory/refresh-coordinator.js';
+import { RefreshInventoryHandler } from './application/refresh-inventory/refresh-inventory.handler.js';
+import { RefreshScheduler } from './application/refresh-inventory/refresh-scheduler.js';
+import { RegisterSourceHandler } from './application/register-source/register-source.handler.js';
+import { RemoveSourceHandler } from './application/remove-source/remove-source.handler.js';
+import { SourceSpecChecker } from './application/source-spec-checker.js';
+import { SourceViews } from './application/source-view.js';
+import { UpdateSourceHandler } from './application/update-source/update-source.handler.js';
+import { UpstreamTargetResolver } from './application/upstream-target-resolver.js';
+import { ValidateSourceHandler } from './application/validate-source/validate-source.handler.js';
+import { CommandLocator, HostEnvironment, ManifestLoader } from './domain/ports.js';
+import { SourceRepository } from './domain/source.repository.js';
+import { FilesystemCommandLocator } from './infrastructure/filesystem-command-locator.js';
+import { ManifestReader } from './infrastructure/manifest/manifest-reader.js';
+import { SourceMapper } from './infrastructure/source.mapper.js';
+import { TypeormSourceRepository } from './infrastructure/typeorm-source.repository.js';
+import { TypeormSourceViews } from './infrastructure/typeorm-source-views.js';
+import { SourcesController } from './interface/sources.controller.js';
+
+@Module({
+  imports: [AuditModule, SecretsModule, InventoryModule, McpModule],
+  controllers: [SourcesController],
+  providers: [
+    {
+      provide: SourceRepository,
+      useFactory: (uow: TypeormUnitOfWork, cipher: SecretCipher) => new TypeormSourceRepository(uow, new SourceMapper(cipher)),
+      inject: [TypeormUnitOfWork, SecretCipher],
+    },
+    { provide: SourceViews, useFactory: (uow: TypeormUnitOfWork, cipher: SecretCipher) => new TypeormSourceViews(uow, cipher), inject: [TypeormUnitOfWork, SecretCipher] },
+    { provide: ManifestLoader, useFactory: () => new ManifestReader() },
+    { provide: CommandLocator, useFactory: (config: AppConfig) => new FilesystemCommandLocator(config.searchPath), inject: [APP_CONFIG] },
+    { provide: HostEnvironment, useFactory: () => new ProcessHostEnvironment() },
+    SourceSpecChecker,
+    UpstreamTargetResolver,
+    RefreshCoordinator,
+    RefreshScheduler,
+    RegisterSourceHandler,
+    UpdateSourceHandler,
+    RemoveSourceHandler,
+    RefreshInventoryHandler,
+    ValidateSourceHandler,
+    GetSourceHandler,
+    ListSourcesHandler,
+  ],
+})
+export class SourcesModule {}

@@ -1,0 +1,42 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { loadEncryptionKey } from '../modules/secrets/infrastructure/encryption-key.js';
+import { SecretCipher } from '../modules/secrets/domain/secret-cipher.js';
+import { openDatabase, type Database } from './database/database.js';
+import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
+import { Clock, IdGenerator, UnitOfWork } from './unit-of-work.js';
+
+export const DATABASE = Symbol('DATABASE');
+
+/** Closes the database in the last shutdown phase, after every module let go of it. */
+@Injectable()
+class DatabaseCloser implements OnApplicationShutdown {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.database.close();
+  }
+}
+
+/** Process-wide infrastructure every module shares: config, database, time, ids, encryption. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: DATABASE, useFactory: () => openDatabase(config) },
+        { provide: TypeormUnitOfWork, useFactory: (db: Database) => new TypeormUnitOfWork(db.dataSource), inject: [DATABASE] },
+        { provide: UnitOfWork, useExisting: TypeormUnitOfWork },
+        { provide: Clock, useValue: { now: () => new Date() } satisfies Clock },
+        { provide: IdGenerator, useValue: { next: () => randomUUID() } satisfies IdGenerator },
+        { provide: SecretCipher, useFactory: async () => new SecretCipher((await loadEncryptionKey(config)).key) },
+        DatabaseCloser,
+      ],
+      exports: [APP_CONFIG, DATABASE, TypeormUnitOfWork, UnitOfWork, Clock, IdGenerator, SecretCipher],
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/app-config.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { ENTITIES, MIGRATIONS } from './schema.js';
+
+export interface Database {
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** Connects to DATABASE_URL or starts the embedded cluster, then applies pending migrations. */
+export async function openDatabase(config: AppConfig): Promise<Database> {
+  const logger = new Logger('database');
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    logger.log(`starting the embedded PostgreSQL in ${config.dataDir}`);
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => logger.debug(m) });
+    url = embedded.url;
+  }
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: { max: 20, application_name: 'toolplane' },
+  });
+  try {
+    await dataSource.initialize();
+    const applied = await migrateExclusively(dataSource);
+    if (applied.length > 0) logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+  } catch (error) {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    dataSource,
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Several Toolplane processes may start together on one database: one migrates at a time. */
+async function migrateExclusively(dataSource: DataSource) {
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', ['toolplane:migrations']);
+    return await dataSource.runMigrations();
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', ['toolplane:migrations']).catch(() => undefined);
+    await lock.release();
+  }
+}

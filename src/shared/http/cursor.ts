@@ -1,0 +1,22 @@
+import { ValidationFailed } from '../domain-error.js';
+
+/** Opaque keyset cursors: base64url JSON of the last row's sort key. */
+export function encodeCursor(key: Record<string, string | number>): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+export function decodeCursor<T extends Record<string, string | number>>(cursor: string | undefined, fields: (keyof T)[]): T | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  try {
+    if (cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('malformed');
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;
+    if (parsed === null || typeof parsed !== 'object') throw new Error('malformed');
+    for (const field of fields) {
+      const v = parsed[field];
+      if (typeof v !== 'string' && typeof v !== 'number') throw new Error('malformed');
+    }
+    return parsed;
+  } catch {
+    throw new ValidationFailed([{ path: 'cursor', message: 'is not a cursor this endpoint issued' }], 'The cursor is invalid.', 'INVALID_CURSOR');
+  }
+}

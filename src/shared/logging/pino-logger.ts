@@ -1,0 +1,36 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
+import type { LogLevel } from '../../config/app-config.js';
+
+/** Nest's logger interface over pino: one JSON line per event on stdout. */
+export class PinoLogger implements LoggerService {
+  readonly pino: Logger;
+
+  constructor(level: LogLevel) {
+    this.pino = pino({ level, base: { service: 'toolplane' }, timestamp: stdTimeFunctions.isoTime });
+  }
+
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.write('error', trace ? `${String(message)}\n${trace}` : message, context);
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+    if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });
+    else this.pino[level]({ context }, String(message));
+  }
+}

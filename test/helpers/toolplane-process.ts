@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT } from './upstreams.js';
+
+export const MAIN = resolve(ROOT, 'dist/src/main.js');
+
+export interface ToolplaneProcess {
+  url: string;
+  /** Start to ready, as Toolplane logged it. */
+  readyMs: number;
+  child: ChildProcess;
+  /** Everything it logged so far (stdout and stderr). */
+  logs(): string;
+  /** SIGTERM, then wait for the exit code (SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/**
+ * Runs the built Toolplane (`dist/src/main.js`, as `npm start` does) with the given environment
+ * and waits for its "ready" log line. The environment is exactly `env` plus PATH and HOME.
+ */
+export async function spawnToolplane(env: Record<string, string>): Promise<ToolplaneProcess> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'debug', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 8 * 1024 * 1024) output = output.slice(-4 * 1024 * 1024);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+
+  const ready = await new Promise<{ url: string; ms: number }>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Toolplane did not get ready in 60 s:\n${output.slice(-4000)}`)), 60_000);
+    const check = () => {
+      const match = /Toolplane ready on (http:\/\/[^\s]+) in (\d+) ms/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        resolveReady({ url: match[1]!, ms: Number(match[2]) });
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`Toolplane exited with ${code} before it was ready:\n${output.slice(-4000)}`));
+    });
+  });
+
+  return {
+    url: ready.url,
+    readyMs: ready.ms,
+    child,
+    logs: () => output,
+    stop: async (graceMs = 20_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

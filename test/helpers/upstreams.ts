@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const EVERYTHING = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const MEMORY_DIR = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-memory');
+export const FIXTURES = resolve(ROOT, 'test/fixtures');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningUpstream {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts an HTTP MCP server as its own process group and waits until it accepts connections. */
+export async function startHttpUpstream(args: string[], path: string, env: Record<string, string> = {}): Promise<RunningUpstream> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  await waitForPort(port, child, () => stderr);
+  return { port, url: `http://127.0.0.1:${port}${path}`, stop: () => stopGroup(child) };
+}
+
+export function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<RunningUpstream> {
+  return startHttpUpstream([EVERYTHING, mode], mode === 'sse' ? '/sse' : '/mcp');
+}
+
+async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`upstream exited with ${child.exitCode}: ${stderr()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), done(true)));
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stopGroup(child);
+  throw new Error(`upstream did not listen on ${port}: ${stderr()}`);
+}
+
+export async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 2000);
+  await exited;
+  clearTimeout(timer);
+}
