@@ -33,7 +33,13 @@ export async function spawnToolplane(env: Record<string, string>): Promise<Toolp
   };
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let exitSignal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code, signal) => {
+      exitSignal = signal;
+      done(code);
+    }),
+  );
 
   const ready = await new Promise<{ url: string; ms: number }>((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error(`Toolplane did not get ready in 60 s:\n${output.slice(-4000)}`)), 60_000);
@@ -48,7 +54,7 @@ export async function spawnToolplane(env: Record<string, string>): Promise<Toolp
     child.stdout!.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`Toolplane exited with ${code} before it was ready:\n${output.slice(-4000)}`));
+      reject(new Error(`Toolplane exited (code ${code}, signal ${exitSignal}) before it was ready:\n${output.slice(-4000)}`));
     });
   });
 

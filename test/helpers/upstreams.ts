@@ -26,9 +26,13 @@ export interface RunningUpstream {
 }
 
 /** Starts an HTTP MCP server as its own process group and waits until it accepts connections. */
-export async function startHttpUpstream(args: string[], path: string, env: Record<string, string> = {}): Promise<RunningUpstream> {
+export async function startHttpUpstream(
+  args: string[] | ((port: number) => string[]),
+  path: string,
+  env: Record<string, string> = {},
+): Promise<RunningUpstream> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, typeof args === 'function' ? args(port) : args, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,

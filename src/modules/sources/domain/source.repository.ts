@@ -9,4 +9,6 @@ export abstract class SourceRepository {
   abstract save(source: Source): Promise<void>;
   /** Claims sources whose periodic refresh is due, so one process refreshes each. */
   abstract claimDueForRefresh(now: Date, leaseMs: number, limit: number): Promise<string[]>;
+  /** Ends a claim once its refresh is over, so the next one is due on schedule. */
+  abstract releaseRefreshLease(id: string): Promise<void>;
 }

@@ -59,9 +59,15 @@ export class TypeormSourceRepository extends SourceRepository {
     source.markSaved();
   }
 
+  async releaseRefreshLease(id: string): Promise<void> {
+    await this.uow.manager().query('UPDATE sources SET refresh_lease_until = NULL WHERE id = $1', [id]);
+  }
+
   async claimDueForRefresh(now: Date, leaseMs: number, limit: number): Promise<string[]> {
+    // Wrapped in a SELECT: TypeORM answers a bare UPDATE … RETURNING as [rows, count].
     const rows: { id: string }[] = await this.uow.manager().query(
-      `UPDATE sources SET refresh_lease_until = $1::timestamptz + ($2 || ' milliseconds')::interval
+      `WITH claimed AS (
+       UPDATE sources SET refresh_lease_until = $1::timestamptz + ($2 || ' milliseconds')::interval
         WHERE id IN (
           SELECT id FROM sources
            WHERE deleted_at IS NULL AND enabled AND refresh_interval_seconds > 0
@@ -70,7 +76,8 @@ export class TypeormSourceRepository extends SourceRepository {
            ORDER BY last_refresh_at NULLS FIRST
            LIMIT $3
            FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
+        RETURNING id)
+       SELECT id FROM claimed`,
       [now, String(leaseMs), limit],
     );
     return rows.map((r) => r.id);

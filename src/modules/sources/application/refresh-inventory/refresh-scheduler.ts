@@ -40,7 +40,7 @@ export class RefreshScheduler implements OnApplicationBootstrap, OnModuleDestroy
     try {
       const leaseMs = this.config.discoveryTimeoutMs * 2;
       const due = await this.sources.claimDueForRefresh(this.clock.now(), leaseMs, BATCH);
-      await Promise.allSettled(due.map((id) => this.coordinator.refresh(id)));
+      await Promise.allSettled(due.map((id) => this.coordinator.refresh(id).finally(() => this.sources.releaseRefreshLease(id))));
     } catch (error) {
       this.logger.warn(`scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`);
     }
