@@ -35,7 +35,7 @@ export async function spawnToolplane(env: Record<string, string>): Promise<Toolp
   child.stderr!.on('data', append);
   let exitSignal: NodeJS.Signals | null = null;
   const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       exitSignal = signal;
       done(code);
     }),

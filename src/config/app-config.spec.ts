@@ -1,0 +1,37 @@
+import { ConfigError, isLoopback, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({ PATH: '/usr/bin' });
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', authDisabled: false, logLevel: 'info', databaseUrl: undefined });
+    expect(config.dataDir).toMatch(/\.toolplane$/);
+  });
+
+  it('reports every bad setting at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', HOST: '0.0.0.0', TOOLPLANE_AUTH: 'off', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TOOLPLANE_ENCRYPTION_KEY: 'short', TOOLPLANE_ADMIN_KEY: 'tiny' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'TOOLPLANE_AUTH=off', 'LOG_LEVEL', 'DATABASE_URL', 'TOOLPLANE_ENCRYPTION_KEY', 'TOOLPLANE_ADMIN_KEY']) {
+      expect(problems).toContain(name);
+    }
+    expect((error as ConfigError).problems).toHaveLength(6);
+  });
+
+  it('allows auth off on loopback only', () => {
+    expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '127.0.0.1' }).authDisabled).toBe(true);
+    expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '::1' }).authDisabled).toBe(true);
+    expect(() => loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '10.0.0.5' })).toThrow(ConfigError);
+    expect(isLoopback('localhost')).toBe(true);
+    expect(isLoopback('128.0.0.1')).toBe(false);
+  });
+
+  it('accepts a 32-byte key as hex or base64', () => {
+    expect(loadConfig({ TOOLPLANE_ENCRYPTION_KEY: 'a'.repeat(64) }).encryptionKey).toBe('a'.repeat(64));
+    expect(loadConfig({ TOOLPLANE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).encryptionKey).toBeDefined();
+  });
+});
