@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
+import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,5 +33,12 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (admin.generated && logger) logger.log(`generated an admin API key into ${admin.file} (readable by this user only)`, 'access');
-  return { app, url: `http://${host}:${port}`, adminKeyFile: admin.file, close: () => app.close() };
+  const close = async () => {
+    // New calls are refused from here on; the ones under way get the grace period to finish
+    // (and be recorded), then pools, processes and finally the database are closed.
+    const drained = await app.get(InFlightCalls).drain(config.shutdownGraceMs);
+    if (!drained && logger) logger.warn(`calls still running after ${config.shutdownGraceMs} ms; they are cut off`, 'shutdown');
+    await app.close();
+  };
+  return { app, url: `http://${host}:${port}`, adminKeyFile: admin.file, close };
 }

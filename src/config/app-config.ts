@@ -21,6 +21,14 @@ export interface AppConfig {
   refreshTickMs: number;
   /** Where bare stdio commands are looked up. */
   searchPath: string;
+  /** Upper bound of any call's timeout, whatever the request or the source says. */
+  maxCallTimeoutMs: number;
+  /** A result larger than this (JSON bytes) is truncated with a marker. */
+  maxResultBytes: number;
+  /** The part of a result kept in the execution history. */
+  storedResultBytes: number;
+  /** How long shutdown waits for calls under way. */
+  shutdownGraceMs: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -81,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     discoveryTimeoutMs: int('TOOLPLANE_DISCOVERY_TIMEOUT_MS', 30_000, 100, 600_000),
     refreshTickMs: int('TOOLPLANE_REFRESH_TICK_MS', 5_000, 100, 3_600_000),
     searchPath: env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    maxCallTimeoutMs: int('TOOLPLANE_MAX_CALL_TIMEOUT_MS', 600_000, 100, 3_600_000),
+    maxResultBytes: int('TOOLPLANE_MAX_RESULT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    storedResultBytes: int('TOOLPLANE_STORED_RESULT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,7 +1,9 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   SSEClientTransport,
-  StreamableHTTPClientTransport,
+  mergeCapabilities,
+  type ClientCapabilities,
   type DiscoverResult,
   type PriorDiscovery,
   type Transport,
@@ -9,6 +11,7 @@ import {
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
 import type { Deadline } from './deadline.js';
+import { RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
@@ -28,9 +31,32 @@ export interface StdioSettings {
   onStderr?: (sourceId: string, chunk: string) => void;
 }
 
+export interface HttpSettings {
+  /** Longest accepted response message (a JSON body or one SSE event), in bytes (default 4 MiB). */
+  maxMessageBytes?: number;
+}
+
+export interface PoolSettings {
+  /** A pooled connection unused for this long is closed (its process stopped); 0 keeps it forever. Default 10 minutes. */
+  idleTimeoutMs?: number;
+  /** Wait before reconnecting after consecutive failures: `initialMs` doubling up to `maxMs` (100 ms to 5 s). */
+  restartBackoff?: { initialMs?: number; maxMs?: number };
+}
+
 export interface ClientFactorySettings {
   stdio?: StdioSettings;
+  http?: HttpSettings;
+  pool?: PoolSettings;
+  /**
+   * Client capabilities declared on 2026-07-28 connections only, where the server asks for input
+   * through `input_required` results that Toolplane hands back to its caller (default: form
+   * elicitation). 2025-era connections declare none: there the server would send requests
+   * Toolplane cannot relay.
+   */
+  modernInputCapabilities?: ClientCapabilities;
 }
+
+export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
 
 /** The SDK transport for a target: our own stdio transport, Streamable HTTP or legacy SSE. */
 export function createUpstreamTransport(target: UpstreamTarget, settings: ClientFactorySettings = {}): Transport {
@@ -57,9 +83,10 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
     }
     case 'streamable-http':
       // The configured headers ride on every POST, GET and DELETE.
-      return new StreamableHTTPClientTransport(remoteUrl(target), {
+      return new RequestScopedHttpTransport(remoteUrl(target), {
         requestInit: { headers: { ...target.headers } },
         fetch: fetchWithNetworkDetail,
+        maxMessageBytes: settings.http?.maxMessageBytes,
       });
     case 'sse':
       // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
@@ -70,17 +97,36 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
 }
 
 /**
+ * The SDK client, declaring `modernCapabilities` in the per-request envelope of 2026-07-28
+ * connections only (2025-era connections declare them in `initialize`, which this leaves empty).
+ */
+class ToolplaneClient extends Client {
+  constructor(private readonly modernCapabilities: ClientCapabilities, probeTimeoutMs?: number) {
+    super(
+      { ...TOOLPLANE_CLIENT_INFO },
+      {
+        // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
+        versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
+        // input_required results go back to Toolplane's caller, never fulfilled here.
+        inputRequired: { autoFulfill: false },
+      },
+    );
+  }
+
+  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = super._outboundMetaEnvelope();
+    if (envelope === undefined || Object.keys(this.modernCapabilities).length === 0) return envelope;
+    const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities;
+    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: mergeCapabilities(declared, this.modernCapabilities) };
+  }
+}
+
+/**
  * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
-export function createUpstreamClient(probeTimeoutMs?: number): Client {
-  const client = new Client(
-    { ...TOOLPLANE_CLIENT_INFO },
-    {
-      // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
-      versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
-    },
-  );
+export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): Client {
+  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
   client.onerror = () => undefined;
@@ -124,7 +170,7 @@ async function connectOnce(
 ): Promise<McpConnection> {
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
-  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined);
+  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
   const connection = new McpConnection(client, transport, identity);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));

@@ -1,4 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { STREAM_ENDED_MARK } from './http/request-scoped-http-transport.js';
 import { isMessageTooLargeText, StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio/stdio-errors.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -52,6 +53,11 @@ function classify(error: unknown, context: FailureContext): UpstreamError {
   if (status !== undefined) return new UpstreamError('http', describeStatus(status, context.endpoint), { cause: error, httpStatus: status });
 
   if (error instanceof ProtocolError) {
+    if ((error.data as Record<string, unknown> | undefined)?.[STREAM_ENDED_MARK] === true) {
+      return new UpstreamError('unreachable', `${context.endpoint} ended the response stream without answering while ${context.phase}`, {
+        cause: error,
+      });
+    }
     if (isMessageTooLargeText(error.message)) return new UpstreamError('limit', error.message, { cause: error });
     return new UpstreamError('protocol', `server returned an error while ${context.phase}: ${error.message} (code ${error.code})`, {
       cause: error,

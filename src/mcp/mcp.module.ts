@@ -1,11 +1,13 @@
 import { Logger, Module } from '@nestjs/common';
+import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
+import { McpToolExecutor } from './mcp-tool-executor.js';
 import { TransportFactory } from './transport-factory.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 
-/** The MCP infrastructure: pooled upstream connections and the UpstreamDiscovery adapter. */
+/** The MCP infrastructure: pooled upstream connections, the UpstreamDiscovery and ToolInvoker adapters. */
 @Module({
   providers: [
     {
@@ -21,7 +23,12 @@ const stderrLogger = new Logger('mcp-stdio');
       useFactory: (transports: TransportFactory) => new McpInventoryFetcher(transports),
       inject: [TransportFactory],
     },
+    {
+      provide: ToolInvoker,
+      useFactory: (transports: TransportFactory) => new McpToolExecutor(transports),
+      inject: [TransportFactory],
+    },
   ],
-  exports: [TransportFactory, UpstreamDiscovery],
+  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker],
 })
 export class McpModule {}

@@ -3,7 +3,7 @@ import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import { connectUpstream, type ClientFactorySettings } from './client-factory.js';
 import { Deadline } from './deadline.js';
 import type { McpConnection } from './mcp-connection.js';
-import { connectionFingerprint } from './upstream-endpoint.js';
+import { connectionFingerprint, endpointLabel } from './upstream-endpoint.js';
 import { UpstreamError, type UpstreamFailureKind } from './upstream-error.js';
 
 export interface ClientUseOptions {
@@ -24,6 +24,7 @@ export interface ClientSession {
 }
 
 interface PooledEntry {
+  sourceId: string;
   fingerprint: string;
   /** Stops a connect still under way when the entry is closed. */
   abort: AbortController;
@@ -31,19 +32,44 @@ interface PooledEntry {
   connection?: McpConnection;
   users: number;
   retired: boolean;
+  /** Closes the connection once it has been unused for the idle timeout. */
+  idleTimer?: NodeJS.Timeout;
 }
+
+/** Consecutive failures of a pooled source and when the next connect may start. */
+interface RestartState {
+  failures: number;
+  notBefore: number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_RESTART_BACKOFF = { initialMs: 100, maxMs: 5000 } as const;
 
 /**
  * Owns upstream connections. Transient stdio sources get a fresh process per use, closed when
  * the use ends; singleton stdio sources and remote sources keep one connection per source,
- * reconnected when it died and replaced when its configuration changed.
+ * reconnected when it died and replaced when its configuration changed. Concurrent uses of a
+ * pooled connection share it (the SDK multiplexes requests by JSON-RPC id).
+ *
+ * Reconnecting after consecutive failures (a crash-looping process, an unreachable server) waits
+ * with exponential backoff (100 ms doubling to 5 s by default), reset by a successful use. A pooled
+ * connection nobody used for `idleTimeoutMs` (default 10 minutes) is closed.
  */
 export class TransportFactory {
   private readonly pool = new Map<string, PooledEntry>();
   private readonly transient = new Set<McpConnection>();
+  private readonly restarts = new Map<string, RestartState>();
+  private readonly idleTimeoutMs: number;
+  private readonly backoff: { initialMs: number; maxMs: number };
   private shuttingDown = false;
 
-  constructor(private readonly settings: ClientFactorySettings = {}) {}
+  constructor(private readonly settings: ClientFactorySettings = {}) {
+    this.idleTimeoutMs = settings.pool?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.backoff = {
+      initialMs: settings.pool?.restartBackoff?.initialMs ?? DEFAULT_RESTART_BACKOFF.initialMs,
+      maxMs: settings.pool?.restartBackoff?.maxMs ?? DEFAULT_RESTART_BACKOFF.maxMs,
+    };
+  }
 
   async withClient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, options: ClientUseOptions): Promise<T> {
     if (this.shuttingDown) throw new UpstreamError('aborted', 'Toolplane is shutting down');
@@ -58,6 +84,7 @@ export class TransportFactory {
 
   /** Closes the pooled connection of a source (killing its process group, for stdio). */
   async release(sourceId: string): Promise<void> {
+    this.restarts.delete(sourceId);
     const entry = this.pool.get(sourceId);
     if (!entry) return;
     this.pool.delete(sourceId);
@@ -69,6 +96,7 @@ export class TransportFactory {
     this.shuttingDown = true;
     const entries = [...this.pool.values()];
     this.pool.clear();
+    this.restarts.clear();
     const transient = [...this.transient];
     this.transient.clear();
     await Promise.allSettled([...entries.map(closeEntry), ...transient.map((connection) => connection.close())]);
@@ -76,6 +104,12 @@ export class TransportFactory {
 
   async onApplicationShutdown(): Promise<void> {
     await this.closeAll();
+  }
+
+  /** Consecutive connection failures of a pooled source and the wait before its next connect (diagnostics). */
+  restartState(sourceId: string): { failures: number; waitMs: number } | undefined {
+    const state = this.restarts.get(sourceId);
+    return state ? { failures: state.failures, waitMs: this.restartDelay(sourceId) } : undefined;
   }
 
   /** Ids of the sources that currently hold a pooled connection (diagnostics). */
@@ -97,16 +131,30 @@ export class TransportFactory {
   private async usePooled<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline): Promise<T> {
     const entry = this.acquire(target, deadline);
     entry.users++;
+    clearIdleTimer(entry);
+    let broken = false;
     try {
       const connection = await deadline.run('connecting', () => entry.connecting);
-      return await this.run(connection, fn, deadline);
+      try {
+        return await this.run(connection, fn, deadline);
+      } catch (error) {
+        broken = isBroken(error);
+        throw error;
+      } finally {
+        // The connection carried a whole use without breaking: the source is healthy again.
+        if (!broken && this.pool.get(target.sourceId) === entry) this.restarts.delete(target.sourceId);
+      }
     } catch (error) {
       // A remote that went away (restart, lost session) or a dead process: reconnect next time.
-      if (error instanceof UpstreamError && BROKEN_CONNECTION.has(error.kind)) this.retire(target.sourceId, entry);
+      if (isBroken(error) && !entry.retired) {
+        if (entry.connection) this.recordFailure(target.sourceId);
+        this.retire(target.sourceId, entry);
+      }
       throw error;
     } finally {
       entry.users--;
       if (entry.retired && entry.users === 0) await closeEntry(entry);
+      else if (entry.users === 0) this.armIdleTimer(entry);
     }
   }
 
@@ -114,15 +162,30 @@ export class TransportFactory {
     const fingerprint = connectionFingerprint(target);
     const current = this.pool.get(target.sourceId);
     if (current && current.fingerprint === fingerprint && (!current.connection || current.connection.alive)) return current;
-    if (current) this.retire(target.sourceId, current);
+    if (current) {
+      // Died while idle: a failure like any other. A changed configuration deserves a prompt first try.
+      if (current.fingerprint === fingerprint) this.recordFailure(target.sourceId);
+      else this.restarts.delete(target.sourceId);
+      this.retire(target.sourceId, current);
+    }
+
+    const waitMs = this.restartDelay(target.sourceId);
+    if (waitMs > deadline.remainingMs()) {
+      const failures = this.restarts.get(target.sourceId)?.failures ?? 0;
+      throw new UpstreamError(
+        target.transport === 'stdio' ? 'process' : 'unreachable',
+        `${endpointLabel(target)} failed ${failures} time${failures === 1 ? '' : 's'} in a row; the next attempt to reconnect is in ${waitMs} ms`,
+      );
+    }
 
     const abort = new AbortController();
     const entry: PooledEntry = {
+      sourceId: target.sourceId,
       fingerprint,
       abort,
       users: 0,
       retired: false,
-      connecting: this.connectShared(target, new Deadline(deadline.timeoutMs, abort.signal), () => entry),
+      connecting: this.connectShared(target, new Deadline(deadline.timeoutMs + waitMs, abort.signal), waitMs, () => entry),
     };
     this.pool.set(target.sourceId, entry);
     return entry;
@@ -132,16 +195,25 @@ export class TransportFactory {
    * The connect is shared by every concurrent user, so it runs on a deadline of its own rather
    * than on the initiating caller's signal: one caller giving up must not fail the others.
    */
-  private connectShared(target: UpstreamTarget, deadline: Deadline, entryOf: () => PooledEntry): Promise<McpConnection> {
-    const connecting = connectUpstream(target, deadline, this.settings).then(
+  private connectShared(target: UpstreamTarget, deadline: Deadline, waitMs: number, entryOf: () => PooledEntry): Promise<McpConnection> {
+    const connect = async () => {
+      if (waitMs > 0) await deadline.run('waiting to reconnect', () => sleep(waitMs, deadline.signal));
+      return connectUpstream(target, deadline, this.settings);
+    };
+    const connecting = connect().then(
       (connection) => {
         const entry = entryOf();
         entry.connection = connection;
         if (entry.retired) void connection.close();
+        else if (entry.users === 0) this.armIdleTimer(entry);
         return connection;
       },
       (error: unknown) => {
-        if (this.pool.get(target.sourceId) === entryOf()) this.pool.delete(target.sourceId);
+        const entry = entryOf();
+        if (this.pool.get(target.sourceId) === entry) {
+          this.pool.delete(target.sourceId);
+          if (!entry.abort.signal.aborted && !this.shuttingDown) this.recordFailure(target.sourceId);
+        }
         throw error;
       },
     );
@@ -153,7 +225,30 @@ export class TransportFactory {
   private retire(sourceId: string, entry: PooledEntry): void {
     if (this.pool.get(sourceId) === entry) this.pool.delete(sourceId);
     entry.retired = true;
+    clearIdleTimer(entry);
     if (entry.users === 0) void closeEntry(entry);
+  }
+
+  private armIdleTimer(entry: PooledEntry): void {
+    clearIdleTimer(entry);
+    if (this.idleTimeoutMs <= 0 || entry.retired || !entry.connection) return;
+    entry.idleTimer = setTimeout(() => {
+      entry.idleTimer = undefined;
+      if (entry.users === 0 && !entry.retired) this.retire(entry.sourceId, entry);
+    }, this.idleTimeoutMs);
+    entry.idleTimer.unref();
+  }
+
+  private recordFailure(sourceId: string): void {
+    const failures = (this.restarts.get(sourceId)?.failures ?? 0) + 1;
+    const delayMs = Math.min(this.backoff.initialMs * 2 ** (failures - 1), this.backoff.maxMs);
+    this.restarts.set(sourceId, { failures, notBefore: Date.now() + delayMs });
+  }
+
+  /** How long a connect of `sourceId` must still wait after its recent failures. */
+  private restartDelay(sourceId: string): number {
+    const state = this.restarts.get(sourceId);
+    return state ? Math.max(0, state.notBefore - Date.now()) : 0;
   }
 
   private async run<T>(connection: McpConnection, fn: (session: ClientSession) => Promise<T>, deadline: Deadline): Promise<T> {
@@ -180,12 +275,35 @@ export class TransportFactory {
 
 const BROKEN_CONNECTION = new Set<UpstreamFailureKind>(['process', 'unreachable', 'http']);
 
+function isBroken(error: unknown): boolean {
+  return error instanceof UpstreamError && BROKEN_CONNECTION.has(error.kind);
+}
+
+function clearIdleTimer(entry: PooledEntry): void {
+  if (entry.idleTimer) clearTimeout(entry.idleTimer);
+  entry.idleTimer = undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    // On abort the surrounding Deadline.run() has already rejected; just stop waiting.
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 function isPooled(target: UpstreamTarget): boolean {
   return target.transport !== 'stdio' || target.lifecycle === 'singleton';
 }
 
 async function closeEntry(entry: PooledEntry): Promise<void> {
   entry.retired = true;
+  clearIdleTimer(entry);
   if (!entry.connection) entry.abort.abort(new Error('the connection was released'));
   const connection = entry.connection ?? (await entry.connecting.catch(() => undefined));
   await connection?.close().catch(() => undefined);

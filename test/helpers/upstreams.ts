@@ -30,8 +30,10 @@ export async function startHttpUpstream(
   args: string[] | ((port: number) => string[]),
   path: string,
   env: Record<string, string> = {},
+  /** A fixed port, e.g. to restart an upstream where its clients expect it. */
+  fixedPort?: number,
 ): Promise<RunningUpstream> {
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, typeof args === 'function' ? args(port) : args, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -80,4 +82,44 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   }, 2000);
   await exited;
   clearTimeout(timer);
+}
+
+export interface CountingProxy {
+  url: string;
+  /** Requests that arrived, whatever became of them. */
+  count(): number;
+  stop(): Promise<void>;
+}
+
+/** A loopback HTTP proxy in front of an upstream port, counting the requests that reach it. */
+export async function startCountingProxy(upstreamPort: number, path = '/mcp'): Promise<CountingProxy> {
+  const { createServer: createHttpServer, request } = await import('node:http');
+  let count = 0;
+  const server = createHttpServer((req, res) => {
+    count += 1;
+    const forward = request(
+      { host: '127.0.0.1', port: upstreamPort, path: req.url, method: req.method, headers: req.headers },
+      (upstream) => {
+        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+        upstream.pipe(res);
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('upstream down');
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    count: () => count,
+    stop: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
 }

@@ -15,6 +15,8 @@ export const paths = {
   changingInventory: join(root, 'test/fixtures/changing-inventory-server.mjs'),
   modern: join(root, 'test/fixtures/modern-server.mjs'),
   crashing: join(root, 'test/fixtures/crashing-server.mjs'),
+  faulty: join(root, 'test/fixtures/faulty-server.mjs'),
+  httpEcho: join(root, 'test/fixtures/http-echo-server.mjs'),
 };
 
 /** A unique argument to recognise the processes one test started (`ps` shows it; servers ignore it). */

@@ -44,7 +44,7 @@ export class JsonLineDecoder {
   private append(piece: Buffer): void {
     if (this.dropping) {
       this.dropping.bytes += piece.length;
-      this.dropping.tail = lastBytes(Buffer.concat([this.dropping.tail, piece]), SAMPLE_BYTES);
+      this.dropping.tail = appendTail(this.dropping.tail, piece);
       return;
     }
     if (this.size + piece.length <= this.maxLineBytes) {
@@ -52,12 +52,10 @@ export class JsonLineDecoder {
       this.size += piece.length;
       return;
     }
-    const held = Buffer.concat([...this.chunks, piece]);
-    this.dropping = {
-      bytes: held.length,
-      head: Buffer.from(held.subarray(0, SAMPLE_BYTES)),
-      tail: lastBytes(held, SAMPLE_BYTES),
-    };
+    // Samples only: never copy the whole held line just to report it.
+    let tail: Buffer = Buffer.alloc(0);
+    for (const chunk of [...this.chunks, piece]) tail = appendTail(tail, chunk);
+    this.dropping = { bytes: this.size + piece.length, head: firstBytes([...this.chunks, piece], SAMPLE_BYTES), tail };
     this.chunks = [];
     this.size = 0;
   }
@@ -79,4 +77,22 @@ export class JsonLineDecoder {
 
 function lastBytes(buffer: Buffer, count: number): Buffer {
   return Buffer.from(buffer.length > count ? buffer.subarray(buffer.length - count) : buffer);
+}
+
+/** The last SAMPLE_BYTES of `tail` followed by `piece`, copying at most that much. */
+function appendTail(tail: Buffer, piece: Buffer): Buffer {
+  if (piece.length >= SAMPLE_BYTES) return lastBytes(piece, SAMPLE_BYTES);
+  return lastBytes(Buffer.concat([tail.subarray(Math.max(0, tail.length - (SAMPLE_BYTES - piece.length))), piece]), SAMPLE_BYTES);
+}
+
+function firstBytes(chunks: readonly Buffer[], count: number): Buffer {
+  const taken: Buffer[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    if (size >= count) break;
+    const part = chunk.subarray(0, count - size);
+    taken.push(part);
+    size += part.length;
+  }
+  return Buffer.from(Buffer.concat(taken, size));
 }

@@ -1,17 +1,31 @@
 import { Module } from '@nestjs/common';
+import { DATABASE } from '../../shared/core.module.js';
+import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator } from '../../shared/unit-of-work.js';
+import { ExecutionRecorder } from '../execution/domain/execution.js';
+import { ExecutionStatsHandler } from './application/execution-stats/execution-stats.handler.js';
+import { GetExecutionHandler } from './application/get-execution/get-execution.handler.js';
 import { ListAuditEventsHandler } from './application/list-audit-events/list-audit-events.handler.js';
+import { ListExecutionsHandler } from './application/list-executions/list-executions.handler.js';
 import { AuditLog } from './domain/audit-event.js';
+import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { TypeormAuditLog } from './infrastructure/typeorm-audit-log.js';
 import { AuditEventsController } from './interface/audit-events.controller.js';
+import { ExecutionsController } from './interface/executions.controller.js';
 
 @Module({
-  controllers: [AuditEventsController],
+  controllers: [AuditEventsController, ExecutionsController],
   providers: [
     { provide: AuditLog, useFactory: (uow: TypeormUnitOfWork, clock: Clock, ids: IdGenerator) => new TypeormAuditLog(uow, clock, ids), inject: [TypeormUnitOfWork, Clock, IdGenerator] },
+    // Flushes in beforeApplicationShutdown and again (then refuses new records) in onApplicationShutdown,
+    // both ahead of CoreModule closing the database.
+    { provide: ExecutionRecorder, useFactory: (db: Database) => new GroupCommitExecutionRecorder(db.dataSource), inject: [DATABASE] },
     ListAuditEventsHandler,
+    ListExecutionsHandler,
+    GetExecutionHandler,
+    ExecutionStatsHandler,
   ],
-  exports: [AuditLog],
+  exports: [AuditLog, ExecutionRecorder],
 })
 export class AuditModule {}

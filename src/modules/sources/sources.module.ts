@@ -7,6 +7,8 @@ import { AuditModule } from '../audit/audit.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { SecretCipher } from '../secrets/domain/secret-cipher.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
+import { CircuitBreakers } from './application/circuit-breakers.js';
+import { UpstreamTargets } from './application/upstream-targets.js';
 import { GetSourceHandler } from './application/get-source/get-source.handler.js';
 import { ListSourcesHandler } from './application/list-sources/list-sources.handler.js';
 import { RefreshCoordinator } from './application/refresh-inventory/refresh-coordinator.js';
@@ -41,6 +43,8 @@ import { SourcesController } from './interface/sources.controller.js';
     { provide: ManifestLoader, useFactory: () => new ManifestReader() },
     { provide: CommandLocator, useFactory: (config: AppConfig) => new FilesystemCommandLocator(config.searchPath), inject: [APP_CONFIG] },
     { provide: HostEnvironment, useFactory: () => new ProcessHostEnvironment() },
+    CircuitBreakers,
+    UpstreamTargets,
     SourceSpecChecker,
     UpstreamTargetResolver,
     RefreshCoordinator,
@@ -53,5 +57,6 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceHandler,
     ListSourcesHandler,
   ],
+  exports: [CircuitBreakers, UpstreamTargets, McpModule],
 })
 export class SourcesModule {}

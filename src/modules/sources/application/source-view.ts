@@ -34,6 +34,8 @@ export interface SourceView {
   maxConcurrency: number;
   refreshIntervalSeconds: number;
   circuitBreaker: CircuitBreakerSettings;
+  /** The breaker's state in the process that answered. */
+  circuit: CircuitView;
   enabled: boolean;
   health: SourceHealth;
   lastError: string | null;
@@ -49,13 +51,22 @@ export interface SourceView {
   version: number;
 }
 
+export interface CircuitView {
+  state: 'closed' | 'open' | 'half_open';
+  consecutiveFailures: number;
+  openedAt: string | null;
+  retryAt: string | null;
+}
+
 export interface SourcePage {
   items: SourceView[];
   nextCursor: string | null;
 }
 
+export type StoredSourcePage = { items: Omit<SourceView, 'circuit'>[]; nextCursor: string | null };
+
 /** Read side for sources: views straight from storage, bypassing the aggregate. */
 export abstract class SourceViews {
-  abstract get(idOrName: string): Promise<SourceView | undefined>;
-  abstract list(filter: { enabled?: boolean; health?: SourceHealth; transport?: string; q?: string }, cursor: string | undefined, limit: number): Promise<SourcePage>;
+  abstract get(idOrName: string): Promise<Omit<SourceView, 'circuit'> | undefined>;
+  abstract list(filter: { enabled?: boolean; health?: SourceHealth; transport?: string; q?: string }, cursor: string | undefined, limit: number): Promise<StoredSourcePage>;
 }

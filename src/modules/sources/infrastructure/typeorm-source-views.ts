@@ -4,7 +4,7 @@ import type { SecretCipher } from '../../secrets/domain/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import type { SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
-import { SourcePage, SourceView, SourceViews, VariableView } from '../application/source-view.js';
+import { SourceView, SourceViews, StoredSourcePage, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,7 +17,7 @@ export class TypeormSourceViews extends SourceViews {
     super();
   }
 
-  async get(idOrName: string): Promise<SourceView | undefined> {
+  async get(idOrName: string): Promise<Omit<SourceView, 'circuit'> | undefined> {
     const qb = this.base();
     if (UUID.test(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
     else qb.andWhere('s.name = :name', { name: idOrName });
@@ -29,7 +29,7 @@ export class TypeormSourceViews extends SourceViews {
     filter: { enabled?: boolean; health?: SourceHealth; transport?: string; q?: string },
     cursor: string | undefined,
     limit: number,
-  ): Promise<SourcePage> {
+  ): Promise<StoredSourcePage> {
     const after = decodeCursor<{ at: string; id: string }>(cursor, ['at', 'id']);
     const qb = this.base();
     if (filter.enabled !== undefined) qb.andWhere('s.enabled = :enabled', { enabled: filter.enabled });
@@ -60,7 +60,7 @@ export class TypeormSourceViews extends SourceViews {
       .where('s.deleted_at IS NULL');
   }
 
-  private toView(row: SourceOrmEntity, toolCount: number): SourceView {
+  private toView(row: SourceOrmEntity, toolCount: number): Omit<SourceView, 'circuit'> {
     const env = row.envSealed ? this.cipher.openJson<Record<string, string>>(row.envSealed, `source:${row.id}:env`) : {};
     const headers = row.headersSealed
       ? this.cipher.openJson<Record<string, string>>(row.headersSealed, `source:${row.id}:headers`)

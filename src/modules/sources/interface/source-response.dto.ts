@@ -39,6 +39,13 @@ export class ServerInfoDto {
   @ApiPropertyOptional() version?: string;
 }
 
+export class CircuitViewDto {
+  @ApiProperty({ enum: ['closed', 'open', 'half_open'] }) state!: string;
+  @ApiProperty() consecutiveFailures!: number;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) openedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When an open circuit lets a trial call through.' }) retryAt!: string | null;
+}
+
 export class SourceResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -58,6 +65,7 @@ export class SourceResponseDto {
   @ApiProperty() maxConcurrency!: number;
   @ApiProperty() refreshIntervalSeconds!: number;
   @ApiProperty({ type: CircuitBreakerDto }) circuitBreaker!: CircuitBreakerDto;
+  @ApiProperty({ type: CircuitViewDto, description: 'The circuit breaker as the answering process sees it.' }) circuit!: CircuitViewDto;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) health!: string;
   @ApiProperty({ nullable: true, type: String }) lastError!: string | null;

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
@@ -13,13 +14,14 @@ export class SetToolEnabledHandler implements ICommandHandler<SetToolEnabledComm
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(EventBus) private readonly events: EventBus,
   ) {}
 
   async execute({ qualifiedName, enabled, actor }: SetToolEnabledCommand): Promise<void> {
-    await this.uow.run(async () => {
+    const sourceId = await this.uow.run(async () => {
       const tool = await this.tools.findLiveByQualifiedName(qualifiedName, { lock: true });
       if (!tool) throw toolNotFound(qualifiedName);
-      if (!tool.setEnabled(enabled, this.clock.now())) return;
+      if (!tool.setEnabled(enabled, this.clock.now())) return undefined;
       await this.tools.saveAll([tool]);
       await this.audit.record({
         actor,
@@ -29,6 +31,8 @@ export class SetToolEnabledHandler implements ICommandHandler<SetToolEnabledComm
         targetName: qualifiedName,
         details: {},
       });
+      return tool.snapshot().sourceId;
     });
+    if (sourceId) this.events.publish(new CatalogChanged(sourceId));
   }
 }

@@ -1,13 +1,22 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { Clock } from '../../../../shared/unit-of-work.js';
+import { CircuitBreakers } from '../circuit-breakers.js';
 import { SourcePage, SourceViews } from '../source-view.js';
+import { withCircuit } from '../with-circuit.js';
 import { ListSourcesQuery } from './list-sources.query.js';
 
 @QueryHandler(ListSourcesQuery)
 export class ListSourcesHandler implements IQueryHandler<ListSourcesQuery, SourcePage> {
-  constructor(@Inject(SourceViews) private readonly views: SourceViews) {}
+  constructor(
+    @Inject(SourceViews) private readonly views: SourceViews,
+    @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
 
-  execute({ filter, cursor, limit }: ListSourcesQuery): Promise<SourcePage> {
-    return this.views.list(filter, cursor, limit);
+  async execute({ filter, cursor, limit }: ListSourcesQuery): Promise<SourcePage> {
+    const page = await this.views.list(filter, cursor, limit);
+    const now = this.clock.now().getTime();
+    return { ...page, items: page.items.map((view) => withCircuit(view, this.circuits, now)) };
   }
 }

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { DomainError } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
@@ -28,13 +30,17 @@ export class RefreshCoordinator implements OnModuleDestroy {
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EventBus) private readonly events: EventBus,
   ) {}
 
   refresh(sourceId: string): Promise<RefreshOutcome> {
     const current = this.running.get(sourceId);
     if (current) return current.promise;
     const abort = new AbortController();
-    const promise = this.run(sourceId, abort.signal).finally(() => this.running.delete(sourceId));
+    const promise = this.run(sourceId, abort.signal).finally(() => {
+      this.running.delete(sourceId);
+      this.events.publish(new CatalogChanged(sourceId));
+    });
     this.running.set(sourceId, { promise, abort });
     return promise;
   }

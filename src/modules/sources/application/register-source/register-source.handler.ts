@@ -1,5 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, IdGenerator, UnitOfWork } from '../../../../shared/unit-of-work.js';
@@ -30,6 +31,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
     @Inject(Clock) private readonly clock: Clock,
     @Inject(IdGenerator) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EventBus) private readonly events: EventBus,
   ) {}
 
   async execute({ spec, shapeProblems, actor, waitForDiscovery }: RegisterSourceCommand): Promise<{ id: string }> {
@@ -70,6 +72,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
       });
     });
 
+    this.events.publish(new CatalogChanged(source.id));
     if (source.enabled) {
       const refresh = this.refresher.refresh(source.id).catch((error: unknown) => {
         this.logger.warn(`first discovery of ${source.name} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CircuitBreakers } from '../circuit-breakers.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
@@ -20,6 +22,8 @@ export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand,
     @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(EventBus) private readonly events: EventBus,
+    @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
   ) {}
 
   async execute({ idOrName, actor }: RemoveSourceCommand): Promise<void> {
@@ -39,7 +43,9 @@ export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand,
       });
       return source.id;
     });
+    this.events.publish(new CatalogChanged(id));
     await this.refresher.cancel(id);
     await this.discovery.release(id);
+    this.circuits.forget(id);
   }
 }

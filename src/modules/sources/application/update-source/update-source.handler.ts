@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CircuitBreakers } from '../circuit-breakers.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
@@ -27,6 +29,8 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EventBus) private readonly events: EventBus,
+    @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
   ) {}
 
   async execute({ idOrName, changes, shapeProblems, actor, waitForDiscovery }: UpdateSourceCommand): Promise<{ id: string }> {
@@ -79,10 +83,12 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     });
 
     if (outcome.connectionChanged || !outcome.enabled) {
-      // The pooled connections and processes belong to the old settings.
+      // The pooled connections, processes and circuit state belong to the old settings.
       await this.refresher.cancel(current.id);
       await this.discovery.release(current.id);
+      this.circuits.forget(current.id);
     }
+    this.events.publish(new CatalogChanged(current.id));
     if (outcome.enabled && (outcome.connectionChanged || !outcome.wasEnabled)) {
       const refresh = this.refresher.refresh(current.id).catch(() => undefined);
       if (waitForDiscovery) await waitAtMost(refresh, this.config.registrationWaitMs);

@@ -1,0 +1,86 @@
+// Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run bench):
+//   node bench/profile-summary.mjs <file.cpuprofile> [top=25]
+// Prints self time by function, self time by module (package / source file / node internals), and
+// inclusive ("total") time by function, each as a share of the busy (non-idle) samples.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
+
+const [file, topArg] = process.argv.slice(2);
+if (!file) {
+  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [top]');
+  process.exit(2);
+}
+const TOP = Number(topArg) || 25;
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+
+function location(frame) {
+  let url = frame.url || '';
+  if (url.startsWith('file://')) url = fileURLToPath(url);
+  if (url.startsWith(ROOT)) url = relative(ROOT, url);
+  return url;
+}
+
+function moduleOf(frame) {
+  const url = location(frame);
+  if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native/V8)';
+  if (url.startsWith('node:')) return 'node: internals';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const dist = /^dist\/(src\/.+?)\.js$/.exec(url);
+  if (dist) return dist[1];
+  return url;
+}
+
+const key = (frame) => `${frame.functionName || '(anonymous)'} ${location(frame)}:${frame.lineNumber + 1}`;
+
+const selfByFunction = new Map();
+const selfByModule = new Map();
+const totalByFunction = new Map();
+const add = (map, k, v) => map.set(k, (map.get(k) ?? 0) + v);
+let busy = 0;
+let idle = 0;
+
+const { samples, timeDeltas } = profile;
+for (let i = 0; i < samples.length; i++) {
+  // timeDeltas[i] is the time before sample i; attribute the following interval to it.
+  const dt = (timeDeltas[i + 1] ?? timeDeltas[i] ?? 0) / 1000; // ms
+  const leaf = nodes.get(samples[i]);
+  const name = leaf.callFrame.functionName;
+  if (name === '(idle)' || name === '(program)' || name === '(root)') {
+    idle += dt;
+    continue;
+  }
+  busy += dt;
+  add(selfByFunction, key(leaf.callFrame), dt);
+  add(selfByModule, moduleOf(leaf.callFrame), dt);
+  const seen = new Set();
+  for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
+    const frame = nodes.get(id).callFrame;
+    if (frame.functionName === '(root)') continue;
+    const k = key(frame);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    add(totalByFunction, k, dt);
+  }
+}
+
+function print(title, map) {
+  console.log(`\n## ${title}\n`);
+  console.log('| share of busy | ms | where |');
+  console.log('|---:|---:|---|');
+  for (const [k, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+    console.log(`| ${((ms / busy) * 100).toFixed(1)}% | ${ms.toFixed(0)} | \`${k}\` |`);
+  }
+}
+
+console.log(`# ${relative(process.cwd(), file)}`);
+console.log(`\nbusy ${(busy / 1000).toFixed(2)} s, idle/program ${(idle / 1000).toFixed(2)} s`);
+print('Self time by module', selfByModule);
+print('Self time by function', selfByFunction);
+print('Total (inclusive) time by function', totalByFunction);

@@ -1,0 +1,540 @@
+// `npm run bench`: Toolplane's tool-call path against the same upstream reached without it, in the
+// same run, interleaved. See docs/performance.md. Loopback only; every load is bounded in time;
+// everything started is stopped at the end, also on failure (and by a watchdog).
+//
+// Settings (environment):
+//   BENCH_SECONDS         measured seconds per (workload, connections, target), default 10
+//   BENCH_WARMUP_SECONDS  warm-up before each measured half, default 1
+//   BENCH_CONNECTIONS     comma-separated, default 1,16,64
+//   BENCH_WORKLOADS       comma-separated of http-echo, stdio-everything (default both)
+//   BENCH_MEMORY_CALLS    calls of the memory run, default 50000 (0 skips it); bounded at 120 s
+//   BENCH_CPU_PROF        a directory: run Toolplane under `node --cpu-prof` and write its profile there
+//   BENCH_OUT             the markdown file to write, default bench/results/latest.md
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
+import { load, mergeSorted, quantile, target } from './lib/load.mjs';
+import {
+  cpuSeconds,
+  findDescendant,
+  freePort,
+  killAllNow,
+  machineBusySeconds,
+  ownCpuSeconds,
+  postgresCpuSeconds,
+  rssBytes,
+  startProcess,
+  stopAll,
+  waitForHttp,
+} from './lib/processes.mjs';
+import { renderReport } from './lib/report.mjs';
+
+/* global fetch, AbortSignal */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(ROOT, 'dist/src/main.js');
+const ECHO_FIXTURE = join(ROOT, 'test/fixtures/http-echo-server.mjs');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const MCP_PROXY = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+
+function numberSetting(name, fallback, min = 0) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min} (got "${raw}")`);
+  return value;
+}
+
+const SECONDS = numberSetting('BENCH_SECONDS', 10, 0.5);
+const WARMUP_SECONDS = numberSetting('BENCH_WARMUP_SECONDS', 1, 0);
+const FIRST_WARMUP_SECONDS = Math.max(WARMUP_SECONDS, Math.min(3, SECONDS));
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,16,64').split(',').map((c) => {
+  const n = Number(c.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 512) throw new Error(`BENCH_CONNECTIONS: "${c}" is not a connection count`);
+  return n;
+});
+const WORKLOADS = (process.env.BENCH_WORKLOADS || 'http-echo,stdio-everything').split(',').map((w) => w.trim());
+for (const w of WORKLOADS) if (!['http-echo', 'stdio-everything'].includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
+const MEMORY_CALLS = numberSetting('BENCH_MEMORY_CALLS', 50_000, 0);
+const MEMORY_BOUND_SECONDS = 120;
+const MEMORY_CONNECTIONS = 16;
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+const OUT = resolve(process.env.BENCH_OUT || join(ROOT, 'bench/results/latest.md'));
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Watchdog and cleanup: whatever happens, no process is left behind.
+
+const TARGETS_PER_WORKLOAD = { 'http-echo': 3, 'stdio-everything': 2 };
+const plannedSeconds =
+  WORKLOADS.reduce((sum, w) => sum + TARGETS_PER_WORKLOAD[w] * (FIRST_WARMUP_SECONDS + CONNECTIONS.length * (SECONDS + 2 * WARMUP_SECONDS)), 0) +
+  (MEMORY_CALLS > 0 ? MEMORY_BOUND_SECONDS : 0);
+const WATCHDOG_MS = (plannedSeconds * 1.5 + 300) * 1000;
+const watchdog = setTimeout(() => {
+  log(`watchdog: still running after ${Math.round(WATCHDOG_MS / 1000)} s; stopping everything`);
+  killAllNow();
+  process.exit(3);
+}, WATCHDOG_MS);
+
+let cleaningUp;
+let dataDir;
+async function cleanup() {
+  cleaningUp ??= (async () => {
+    await stopAll(25_000);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  })();
+  return cleaningUp;
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping everything`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+process.on('exit', () => killAllNow());
+
+// ---------------------------------------------------------------------------------------------
+
+function machineInfo() {
+  const run = (cmd, args) => {
+    try {
+      return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const version = (pkg) => {
+    try {
+      return JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    } catch {
+      return '?';
+    }
+  };
+  const dirty = run('git', ['status', '--porcelain', '--untracked-files=no']);
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    nproc: run('nproc', []) ?? String(cpus().length),
+    cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown',
+    kernel: release(),
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverage: loadavg().map((l) => l.toFixed(2)).join(' '),
+    commit: (run('git', ['rev-parse', '--short', 'HEAD']) ?? 'unknown') + (dirty ? ' (with uncommitted changes)' : ''),
+    versions: {
+      autocannon: version('autocannon'),
+      'mcp-proxy': version('mcp-proxy'),
+      '@modelcontextprotocol/server-everything': version('@modelcontextprotocol/server-everything'),
+      '@modelcontextprotocol/server': version('@modelcontextprotocol/server'),
+    },
+  };
+}
+
+async function api(baseUrl, key, method, path, body) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
+
+/** One request of `t` sent with fetch; throws unless it is a 2xx that `t.verify` accepts. */
+async function checkTarget(t) {
+  const response = await fetch(t.url, { method: 'POST', headers: t.headers, body: t.body, signal: AbortSignal.timeout(30_000) });
+  const text = await response.text();
+  if (!response.ok || !t.verify(text)) throw new Error(`${t.name}: unexpected answer ${response.status}: ${text.slice(0, 1000)}`);
+  return text;
+}
+
+/** Execution counts per source name from GET /api/v1/executions/stats?groupBy=source. */
+async function executionCounts(baseUrl, key) {
+  const { status, json, text } = await api(baseUrl, key, 'GET', '/api/v1/executions/stats?groupBy=source');
+  if (status !== 200) throw new Error(`GET /api/v1/executions/stats answered ${status}: ${text.slice(0, 500)}`);
+  return Object.fromEntries(json.groups.map((g) => [g.sourceName ?? '(none)', { count: g.count, byStatus: g.countsByStatus }]));
+}
+
+/** Execution records are written in batches: waits until the counts stop changing (at most 15 s). */
+async function settledExecutionCounts(baseUrl, key) {
+  let previous = JSON.stringify(await executionCounts(baseUrl, key));
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    await sleep(1000);
+    const now = await executionCounts(baseUrl, key);
+    if (JSON.stringify(now) === previous) return now;
+    previous = JSON.stringify(now);
+  }
+  return JSON.parse(previous);
+}
+
+async function main() {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm run bench does)`);
+  for (const file of [ECHO_FIXTURE, EVERYTHING, MCP_PROXY]) if (!existsSync(file)) throw new Error(`${file} is missing (npm install?)`);
+  const machine = machineInfo();
+  log(`node ${machine.node}, ${machine.nproc} cores (${machine.cpuModel}); ${SECONDS} s per measurement, connections ${CONNECTIONS.join('/')}`);
+
+  const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+  dataDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-'));
+
+  // --- upstreams -------------------------------------------------------------------------------
+  const legacyHeaders = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const echoCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } };
+  const modernHeaders = {
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'echo',
+  };
+  const modernEchoCall = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'echo',
+      arguments: { message: 'hello' },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'toolplane-bench', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+      },
+    },
+  };
+  const targets = {};
+
+  if (WORKLOADS.includes('http-echo')) {
+    const port = await freePort();
+    const echo = startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(port)], { env: baseEnv, cwd: ROOT });
+    const verifyEcho = (body) => body.includes('"text":"hello"') && body.includes('"result"');
+    // A stateless 2025-era client: tools/call with no initialize (the fixture serves it statelessly).
+    targets.echoDirect = target('direct 2025-11-25', `http://127.0.0.1:${port}/mcp`, legacyHeaders, echoCall, verifyEcho);
+    // What Toolplane itself sends to this server, which it speaks 2026-07-28 with: the same request
+    // with the per-request `_meta` envelope and the Mcp-Method/Mcp-Name headers.
+    targets.echoDirectModern = target('direct 2026-07-28', targets.echoDirect.url, modernHeaders, modernEchoCall, verifyEcho);
+    for (const t of [targets.echoDirect, targets.echoDirectModern]) {
+      t.pid = echo.pid;
+      t.upstreamPid = echo.pid;
+    }
+    await waitForHttp(echo, targets.echoDirect.url, {
+      init: { method: 'POST', headers: targets.echoDirect.headers, body: targets.echoDirect.body },
+    });
+    log(`http-echo on ${targets.echoDirect.url}`);
+  }
+
+  if (WORKLOADS.includes('stdio-everything')) {
+    const port = await freePort();
+    const proxy = startProcess(
+      'mcp-proxy',
+      process.execPath,
+      [MCP_PROXY, '--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
+      { env: baseEnv, cwd: ROOT },
+    );
+    targets.everythingProxy = target('mcp-proxy', `http://127.0.0.1:${port}/mcp`, legacyHeaders, echoCall, (body) =>
+      body.includes('Echo: hello') && body.includes('"result"'),
+    );
+    targets.everythingProxy.pid = proxy.pid;
+    await waitForHttp(proxy, targets.everythingProxy.url, {
+      init: { method: 'POST', headers: targets.everythingProxy.headers, body: targets.everythingProxy.body },
+    });
+    log(`mcp-proxy (stateless streamable HTTP) on ${targets.everythingProxy.url}`);
+  }
+
+  // --- Toolplane -------------------------------------------------------------------------------
+  const port = await freePort();
+  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
+  const nodeArgs = [];
+  if (CPU_PROF_DIR) {
+    mkdirSync(CPU_PROF_DIR, { recursive: true });
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`);
+  }
+  const started = performance.now();
+  const toolplane = startProcess('toolplane', process.execPath, [...nodeArgs, MAIN], {
+    cwd: ROOT,
+    env: {
+      ...baseEnv,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TOOLPLANE_DATA_DIR: dataDir,
+      TOOLPLANE_ADMIN_KEY: adminKey,
+      LOG_LEVEL: 'warn',
+      TOOLPLANE_REFRESH_TICK_MS: '3600000',
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // The "Toolplane ready on …" line is an info log, silenced by LOG_LEVEL=warn: readiness is polled.
+  await waitForHttp(toolplane, `${baseUrl}/health/ready`, { timeoutMs: 90_000 });
+  const startupMs = Math.round(performance.now() - started);
+  log(`Toolplane on ${baseUrl} (pid ${toolplane.pid}), ready in ${startupMs} ms`);
+
+  const auth = { authorization: `Bearer ${adminKey}` };
+  const invokeBody = { arguments: { message: 'hello' } };
+  const tpVerify = (text) => (body) => body.includes('"status":"succeeded"') && body.includes(text);
+
+  if (targets.echoDirect) {
+    const { status, text } = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
+      name: 'http-echo',
+      transport: 'streamable-http',
+      url: targets.echoDirect.url,
+      maxConcurrency: 256,
+      refreshIntervalSeconds: 0,
+    });
+    if (status >= 300) throw new Error(`registering http-echo answered ${status}: ${text.slice(0, 1000)}`);
+    targets.echoToolplane = target('Toolplane', `${baseUrl}/api/v1/tools/http-echo__echo/invoke`, auth, invokeBody, tpVerify('"text":"hello"'));
+  }
+  if (targets.everythingProxy) {
+    const { status, text } = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
+      name: 'everything',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      maxConcurrency: 256,
+      refreshIntervalSeconds: 0,
+    });
+    if (status >= 300) throw new Error(`registering everything answered ${status}: ${text.slice(0, 1000)}`);
+    targets.everythingToolplane = target(
+      'Toolplane',
+      `${baseUrl}/api/v1/tools/everything__echo/invoke`,
+      auth,
+      invokeBody,
+      tpVerify('Echo: hello'),
+    );
+  }
+  for (const t of Object.values(targets)) t.pid ??= toolplane.pid;
+  if (targets.echoToolplane) targets.echoToolplane.upstreamPid = targets.echoDirect.pid;
+
+  // Every target answers the real result before any load.
+  const toolplaneCalls = { answered: 0, sent: 0 };
+  const samples = {};
+  for (const [id, t] of Object.entries(targets)) {
+    samples[id] = await checkTarget(t);
+    if (t.pid === toolplane.pid) {
+      toolplaneCalls.answered++;
+      toolplaneCalls.sent++;
+    }
+  }
+  toolplane.rememberGroups();
+  // The stdio upstreams run once the first call (or the discovery) started them.
+  if (targets.everythingToolplane) {
+    targets.everythingToolplane.upstreamPid = findDescendant(toolplane.pid, EVERYTHING);
+    targets.everythingProxy.upstreamPid = findDescendant(targets.everythingProxy.pid, EVERYTHING);
+  }
+  const executionsBefore = await executionCounts(baseUrl, adminKey);
+
+  // --- load ------------------------------------------------------------------------------------
+  const runs = [];
+  const isToolplane = (t) => t.pid === toolplane.pid;
+
+  /** One load window, with Toolplane's (and its PostgreSQL's) or the proxy's CPU time around it. */
+  async function measure(t, connections, seconds, extra = {}) {
+    let before;
+    const probe = () => ({
+      cpu: cpuSeconds(t.pid),
+      upstream: t.upstreamPid ? cpuSeconds(t.upstreamPid) : NaN,
+      pg: isToolplane(t) ? postgresCpuSeconds(toolplane.pid) : NaN,
+      own: ownCpuSeconds(),
+      busy: machineBusySeconds(),
+    });
+    const result = await load(t, {
+      connections,
+      seconds,
+      ...extra,
+      onStart: () => (before = probe()),
+      onEnd: () => probe(),
+    });
+    if (isToolplane(t)) {
+      toolplaneCalls.answered += result.completed;
+      toolplaneCalls.sent += result.sent;
+    }
+    result.cpuS = result.end.cpu - before.cpu;
+    result.pgCpuS = result.end.pg - before.pg;
+    result.upstreamCpuS = result.end.upstream - before.upstream;
+    // CPU the rest of the machine used meanwhile (other users' work disturbs the numbers).
+    result.otherCpuS = Math.max(0, result.end.busy - before.busy - (result.end.own - before.own));
+    return result;
+  }
+
+  // Per workload: the baselines (the first one is the reference of the goals) and Toolplane.
+  const groups = [];
+  if (targets.echoDirect) {
+    groups.push({ workload: 'http-echo', baselines: [targets.echoDirect, targets.echoDirectModern], toolplane: targets.echoToolplane });
+  }
+  if (targets.everythingProxy) {
+    groups.push({ workload: 'stdio-everything', baselines: [targets.everythingProxy], toolplane: targets.everythingToolplane });
+  }
+
+  for (const group of groups) {
+    for (const t of [...group.baselines, group.toolplane]) {
+      log(`${group.workload}: first warm-up of ${t.name} (${FIRST_WARMUP_SECONDS} s, 16 connections)`);
+      await measure(t, 16, FIRST_WARMUP_SECONDS);
+    }
+  }
+
+  for (const group of groups) {
+    for (const connections of CONNECTIONS) {
+      // Two halves, in order A B … then … B A, so drift during the group weighs on every target alike.
+      const order = [...group.baselines, group.toolplane];
+      const halves = new Map(order.map((t) => [t, []]));
+      for (const t of [...order, ...[...order].reverse()]) {
+        if (WARMUP_SECONDS > 0) await measure(t, connections, WARMUP_SECONDS);
+        const result = await measure(t, connections, SECONDS / 2);
+        halves.get(t).push(result);
+        log(
+          `${group.workload} c=${connections} ${t.name}: ${Math.round(result.ok / result.elapsedS)} req/s, ` +
+            `p50 ${quantile(result.latencies, 0.5).toFixed(2)} ms, errors ${result.errors}`,
+        );
+      }
+      for (const t of order) {
+        runs.push(combine(group.workload, t === group.toolplane ? 'toolplane' : 'baseline', t, connections, halves.get(t)));
+      }
+    }
+  }
+
+  // --- memory ----------------------------------------------------------------------------------
+  let memory;
+  if (MEMORY_CALLS > 0 && targets.echoToolplane) {
+    const live = await fetch(`${baseUrl}/health/live`);
+    const liveBefore = live.status;
+    await live.arrayBuffer();
+    await sleep(1000);
+    const rssBefore = rssBytes(toolplane.pid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      const rss = rssBytes(toolplane.pid);
+      if (rss > rssPeak) rssPeak = rss;
+    }, 200);
+    log(`memory: ${MEMORY_CALLS} calls of http-echo__echo with ${MEMORY_CONNECTIONS} connections (bounded at ${MEMORY_BOUND_SECONDS} s)`);
+    let result;
+    try {
+      result = await measure(targets.echoToolplane, MEMORY_CONNECTIONS, MEMORY_BOUND_SECONDS, { amount: MEMORY_CALLS });
+    } finally {
+      clearInterval(sampler);
+    }
+    const rssAfter = rssBytes(toolplane.pid);
+    await sleep(5000);
+    const rssSettled = rssBytes(toolplane.pid);
+    const liveAfter = await fetch(`${baseUrl}/health/live`);
+    await liveAfter.arrayBuffer();
+    memory = {
+      requested: MEMORY_CALLS,
+      calls: result.completed,
+      ok: result.ok,
+      errors: result.errors,
+      seconds: result.elapsedS,
+      stoppedEarly: result.stoppedEarly,
+      cpuUsPerCall: (result.cpuS / Math.max(1, result.completed)) * 1e6,
+      otherCores: result.otherCpuS / result.elapsedS,
+      rssBefore,
+      rssAfter,
+      rssSettled,
+      rssPeak,
+      liveBefore,
+      liveAfter: liveAfter.status,
+    };
+    log(`memory: RSS ${mb(rssBefore)} -> ${mb(rssAfter)} MB (${mb(rssSettled)} MB 5 s later, peak ${mb(rssPeak)} MB)`);
+  }
+
+  // --- execution records -----------------------------------------------------------------------
+  const executionsAfter = await settledExecutionCounts(baseUrl, adminKey);
+  const executions = {};
+  for (const name of new Set([...Object.keys(executionsBefore), ...Object.keys(executionsAfter)])) {
+    const before = executionsBefore[name] ?? { count: 0, byStatus: {} };
+    const after = executionsAfter[name] ?? { count: 0, byStatus: {} };
+    const byStatus = {};
+    for (const status of new Set([...Object.keys(before.byStatus), ...Object.keys(after.byStatus)])) {
+      const n = (after.byStatus[status] ?? 0) - (before.byStatus[status] ?? 0);
+      if (n !== 0) byStatus[status] = n;
+    }
+    executions[name] = { count: after.count - before.count, byStatus };
+  }
+
+  // Toolplane's own view of each Toolplane row: the duration it records per execution (resolve →
+  // invoke → classify; not the HTTP layer nor the write of the record itself). The window spans
+  // both measured halves and the warm-up between them (same connection count).
+  for (const run of runs.filter((r) => r.side === 'toolplane')) {
+    const query = `since=${new Date(run.window.since).toISOString()}&until=${new Date(run.window.until + 1).toISOString()}`;
+    const { status, json } = await api(baseUrl, adminKey, 'GET', `/api/v1/executions/stats?groupBy=source&${query}`);
+    const sourceName = run.workload === 'http-echo' ? 'http-echo' : 'everything';
+    const group = status === 200 ? json.groups.find((g) => g.sourceName === sourceName) : undefined;
+    if (group) run.recorded = { count: group.count, p50: group.p50DurationMs, p95: group.p95DurationMs };
+  }
+
+  const report = renderReport({
+    machine,
+    settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, firstWarmupSeconds: FIRST_WARMUP_SECONDS, connections: CONNECTIONS },
+    startupMs,
+    runs,
+    memory,
+    executions: { created: executions, toolplaneCalls },
+    cpuProfile: Boolean(CPU_PROF_DIR),
+  });
+  process.stdout.write(report);
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, report);
+  log(`written to ${OUT}`);
+  return { report, samples };
+}
+
+function mb(bytes) {
+  return (bytes / 2 ** 20).toFixed(1);
+}
+
+/** The two measured halves of one (workload, target, connections) as one result. */
+function combine(workload, side, t, connections, halves) {
+  const latencies = mergeSorted(halves.map((h) => h.latencies));
+  const sum = (key) => halves.reduce((n, h) => n + h[key], 0);
+  const completed = sum('completed');
+  const elapsedS = sum('elapsedS');
+  return {
+    workload,
+    side,
+    target: t.name,
+    window: { since: Math.min(...halves.map((h) => h.startedAtMs)), until: Math.max(...halves.map((h) => h.endedAtMs)) },
+    connections,
+    seconds: elapsedS,
+    completed,
+    ok: sum('ok'),
+    rps: sum('ok') / elapsedS,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    errors: sum('errors'),
+    non2xx: sum('non2xx'),
+    mismatches: sum('mismatches'),
+    connectionErrors: sum('connectionErrors'),
+    statusCodes: halves.reduce((acc, h) => {
+      for (const [code, n] of Object.entries(h.statusCodes)) acc[code] = (acc[code] ?? 0) + n;
+      return acc;
+    }, {}),
+    cpuUsPerCall: (sum('cpuS') / Math.max(1, completed)) * 1e6,
+    otherCores: sum('otherCpuS') / elapsedS,
+    upstreamCpuUsPerCall: (sum('upstreamCpuS') / Math.max(1, completed)) * 1e6,
+    pgCpuUsPerCall: (sum('pgCpuS') / Math.max(1, completed)) * 1e6,
+  };
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  log('stopping every process that was started');
+  await cleanup();
+  clearTimeout(watchdog);
+}
+process.exit(exitCode);

@@ -1,0 +1,208 @@
+import { ProtocolError, type CallToolRequest, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
+import {
+  InvocationFailure,
+  ToolInvoker,
+  type InvocationFailureKind,
+  type InvocationOutcome,
+  type InvocationRequest,
+} from '../modules/execution/domain/tool-invoker.port.js';
+import { listAllTools } from './tool-inventory.js';
+import { limitResult } from '../modules/execution/domain/tool-result.js';
+import type { ClientSession, TransportFactory } from './transport-factory.js';
+import { UpstreamError } from './upstream-error.js';
+
+/**
+ * The `tools/call` result exactly as the upstream sent it (after the era codec lifted the 2026
+ * `resultType`): the method's own result schema would strip unknown fields from content items and
+ * reject content types it does not know, and Toolplane records what the tool answered.
+ */
+const RAW_RESULT: StandardSchemaV1<unknown, unknown> = {
+  '~standard': { version: 1, vendor: 'toolplane', validate: (value) => ({ value }) },
+};
+
+/** SEP-2243: a 2026-07-28 tool whose input schema declares parameters mirrored into `Mcp-Param-*` headers. */
+const PARAM_HEADER_KEY = 'x-mcp-header';
+/** SEP-2243: the server's answer to a request whose Mcp-Param-* headers and body disagree. */
+const HEADER_MISMATCH = -32020;
+
+/**
+ * ToolInvoker over MCP: one `tools/call` attempt through the TransportFactory's pooled (or, for
+ * transient stdio sources, per-use) connections.
+ *
+ * - Cancellation follows the upstream's era: the SDK sends `notifications/cancelled` when the call's
+ *   signal aborts (on 2026-07-28 Streamable HTTP it closes the request's stream instead, and
+ *   Toolplane's HTTP transport closes it on 2025-era connections too); a transient stdio process
+ *   is stopped when the use ends.
+ * - Results are recorded as answered: content items verbatim, no output-schema validation. No
+ *   `tools/list` is needed before a call; the discovered definition only serves to mirror
+ *   `x-mcp-header` parameters into `Mcp-Param-*` headers (2026-07-28 over HTTP), and is looked up
+ *   when the server asks for such headers and the caller had none.
+ * - 2026-07-28 `input_required` answers are handed back, never fulfilled here; a continuation sends
+ *   `inputResponses` and the byte-exact `requestState` on a fresh `tools/call`.
+ */
+export class McpToolExecutor extends ToolInvoker {
+  constructor(private readonly transports: TransportFactory) {
+    super();
+  }
+
+  async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
+    if (!Number.isFinite(request.maxResultBytes) || request.maxResultBytes <= 0) {
+      throw new RangeError(`maxResultBytes must be a positive number, got ${request.maxResultBytes}`);
+    }
+    try {
+      return await this.transports.withClient(request.target, (session) => this.callTool(session, request), {
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw toInvocationFailure(error, request);
+    }
+  }
+
+  private async callTool(session: ClientSession, request: InvocationRequest): Promise<InvocationOutcome> {
+    const { client } = session;
+    session.setPhase(`calling tool ${request.toolName}`);
+    const modern = client.getProtocolEra() === 'modern';
+    const continuation = request.inputResponses !== undefined || request.requestState !== undefined;
+    if (continuation && !modern) {
+      throw new UpstreamError(
+        'protocol',
+        `cannot continue ${request.toolName} with input responses: the server speaks a 2025 protocol revision, which has no input_required round trips`,
+      );
+    }
+
+    // The retry shape the SDK's own multi round-trip driver sends: the original params plus the
+    // answers (when there are any) and the state echoed verbatim.
+    const params: Record<string, unknown> & { name: string } = {
+      name: request.toolName,
+      arguments: request.arguments,
+      ...(request.inputResponses !== undefined && Object.keys(request.inputResponses).length > 0 ? { inputResponses: request.inputResponses } : {}),
+      ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
+    };
+    const onProgress = request.onProgress;
+    const options = () => ({
+      ...session.requestOptions(),
+      allowInputRequired: true,
+      ...(onProgress
+        ? {
+            onprogress: (progress: { progress: number; total?: number; message?: string }) => {
+              try {
+                onProgress({
+                  progress: progress.progress,
+                  ...(progress.total !== undefined ? { total: progress.total } : {}),
+                  ...(progress.message !== undefined ? { message: progress.message } : {}),
+                });
+              } catch {
+                // a failing progress listener must not fail the call
+              }
+            },
+          }
+        : {}),
+    });
+    // callTool() mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition. With
+    // no outputSchema in it, the SDK neither validates structuredContent nor lists tools to find one.
+    const callWithDefinition = (inputSchema: unknown) =>
+      client.callTool(params as CallToolRequest['params'], { ...options(), toolDefinition: { name: request.toolName, inputSchema } as Tool });
+
+    const mirroring = modern && session.connection.identity.transport === 'streamable-http';
+    const inputSchema = request.definition?.inputSchema;
+    let answer: unknown;
+    if (mirroring && declaresKey(inputSchema, PARAM_HEADER_KEY)) {
+      answer = await callWithDefinition(inputSchema);
+    } else {
+      try {
+        answer = await client.request({ method: 'tools/call', params }, RAW_RESULT, options());
+      } catch (error) {
+        // The server wants mirrored headers the caller's definition did not announce (or none was
+        // given): look the current definition up once and call with it.
+        if (!mirroring || !(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH) throw error;
+        session.setPhase(`listing tools to call ${request.toolName}`);
+        const tool = (await listAllTools(client, session.requestOptions)).find((candidate) => candidate.name === request.toolName);
+        if (!tool || !declaresKey(tool.inputSchema, PARAM_HEADER_KEY)) throw error;
+        session.setPhase(`calling tool ${request.toolName}`);
+        answer = await callWithDefinition(tool.inputSchema);
+      }
+    }
+    return toOutcome(answer, request);
+  }
+}
+
+function toOutcome(answer: unknown, request: InvocationRequest): InvocationOutcome {
+  if (!isRecord(answer)) throw new UpstreamError('protocol', `${request.toolName} returned a result that is not an object`);
+  if (answer.resultType === 'input_required') {
+    const inputRequests = isRecord(answer.inputRequests) ? answer.inputRequests : {};
+    return {
+      kind: 'input_required',
+      inputRequests,
+      ...(typeof answer.requestState === 'string' ? { requestState: answer.requestState } : {}),
+    };
+  }
+  let content: unknown[];
+  if (Array.isArray(answer.content)) content = answer.content;
+  else if (answer.content === undefined && 'toolResult' in answer) {
+    // 2024-10-07 servers answered with `toolResult` instead of content.
+    content = [{ type: 'text', text: JSON.stringify(answer.toolResult) ?? 'null' }];
+  } else if (answer.content === undefined) content = [];
+  else throw new UpstreamError('protocol', `${request.toolName} returned a result whose content is not an array`);
+  return limitResult({ isError: answer.isError === true, content, structuredContent: answer.structuredContent }, request.maxResultBytes);
+}
+
+/** Maps what withClient() threw onto the port's failure kinds. */
+export function toInvocationFailure(error: unknown, request: Pick<InvocationRequest, 'toolName'>): Error {
+  if (error instanceof InvocationFailure) return error;
+  if (!(error instanceof UpstreamError)) return error instanceof Error ? error : new Error(String(error));
+  const kind = failureKind(error);
+  const rpcError = kind === 'protocol' && error.kind === 'protocol' ? rpcErrorOf(error) : undefined;
+  const message = error.kind === 'limit' ? `the answer of ${request.toolName} is too large: ${error.message}` : error.message;
+  return withCause(new InvocationFailure(kind, message, rpcError?.code), error);
+}
+
+function failureKind(error: UpstreamError): InvocationFailureKind {
+  switch (error.kind) {
+    case 'timeout':
+      return 'timeout';
+    case 'aborted':
+      return 'cancelled';
+    case 'process':
+    case 'unreachable':
+    case 'configuration':
+      return 'transport';
+    case 'http': {
+      // Server-side trouble, throttling and a lost session are worth another attempt; other 4xx are not.
+      const status = error.httpStatus ?? 0;
+      return status >= 500 || status === 404 || status === 408 || status === 429 ? 'transport' : 'protocol';
+    }
+    case 'protocol':
+    case 'limit':
+      return 'protocol';
+  }
+}
+
+function rpcErrorOf(error: UpstreamError): ProtocolError | undefined {
+  let current: unknown = error.cause;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (current instanceof ProtocolError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function withCause<T extends Error>(error: T, cause: unknown): T {
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
+  return error;
+}
+
+/** Whether `key` appears anywhere in a JSON schema (bounded walk). */
+function declaresKey(schema: unknown, key: string, depth = 0): boolean {
+  if (depth > 32 || typeof schema !== 'object' || schema === null) return false;
+  if (Array.isArray(schema)) return schema.some((item) => declaresKey(item, key, depth + 1));
+  for (const [name, value] of Object.entries(schema)) {
+    if (name === key) return true;
+    if (declaresKey(value, key, depth + 1)) return true;
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,267 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../../shared/domain-error.js';
+import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
+import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
+import { encodeCursor } from '../../../shared/http/cursor.js';
+import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
+import { GroupCommitExecutionRecorder } from '../infrastructure/group-commit-execution-recorder.js';
+import { ExecutionStatsHandler } from './execution-stats/execution-stats.handler.js';
+import { ExecutionStatsQuery } from './execution-stats/execution-stats.query.js';
+import type { ExecutionView } from './execution-view.js';
+import { GetExecutionHandler } from './get-execution/get-execution.handler.js';
+import { GetExecutionQuery } from './get-execution/get-execution.query.js';
+import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
+import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
+
+const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
+const FILES = { id: randomUUID(), name: 'files' };
+const WEB = { id: randomUUID(), name: 'web' };
+const BASE = new Date('2026-03-01T12:00:00.000Z');
+const NOW = new Date(BASE.getTime() + 60 * 60 * 1000);
+const minutesBefore = (m: number) => new Date(BASE.getTime() - m * 60 * 1000);
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(SERVER_URL, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+let seq = 0;
+function execution(
+  tool: string,
+  source: { id: string; name: string } | null,
+  status: ExecutionStatus,
+  durationMs: number,
+  principalId: string,
+  startedAt = minutesBefore(Math.floor(seq / 2)), // two by two on the same instant: ties are paged by id
+): ExecutionRecord {
+  seq += 1;
+  return {
+    id: randomUUID(),
+    toolId: source ? randomUUID() : null,
+    qualifiedName: tool,
+    sourceId: source?.id ?? null,
+    sourceName: source?.name ?? null,
+    definitionHash: source ? 'sha256:1234' : null,
+    caller: { principalId, principalName: principalId.toUpperCase(), clientName: 'jest', protocolVersion: '2026-07-28' },
+    channel: seq % 2 ? 'rest' : 'mcp',
+    arguments: { n: seq },
+    status,
+    isError: status === 'tool_error',
+    result:
+      status === 'succeeded' || status === 'tool_error'
+        ? { content: [{ type: 'text', text: `answer ${seq}` }], structuredContent: { n: seq }, truncated: false, originalBytes: 30 }
+        : null,
+    error: status === 'succeeded' || status === 'tool_error' ? null : { code: status.toUpperCase(), message: `failed: ${status}`, retryable: status === 'timeout' },
+    attempts: status === 'rejected' ? 0 : 1,
+    startedAt,
+    durationMs,
+  };
+}
+
+const DATA: ExecutionRecord[] = [
+  execution('files__read', FILES, 'succeeded', 10, 'alice'),
+  execution('files__read', FILES, 'succeeded', 20, 'alice'),
+  execution('files__read', FILES, 'tool_error', 30, 'bob'),
+  execution('files__read', FILES, 'timeout', 40, 'alice'),
+  execution('files__read', FILES, 'succeeded', 50, 'bob'),
+  execution('files__write', FILES, 'succeeded', 100, 'bob'),
+  execution('files__write', FILES, 'rejected', 200, 'bob'),
+  execution('files__write', FILES, 'succeeded', 300, 'bob'),
+  execution('web__fetch', WEB, 'upstream_error', 1, 'carol'),
+  execution('web__fetch', WEB, 'succeeded', 2, 'carol'),
+  execution('web__fetch', WEB, 'succeeded', 3, 'carol'),
+  execution('web__fetch', WEB, 'invalid_arguments', 4, 'carol'),
+  execution('ghost__gone', null, 'rejected', 5, 'alice'),
+  // Two days old: outside the default stats window.
+  execution('files__read', FILES, 'succeeded', 9999, 'alice', new Date(BASE.getTime() - 2 * 24 * 60 * 60 * 1000)),
+];
+
+/** What a listing must answer: newest first, ties broken by id (descending). */
+function expected(predicate: (e: ExecutionRecord) => boolean = () => true): string[] {
+  return DATA.filter(predicate)
+    .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? 1 : -1))
+    .map((e) => e.id);
+}
+
+describe('execution queries (real PostgreSQL)', () => {
+  const dbName = `tp_exq_${randomBytes(6).toString('hex')}`;
+  let dataSource: DataSource;
+  let list: ListExecutionsHandler;
+  let get: GetExecutionHandler;
+  let stats: ExecutionStatsHandler;
+
+  const ids = async (filter: ExecutionFilter, limit = 500) => (await list.execute(new ListExecutionsQuery(filter, undefined, limit))).items.map((e) => e.id);
+
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${dbName}`);
+    dataSource = new DataSource({
+      type: 'postgres',
+      url: withDatabase(SERVER_URL, dbName),
+      entities: ENTITIES,
+      migrations: MIGRATIONS,
+      migrationsTableName: 'migrations',
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      logging: false,
+      extra: { max: 5 },
+    });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    await Promise.all(DATA.map((e) => recorder.record(e)));
+    await recorder.close();
+    const uow = new TypeormUnitOfWork(dataSource);
+    list = new ListExecutionsHandler(uow);
+    get = new GetExecutionHandler(uow);
+    stats = new ExecutionStatsHandler(uow, { now: () => NOW });
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  describe('ListExecutions', () => {
+    it('lists newest first and pages with an opaque cursor across 3 pages', async () => {
+      const pages: ExecutionView[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list.execute(new ListExecutionsQuery({}, cursor, 5));
+        pages.push(page.items);
+        cursor = page.nextCursor ?? undefined;
+        if (cursor) expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+      } while (cursor);
+      expect(pages.map((p) => p.length)).toEqual([5, 5, 4]);
+      expect(pages.flat().map((e) => e.id)).toEqual(expected());
+    });
+
+    it('answers no cursor when the last page is exactly full', async () => {
+      const page = await list.execute(new ListExecutionsQuery({}, undefined, DATA.length));
+      expect(page.items).toHaveLength(DATA.length);
+      expect(page.nextCursor).toBeNull();
+    });
+
+    it('pages a filtered listing with the filter kept', async () => {
+      const first = await list.execute(new ListExecutionsQuery({ source: 'files' }, undefined, 4));
+      const second = await list.execute(new ListExecutionsQuery({ source: 'files' }, first.nextCursor!, 4));
+      const third = await list.execute(new ListExecutionsQuery({ source: 'files' }, second.nextCursor!, 4));
+      expect(third.nextCursor).toBeNull();
+      expect([...first.items, ...second.items, ...third.items].map((e) => e.id)).toEqual(expected((e) => e.sourceName === 'files'));
+    });
+
+    it('filters by tool, source (name or id), status, caller and time window', async () => {
+      expect(await ids({ tool: 'files__read' })).toEqual(expected((e) => e.qualifiedName === 'files__read'));
+      expect(await ids({ tool: 'nope__nothing' })).toEqual([]);
+      expect(await ids({ source: 'web' })).toEqual(expected((e) => e.sourceId === WEB.id));
+      expect(await ids({ source: FILES.id })).toEqual(expected((e) => e.sourceId === FILES.id));
+      expect(await ids({ source: randomUUID() })).toEqual([]);
+      expect(await ids({ statuses: ['rejected'] })).toEqual(expected((e) => e.status === 'rejected'));
+      expect(await ids({ statuses: ['tool_error', 'timeout', 'upstream_error'] })).toEqual(
+        expected((e) => ['tool_error', 'timeout', 'upstream_error'].includes(e.status)),
+      );
+      expect(await ids({ caller: 'bob' })).toEqual(expected((e) => e.caller.principalId === 'bob'));
+      const since = minutesBefore(3);
+      const until = minutesBefore(1);
+      expect(await ids({ since })).toEqual(expected((e) => e.startedAt >= since));
+      expect(await ids({ until })).toEqual(expected((e) => e.startedAt < until));
+      expect(await ids({ since, until })).toEqual(expected((e) => e.startedAt >= since && e.startedAt < until));
+      expect(await ids({ tool: 'files__read', caller: 'alice', statuses: ['succeeded'], source: 'files' })).toEqual(
+        expected((e) => e.qualifiedName === 'files__read' && e.caller.principalId === 'alice' && e.status === 'succeeded'),
+      );
+    });
+
+    it('refuses a cursor it did not issue with INVALID_CURSOR', async () => {
+      const forged = [
+        'not a cursor!',
+        encodeCursor({ at: 'yesterday', id: randomUUID() }),
+        encodeCursor({ at: BASE.toISOString(), id: 'not-a-uuid' }),
+        encodeCursor({ at: BASE.toISOString() }),
+        Buffer.from('[1,2]').toString('base64url'),
+      ];
+      for (const cursor of forged) {
+        await expect(list.execute(new ListExecutionsQuery({}, cursor, 10))).rejects.toMatchObject({ kind: 'invalid', code: 'INVALID_CURSOR' });
+      }
+    });
+  });
+
+  describe('GetExecution', () => {
+    it('answers the whole execution', async () => {
+      const original = DATA.find((e) => e.status === 'timeout')!;
+      expect(await get.execute(new GetExecutionQuery(original.id))).toEqual({ ...original, startedAt: original.startedAt.toISOString() });
+      const ghost = DATA.find((e) => e.qualifiedName === 'ghost__gone')!;
+      expect(await get.execute(new GetExecutionQuery(ghost.id))).toMatchObject({ toolId: null, sourceId: null, sourceName: null, result: null, attempts: 0 });
+    });
+
+    it('answers EXECUTION_NOT_FOUND for an unknown id and for an id that is not a uuid', async () => {
+      for (const id of [randomUUID(), 'not-a-uuid', "1' OR '1'='1"]) {
+        const error = await get.execute(new GetExecutionQuery(id)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ kind: 'not_found', code: 'EXECUTION_NOT_FOUND' });
+      }
+    });
+  });
+
+  describe('ExecutionStats', () => {
+    const statuses = (counts: Partial<Record<ExecutionStatus, number>>) => ({
+      succeeded: 0,
+      tool_error: 0,
+      invalid_arguments: 0,
+      rejected: 0,
+      circuit_open: 0,
+      timeout: 0,
+      upstream_error: 0,
+      cancelled: 0,
+      input_required: 0,
+      ...counts,
+    });
+
+    it('groups the last 24 hours by tool, busiest first, with exact percentiles', async () => {
+      const view = await stats.execute(new ExecutionStatsQuery('tool', undefined, undefined));
+      expect(view.groupBy).toBe('tool');
+      expect(view.since).toBe(new Date(NOW.getTime() - 24 * 60 * 60 * 1000).toISOString());
+      expect(view.until).toBeNull();
+      expect(view.groups).toEqual([
+        // durations 10..50: p50 = 30; p95 at rank 3.8 = 40 + 0.8 * 10
+        { qualifiedName: 'files__read', count: 5, errorCount: 2, errorRate: 0.4, countsByStatus: statuses({ succeeded: 3, tool_error: 1, timeout: 1 }), p50DurationMs: 30, p95DurationMs: 48 },
+        { qualifiedName: 'web__fetch', count: 4, errorCount: 2, errorRate: 0.5, countsByStatus: statuses({ succeeded: 2, upstream_error: 1, invalid_arguments: 1 }), p50DurationMs: 2.5, p95DurationMs: 3.85 },
+        { qualifiedName: 'files__write', count: 3, errorCount: 1, errorRate: 1 / 3, countsByStatus: statuses({ succeeded: 2, rejected: 1 }), p50DurationMs: 200, p95DurationMs: 290 },
+        { qualifiedName: 'ghost__gone', count: 1, errorCount: 1, errorRate: 1, countsByStatus: statuses({ rejected: 1 }), p50DurationMs: 5, p95DurationMs: 5 },
+      ]);
+    });
+
+    it('groups by source, calls that resolved to no source in a group of their own', async () => {
+      const view = await stats.execute(new ExecutionStatsQuery('source', undefined, undefined));
+      expect(view.groups).toEqual([
+        // durations 10, 20, 30, 40, 50, 100, 200, 300: p50 = 45; p95 at rank 6.65 = 200 + 0.65 * 100
+        expect.objectContaining({ sourceId: FILES.id, sourceName: 'files', count: 8, errorCount: 3, errorRate: 0.375, p50DurationMs: 45, p95DurationMs: 265 }),
+        expect.objectContaining({ sourceId: WEB.id, sourceName: 'web', count: 4, errorRate: 0.5 }),
+        expect.objectContaining({ sourceId: null, sourceName: null, count: 1, errorRate: 1 }),
+      ]);
+      expect(view.groups[0]).not.toHaveProperty('qualifiedName');
+    });
+
+    it('honours since and until', async () => {
+      const since = new Date(BASE.getTime() - 3 * 24 * 60 * 60 * 1000);
+      const wide = await stats.execute(new ExecutionStatsQuery('tool', since, undefined));
+      expect(wide.groups[0]).toMatchObject({ qualifiedName: 'files__read', count: 6 });
+      const until = new Date(BASE.getTime() - 24 * 60 * 60 * 1000);
+      const old = await stats.execute(new ExecutionStatsQuery('tool', since, until));
+      expect(old).toMatchObject({ since: since.toISOString(), until: until.toISOString() });
+      expect(old.groups).toEqual([expect.objectContaining({ qualifiedName: 'files__read', count: 1, p50DurationMs: 9999, p95DurationMs: 9999, errorRate: 0 })]);
+      expect((await stats.execute(new ExecutionStatsQuery('source', new Date(NOW.getTime() + 1000), undefined))).groups).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import { Query } from '@nestjs/cqrs';
+import type { ExecutionStatus } from '../../../execution/domain/execution.js';
+
+export type ExecutionStatsGroupBy = 'tool' | 'source';
+
+/** Figures of one tool (groupBy=tool) or one source (groupBy=source). */
+export interface ExecutionStatsGroup {
+  /** groupBy=tool only. */
+  qualifiedName?: string;
+  /** groupBy=source only; null when the call never resolved to a source. */
+  sourceId?: string | null;
+  sourceName?: string | null;
+  count: number;
+  /** Executions whose status is anything but `succeeded`. */
+  errorCount: number;
+  /** errorCount / count. */
+  errorRate: number;
+  countsByStatus: Record<ExecutionStatus, number>;
+  p50DurationMs: number;
+  p95DurationMs: number;
+}
+
+export interface ExecutionStatsView {
+  groupBy: ExecutionStatsGroupBy;
+  since: string;
+  until: string | null;
+  groups: ExecutionStatsGroup[];
+}
+
+export class ExecutionStatsQuery extends Query<ExecutionStatsView> {
+  constructor(
+    readonly groupBy: ExecutionStatsGroupBy,
+    /** Default: 24 hours before now. */
+    readonly since: Date | undefined,
+    readonly until: Date | undefined,
+  ) {
+    super();
+  }
+}

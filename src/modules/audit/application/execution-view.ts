@@ -1,0 +1,55 @@
+import { NotFound } from '../../../shared/domain-error.js';
+import type { ExecutionCaller, ExecutionError, ExecutionResult, ExecutionStatus } from '../../execution/domain/execution.js';
+import type { ExecutionOrmEntity } from '../infrastructure/execution.orm-entity.js';
+
+/** One execution as the API shows it. */
+export interface ExecutionView {
+  id: string;
+  toolId: string | null;
+  qualifiedName: string;
+  sourceId: string | null;
+  sourceName: string | null;
+  definitionHash: string | null;
+  caller: ExecutionCaller;
+  channel: string;
+  arguments: unknown;
+  status: ExecutionStatus;
+  isError: boolean;
+  result: ExecutionResult | null;
+  error: ExecutionError | null;
+  attempts: number;
+  startedAt: string;
+  durationMs: number;
+}
+
+export interface ExecutionPage {
+  items: ExecutionView[];
+  nextCursor: string | null;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
+  return {
+    id: e.id,
+    toolId: e.toolId,
+    qualifiedName: e.qualifiedName,
+    sourceId: e.sourceId,
+    sourceName: e.sourceName,
+    definitionHash: e.definitionHash,
+    caller: e.caller,
+    channel: e.channel,
+    arguments: e.arguments,
+    status: e.status as ExecutionStatus,
+    isError: e.isError,
+    result: e.result,
+    error: e.error,
+    attempts: e.attempts,
+    startedAt: e.startedAt.toISOString(),
+    durationMs: e.durationMs,
+  };
+}
+
+export function executionNotFound(id: string): NotFound {
+  return new NotFound('EXECUTION_NOT_FOUND', `No execution with id "${id.slice(0, 100)}".`);
+}

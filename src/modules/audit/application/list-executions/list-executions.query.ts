@@ -1,0 +1,28 @@
+import { Query } from '@nestjs/cqrs';
+import type { ExecutionStatus } from '../../../execution/domain/execution.js';
+import type { ExecutionPage } from '../execution-view.js';
+
+export interface ExecutionFilter {
+  /** Qualified tool name. */
+  tool?: string;
+  /** Source id or name. */
+  source?: string;
+  /** Any of these statuses. */
+  statuses?: ExecutionStatus[];
+  /** Principal id of the caller. */
+  caller?: string;
+  /** Started at or after. */
+  since?: Date;
+  /** Started before. */
+  until?: Date;
+}
+
+export class ListExecutionsQuery extends Query<ExecutionPage> {
+  constructor(
+    readonly filter: ExecutionFilter,
+    readonly cursor: string | undefined,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,266 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../../shared/domain-error.js';
+import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
+import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
+import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
+import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
+
+const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
+const SOURCE_ID = randomUUID();
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(SERVER_URL, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  return {
+    id: randomUUID(),
+    toolId: randomUUID(),
+    qualifiedName: 'files__read',
+    sourceId: SOURCE_ID,
+    sourceName: 'files',
+    definitionHash: 'sha256:0f1e',
+    caller: { principalId: 'key_ci', principalName: 'ci', clientName: 'jest', correlationId: 'c-1' },
+    channel: 'rest',
+    arguments: { path: '/tmp/a.txt', token: '[redacted]' },
+    status: 'succeeded',
+    isError: false,
+    result: { content: [{ type: 'text', text: 'hello' }], structuredContent: { size: 5 }, truncated: false, originalBytes: 42 },
+    error: null,
+    attempts: 1,
+    startedAt: new Date('2026-01-02T03:04:05.678Z'),
+    durationMs: 12.5,
+    ...overrides,
+  };
+}
+
+describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
+  const dbName = `tp_rec_${randomBytes(6).toString('hex')}`;
+  let dataSource: DataSource;
+  /** A connection of its own: what it sees is committed. */
+  let reader: pg.Client;
+
+  const count = async (ids?: string[]): Promise<number> => {
+    const { rows } = ids
+      ? await reader.query('SELECT count(*)::int AS n FROM executions WHERE id = ANY($1::uuid[])', [ids])
+      : await reader.query('SELECT count(*)::int AS n FROM executions');
+    return rows[0].n;
+  };
+
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${dbName}`);
+    const url = withDatabase(SERVER_URL, dbName);
+    dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      entities: ENTITIES,
+      migrations: MIGRATIONS,
+      migrationsTableName: 'migrations',
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      logging: false,
+      extra: { max: 10 },
+    });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+    reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+  });
+
+  afterAll(async () => {
+    await reader?.end();
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  it('has the record committed when its promise resolves, every field stored', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const record = execution({
+      status: 'tool_error',
+      isError: true,
+      error: { code: 'TOOL_ERROR', message: 'no such file', retryable: false, details: [{ path: 'path', message: 'missing' }] },
+      arguments: [1, 'two', { three: 3 }],
+      durationMs: 3.25,
+      attempts: 2,
+      channel: 'mcp',
+    });
+    const started = performance.now();
+    await recorder.record(record);
+    const elapsed = performance.now() - started;
+    const { rows } = await reader.query('SELECT * FROM executions WHERE id = $1', [record.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual({
+      id: record.id,
+      tool_id: record.toolId,
+      qualified_name: 'files__read',
+      source_id: SOURCE_ID,
+      source_name: 'files',
+      definition_hash: 'sha256:0f1e',
+      caller: record.caller,
+      caller_principal: 'key_ci',
+      channel: 'mcp',
+      arguments: [1, 'two', { three: 3 }],
+      status: 'tool_error',
+      is_error: true,
+      result: record.result,
+      error: record.error,
+      attempts: 2,
+      started_at: record.startedAt,
+      duration_ms: 3.25,
+    });
+    // A lone call waits for its own short INSERT, not for a timer.
+    expect(elapsed).toBeLessThan(1000);
+    expect(recorder.metrics()).toMatchObject({ batches: 1, rows: 1, failedRows: 0, fallbacks: 0, queued: 0 });
+  });
+
+  it('writes 1,000 concurrent records, all of them, in far fewer batches than records', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const records = Array.from({ length: 1000 }, (_, i) => execution({ durationMs: i }));
+    const started = performance.now();
+    await Promise.all(records.map((r) => recorder.record(r)));
+    const elapsedMs = performance.now() - started;
+    const metrics = recorder.metrics();
+    expect(await count(records.map((r) => r.id))).toBe(1000);
+    expect(metrics.rows).toBe(1000);
+    expect(metrics.failedRows).toBe(0);
+    expect(metrics.batches).toBeLessThanOrEqual(10);
+    expect(metrics.largestBatch).toBeLessThanOrEqual(500);
+    if (process.env.TOOLPLANE_REPORT_BATCHING) console.log(`1000 concurrent records: ${metrics.batches} batches, ${elapsedMs.toFixed(0)} ms`);
+  });
+
+  it('shares commits among calls arriving while a write is under way', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    // 50 callers, each recording 20 times in a row: a steady stream rather than one burst.
+    const ids: string[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let i = 0; i < 20; i++) {
+          const record = execution();
+          ids.push(record.id);
+          await recorder.record(record);
+        }
+      }),
+    );
+    const elapsedMs = performance.now() - started;
+    expect(await count(ids)).toBe(1000);
+    const metrics = recorder.metrics();
+    expect(metrics.batches).toBeLessThan(200);
+    if (process.env.TOOLPLANE_REPORT_BATCHING) console.log(`50 callers x 20 sequential records: ${metrics.batches} batches, ${elapsedMs.toFixed(0)} ms`);
+  });
+
+  it('rejects only the failing row of a batch; the others land', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const records = Array.from({ length: 20 }, () => execution());
+    records[7] = execution({ status: 'exploded' as ExecutionStatus });
+    const outcomes = await Promise.allSettled(records.map((r) => recorder.record(r)));
+    expect(outcomes.map((o) => o.status)).toEqual(records.map((_, i) => (i === 7 ? 'rejected' : 'fulfilled')));
+    expect((outcomes[7] as PromiseRejectedResult).reason).toMatchObject({ code: '23514' }); // check_violation
+    expect(await count(records.map((r) => r.id))).toBe(19);
+    expect(recorder.metrics()).toMatchObject({ batches: 1, rows: 19, failedRows: 1, fallbacks: 1 });
+  });
+
+  it('rejects a record that cannot be serialized without holding up the others', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const good = execution();
+    const outcomes = await Promise.allSettled([recorder.record(execution({ arguments: circular })), recorder.record(good)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await count([good.id])).toBe(1);
+  });
+
+  it('stores NUL characters and lone surrogates (truncated emoji) as U+FFFD instead of failing', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const record = execution({
+      qualifiedName: 'bad name\u0000',
+      arguments: { text: 'a\u0000b' },
+      result: { content: [{ type: 'text', text: 'cut \ud83d' }], truncated: true, originalBytes: 9000 },
+    });
+    await recorder.record(record);
+    const { rows } = await reader.query('SELECT qualified_name, arguments, result FROM executions WHERE id = $1', [record.id]);
+    expect(rows[0].qualified_name).toBe('bad name\ufffd');
+    expect(rows[0].arguments).toEqual({ text: 'a\ufffdb' });
+    expect(rows[0].result.content[0].text).toBe('cut \ufffd');
+  });
+
+  it('is idempotent: recording the same execution twice keeps one row', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const record = execution();
+    await Promise.all([recorder.record(record), recorder.record({ ...record, status: 'timeout' })]);
+    await recorder.record(record);
+    const { rows } = await reader.query('SELECT status FROM executions WHERE id = $1', [record.id]);
+    expect(rows).toEqual([{ status: 'succeeded' }]);
+  });
+
+  it('commits on its own, outside the ambient request transaction', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const uow = new TypeormUnitOfWork(dataSource);
+    const record = execution();
+    await expect(
+      uow.run(async () => {
+        await uow.manager().query('SELECT 1');
+        await recorder.record(record);
+        throw new Error('the command fails after recording');
+      }),
+    ).rejects.toThrow('the command fails after recording');
+    expect(await count([record.id])).toBe(1);
+  });
+
+  it('applies backpressure: a full queue makes callers wait, nothing is dropped, order is kept', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource, { maxQueuedRecords: 10, maxBatchRows: 3 });
+    const records = Array.from({ length: 100 }, () => execution());
+    const committed: number[] = [];
+    let maxQueued = 0;
+    const sample = setInterval(() => (maxQueued = Math.max(maxQueued, recorder.metrics().queued)), 1);
+    const all = Promise.all(records.map((r, i) => recorder.record(r).then(() => committed.push(i))));
+    maxQueued = Math.max(maxQueued, recorder.metrics().queued);
+    expect(recorder.metrics().waiting).toBe(90);
+    await all;
+    clearInterval(sample);
+    expect(maxQueued).toBeLessThanOrEqual(10);
+    expect(committed).toEqual(records.map((_, i) => i));
+    expect(await count(records.map((r) => r.id))).toBe(100);
+    expect(recorder.metrics()).toMatchObject({ rows: 100, largestBatch: 3, queued: 0, waiting: 0 });
+  });
+
+  it('flush waits until everything queued is committed; close then refuses new records', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource, { maxQueuedRecords: 50, maxBatchRows: 20 });
+    const records = Array.from({ length: 300 }, () => execution());
+    const pending = records.map((r) => recorder.record(r));
+    await recorder.close();
+    // Counted before awaiting any record's own promise.
+    expect(await count(records.map((r) => r.id))).toBe(300);
+    expect(recorder.metrics()).toMatchObject({ rows: 300, queued: 0, waiting: 0 });
+    await Promise.all(pending);
+    const late = recorder.record(execution());
+    await expect(late).rejects.toBeInstanceOf(DomainError);
+    await expect(late).rejects.toMatchObject({ kind: 'unavailable', code: 'SHUTTING_DOWN' });
+    await recorder.flush(); // nothing left: returns at once
+  });
+
+  it('flushes through the Nest shutdown hooks', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const records = Array.from({ length: 30 }, () => execution());
+    const pending = records.map((r) => recorder.record(r));
+    await recorder.beforeApplicationShutdown();
+    expect(await count(records.map((r) => r.id))).toBe(30);
+    await recorder.onApplicationShutdown();
+    await Promise.all(pending);
+    await expect(recorder.record(execution())).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+  });
+});

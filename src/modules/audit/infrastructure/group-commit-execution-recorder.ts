@@ -1,0 +1,261 @@
+import { AsyncResource } from 'node:async_hooks';
+import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { DomainError } from '../../../shared/domain-error.js';
+import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
+
+export interface GroupCommitOptions {
+  /** Rows one INSERT carries at most (default 500). */
+  maxBatchRows?: number;
+  /** Records waiting to be written at most (default 10,000); beyond it `record` waits for room, nothing is dropped. */
+  maxQueuedRecords?: number;
+}
+
+/** Counters since start, so tests and operators can see how well calls share commits. */
+export interface GroupCommitMetrics {
+  /** Groups taken off the queue; each was written with one multi-row INSERT (retried row by row when that failed). */
+  batches: number;
+  /** Rows committed. */
+  rows: number;
+  /** Records whose promise was rejected. */
+  failedRows: number;
+  /** Batches whose INSERT failed and were retried one row at a time. */
+  fallbacks: number;
+  largestBatch: number;
+}
+
+interface Pending {
+  id: string;
+  values: unknown[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Column order of every INSERT, with the cast each parameter needs (multi-row VALUES infer nothing from the target). */
+const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
+  ['id', 'uuid'],
+  ['tool_id', 'uuid'],
+  ['qualified_name', 'text'],
+  ['source_id', 'uuid'],
+  ['source_name', 'text'],
+  ['definition_hash', 'text'],
+  ['caller', 'jsonb'],
+  ['caller_principal', 'text'],
+  ['channel', 'text'],
+  ['arguments', 'jsonb'],
+  ['status', 'text'],
+  ['is_error', 'boolean'],
+  ['result', 'jsonb'],
+  ['error', 'jsonb'],
+  ['attempts', 'integer'],
+  ['started_at', 'timestamptz'],
+  ['duration_ms', 'double precision'],
+];
+const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
+/** PostgreSQL accepts at most 65,535 parameters per statement. */
+const MAX_BATCH_ROWS = Math.floor(65_535 / COLUMNS.length);
+
+/**
+ * Durable execution history with group commit. `record` queues the row and resolves once
+ * that row is committed. One writer drains the queue: it takes everything waiting (up to
+ * `maxBatchRows`), writes it with one parameterized multi-row INSERT — a single statement,
+ * hence one transaction — settles those promises and goes again while more arrived. Under
+ * load many calls share one commit; a lone call waits only for its own INSERT, never for a timer.
+ *
+ * It writes through the DataSource's own pool, outside any request transaction: the record
+ * must land even when the caller's work rolls back. A failed batch is retried row by row so
+ * one bad row fails only its own call. The queue is bounded: past it callers wait their turn.
+ * Recording an id twice keeps the first row. Callers should not await `record` while they hold
+ * a transaction of the same pool: with the pool exhausted, the writer could not get a connection.
+ */
+export class GroupCommitExecutionRecorder extends ExecutionRecorder implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('executions');
+  private readonly maxBatchRows: number;
+  private readonly maxQueuedRecords: number;
+  private readonly queue: Pending[] = [];
+  /** Callers waiting for room in a full queue, first come first served. */
+  private readonly roomWaiters: (() => void)[] = [];
+  /** Queue slots promised to woken room waiters that have not pushed yet. */
+  private reserved = 0;
+  private writer: Promise<void> | undefined;
+  private closed = false;
+  private readonly counters: GroupCommitMetrics = { batches: 0, rows: 0, failedRows: 0, fallbacks: 0, largestBatch: 0 };
+  /**
+   * The writer serves every caller: it runs in the context the recorder was built in, not in the
+   * async context (request transaction, log fields) of whichever call happened to start it.
+   */
+  private readonly spawnWriter: () => Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: GroupCommitOptions = {},
+  ) {
+    super();
+    this.maxBatchRows = Math.max(1, Math.min(options.maxBatchRows ?? 500, MAX_BATCH_ROWS));
+    this.maxQueuedRecords = Math.max(1, options.maxQueuedRecords ?? 10_000);
+    this.spawnWriter = AsyncResource.bind(() => this.drain());
+  }
+
+  async record(execution: ExecutionRecord): Promise<void> {
+    if (this.closed) throw recorderClosed();
+    const values = toRow(execution);
+    if (this.roomWaiters.length > 0 || this.queue.length + this.reserved >= this.maxQueuedRecords) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+      this.reserved -= 1;
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ id: execution.id, values, resolve, reject });
+      this.startWriter();
+    });
+  }
+
+  /** Resolves once nothing is queued or being written (records arriving meanwhile included). */
+  async flush(): Promise<void> {
+    while (this.writer || this.queue.length > 0 || this.reserved > 0 || this.roomWaiters.length > 0) {
+      if (this.writer) await this.writer;
+      else await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Refuses new records, then waits until everything already accepted is written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  /** Records in flight when shutdown starts are written while the database is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /**
+   * Runs after the HTTP server let its last requests finish and before the database closes
+   * (the global CoreModule shuts down last), so records of those requests land too.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  /** `queued`: records in the queue (never above maxQueuedRecords); `waiting`: callers waiting for room. */
+  metrics(): GroupCommitMetrics & { queued: number; waiting: number } {
+    return { ...this.counters, queued: this.queue.length + this.reserved, waiting: this.roomWaiters.length };
+  }
+
+  private startWriter(): void {
+    if (this.writer) return;
+    this.writer = this.spawnWriter().finally(() => {
+      this.writer = undefined;
+      // A record queued between the writer's last look and now starts the next one.
+      if (this.queue.length > 0) this.startWriter();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // Let calls made in the same tick join the first batch; no timer, no added latency.
+    await Promise.resolve();
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatchRows);
+      this.admitWaiters();
+      await this.write(batch);
+    }
+  }
+
+  private admitWaiters(): void {
+    while (this.roomWaiters.length > 0 && this.queue.length + this.reserved < this.maxQueuedRecords) {
+      this.reserved += 1;
+      this.roomWaiters.shift()!();
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    this.counters.batches += 1;
+    this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.length);
+    try {
+      await this.insert(batch);
+      this.committed(batch);
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        this.failed(batch[0]!, error);
+        return;
+      }
+      this.counters.fallbacks += 1;
+      this.logger.warn(`a batch of ${batch.length} execution records failed (${describe(error)}); writing them one by one`);
+    }
+    for (const pending of batch) {
+      try {
+        await this.insert([pending]);
+        this.committed([pending]);
+      } catch (error) {
+        this.failed(pending, error);
+      }
+    }
+  }
+
+  private async insert(rows: Pending[]): Promise<void> {
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const first = params.length + 1;
+      params.push(...row.values);
+      return `(${COLUMNS.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
+    });
+    // Idempotent: recording the same execution twice keeps the first row.
+    await this.dataSource.query(`INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`, params);
+  }
+
+  private committed(rows: Pending[]): void {
+    this.counters.rows += rows.length;
+    for (const row of rows) row.resolve();
+  }
+
+  private failed(row: Pending, error: unknown): void {
+    this.counters.failedRows += 1;
+    this.logger.error(`execution ${row.id} was not recorded: ${describe(error)}`);
+    row.reject(error);
+  }
+}
+
+function recorderClosed(): DomainError {
+  return new DomainError('unavailable', 'SHUTTING_DOWN', 'Toolplane is shutting down; the call was not recorded.');
+}
+
+function toRow(e: ExecutionRecord): unknown[] {
+  return [
+    e.id,
+    e.toolId,
+    text(e.qualifiedName),
+    e.sourceId,
+    nullableText(e.sourceName),
+    nullableText(e.definitionHash),
+    json(e.caller),
+    text(e.caller.principalId),
+    e.channel,
+    json(e.arguments ?? null),
+    e.status,
+    e.isError,
+    e.result === null || e.result === undefined ? null : json(e.result),
+    e.error === null || e.error === undefined ? null : json(e.error),
+    e.attempts,
+    e.startedAt,
+    e.durationMs,
+  ];
+}
+
+/** PostgreSQL text and jsonb hold neither NUL nor lone surrogates (a truncated emoji): both become U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function text(value: string): string {
+  return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
+}
+
+function nullableText(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : text(value);
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? text(v) : v));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

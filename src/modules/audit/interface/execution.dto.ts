@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ErrorDetailDto } from '../../../shared/http/error-response.js';
+import { EXECUTION_STATUSES } from '../../execution/domain/execution.js';
+
+export class ExecutionCallerViewDto {
+  @ApiProperty({ description: 'Id of the authenticated principal (API key owner).' }) principalId!: string;
+  @ApiProperty() principalName!: string;
+  @ApiPropertyOptional({ description: 'What the client called itself (MCP clientInfo or User-Agent).' }) clientName?: string;
+  @ApiPropertyOptional() clientVersion?: string;
+  @ApiPropertyOptional() correlationId?: string;
+  @ApiPropertyOptional({ example: '2026-07-28', description: 'MCP protocol version of the caller, for MCP calls.' }) protocolVersion?: string;
+}
+
+export class ExecutionResultViewDto {
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'MCP content blocks as the tool returned them (capped).' })
+  content!: unknown[];
+  @ApiPropertyOptional({ description: 'Structured output of the tool, when it gave one.' }) structuredContent?: unknown;
+  @ApiProperty({ description: 'True when the result was cut to the size cap.' }) truncated!: boolean;
+  @ApiProperty({ description: 'Serialized size of the result before any truncation.' }) originalBytes!: number;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'status input_required: what the upstream asks the caller for.' })
+  inputRequests?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'status input_required: state to echo back with the answers.' }) requestState?: string;
+}
+
+export class ExecutionErrorViewDto {
+  @ApiProperty({ example: 'UPSTREAM_TIMEOUT', description: 'Stable, machine-readable code.' }) code!: string;
+  @ApiProperty() message!: string;
+  @ApiProperty({ description: 'Whether the same call may succeed if tried again later.' }) retryable!: boolean;
+  @ApiPropertyOptional({ description: 'When trying again makes sense (circuit open, concurrency limit); also sent as Retry-After.' }) retryAfterMs?: number;
+  @ApiPropertyOptional({ type: [ErrorDetailDto] }) details?: ErrorDetailDto[];
+}
+
+export class ExecutionResponseDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'Null when the name resolved to no tool.' }) toolId!: string | null;
+  @ApiProperty({ example: 'github__create_issue' }) qualifiedName!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) sourceId!: string | null;
+  @ApiProperty({ nullable: true, type: String }) sourceName!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Hash of the tool definition the call was validated against.' }) definitionHash!: string | null;
+  @ApiProperty({ type: ExecutionCallerViewDto }) caller!: ExecutionCallerViewDto;
+  @ApiProperty({ enum: ['rest', 'mcp'] }) channel!: string;
+  @ApiProperty({ description: 'The arguments as received, secret values redacted.' }) arguments!: unknown;
+  @ApiProperty({ enum: EXECUTION_STATUSES }) status!: string;
+  @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;
+  @ApiProperty({ type: ExecutionResultViewDto, nullable: true, description: 'Null when the tool produced no result.' }) result!: ExecutionResultViewDto | null;
+  @ApiProperty({ type: ExecutionErrorViewDto, nullable: true, description: 'Null for succeeded and tool_error.' }) error!: ExecutionErrorViewDto | null;
+  @ApiProperty({ description: 'Upstream attempts made (retries included); 0 when the call never reached the upstream.' }) attempts!: number;
+  @ApiProperty({ format: 'date-time' }) startedAt!: string;
+  @ApiProperty() durationMs!: number;
+}
+
+export class ExecutionPageDto {
+  @ApiProperty({ type: [ExecutionResponseDto], description: 'Newest first.' }) items!: ExecutionResponseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+export class ExecutionStatusCountsDto {
+  @ApiProperty() succeeded!: number;
+  @ApiProperty() tool_error!: number;
+  @ApiProperty() invalid_arguments!: number;
+  @ApiProperty() rejected!: number;
+  @ApiProperty() circuit_open!: number;
+  @ApiProperty() timeout!: number;
+  @ApiProperty() upstream_error!: number;
+  @ApiProperty() cancelled!: number;
+  @ApiProperty() input_required!: number;
+}
+
+export class ExecutionStatsGroupDto {
+  @ApiPropertyOptional({ description: 'groupBy=tool: the qualified tool name.' }) qualifiedName?: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'groupBy=source: null when calls resolved to no source.' })
+  sourceId?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'groupBy=source.' }) sourceName?: string | null;
+  @ApiProperty({ description: 'Executions in the window.' }) count!: number;
+  @ApiProperty({ description: 'Executions whose status is not succeeded.' }) errorCount!: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    description:
+      'errorCount / count: every status other than succeeded counts as an error — tool_error (the tool ran and reported isError), ' +
+      'invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled and input_required alike. ' +
+      'countsByStatus gives the breakdown for any other definition.',
+  })
+  errorRate!: number;
+  @ApiProperty({ type: ExecutionStatusCountsDto }) countsByStatus!: ExecutionStatusCountsDto;
+  @ApiProperty({ description: 'Median duration (percentile_cont, interpolated).' }) p50DurationMs!: number;
+  @ApiProperty({ description: '95th percentile duration (percentile_cont, interpolated).' }) p95DurationMs!: number;
+}
+
+export class ExecutionStatsDto {
+  @ApiProperty({ enum: ['tool', 'source'] }) groupBy!: string;
+  @ApiProperty({ format: 'date-time' }) since!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) until!: string | null;
+  @ApiProperty({ type: [ExecutionStatsGroupDto], description: 'Busiest first.' }) groups!: ExecutionStatsGroupDto[];
+}

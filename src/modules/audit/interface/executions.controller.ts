@@ -1,0 +1,102 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import { EXECUTION_STATUSES, ExecutionStatus } from '../../execution/domain/execution.js';
+import { ExecutionStatsQuery, ExecutionStatsView, type ExecutionStatsGroupBy } from '../application/execution-stats/execution-stats.query.js';
+import type { ExecutionPage, ExecutionView } from '../application/execution-view.js';
+import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
+import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
+import { ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
+
+/** PostgreSQL text cannot hold NUL; no name or id contains control characters. */
+const PRINTABLE = /^\P{Cc}*$/u;
+
+@ApiTags('executions')
+@ApiBearerAuth()
+@Controller('api/v1/executions')
+export class ExecutionsController {
+  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiQuery({ name: 'tool', required: false, description: 'Qualified tool name.' })
+  @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
+  @ApiQuery({ name: 'status', required: false, description: `One status or several separated by commas: ${EXECUTION_STATUSES.join(', ')}.` })
+  @ApiQuery({ name: 'caller', required: false, description: 'Principal id of the caller.' })
+  @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Started at or after.' })
+  @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time', description: 'Started before.' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-500, default 50' })
+  @ApiOkResponse({ type: ExecutionPageDto })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  list(@Query() query: Record<string, unknown>): Promise<ExecutionPage> {
+    const params = new QueryParams(query);
+    const problems: ProblemDetail[] = [];
+    const filter: ExecutionFilter = {
+      tool: params.string('tool', { max: 100, pattern: PRINTABLE }),
+      source: params.string('source', { max: 100, pattern: PRINTABLE }),
+      statuses: parseStatuses(params.string('status', { max: 200 }), problems),
+      caller: params.string('caller', { max: 200, pattern: PRINTABLE }),
+      since: params.date('since'),
+      until: params.date('until'),
+    };
+    checkWindow(filter.since, filter.until, problems);
+    const cursor = params.string('cursor', { max: 512 });
+    const limit = params.int('limit', 50, 1, 500);
+    done(params, problems);
+    return this.queries.execute(new ListExecutionsQuery(filter, cursor, limit));
+  }
+
+  // Declared before ':id'; the router also prefers the static segment.
+  @Get('stats')
+  @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source'], description: 'Default tool.' })
+  @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Default: 24 hours ago.' })
+  @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time', description: 'Default: now.' })
+  @ApiOkResponse({ type: ExecutionStatsDto })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  stats(@Query() query: Record<string, unknown>): Promise<ExecutionStatsView> {
+    const params = new QueryParams(query);
+    const problems: ProblemDetail[] = [];
+    const groupBy = (params.string('groupBy', { oneOf: ['tool', 'source'] }) ?? 'tool') as ExecutionStatsGroupBy;
+    const since = params.date('since');
+    const until = params.date('until');
+    checkWindow(since, until, problems);
+    done(params, problems);
+    return this.queries.execute(new ExecutionStatsQuery(groupBy, since, until));
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: ExecutionResponseDto })
+  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND, also for an id that is not a uuid.' })
+  get(@Param('id') id: string): Promise<ExecutionView> {
+    return this.queries.execute(new GetExecutionQuery(id));
+  }
+}
+
+function parseStatuses(value: string | undefined, problems: ProblemDetail[]): ExecutionStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const statuses = value.split(',').map((s) => s.trim());
+  const unknown = statuses.filter((s) => !(EXECUTION_STATUSES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    problems.push({ path: 'status', message: `must be one or more of ${EXECUTION_STATUSES.join(', ')} separated by commas` });
+    return undefined;
+  }
+  return [...new Set(statuses)] as ExecutionStatus[];
+}
+
+function checkWindow(since: Date | undefined, until: Date | undefined, problems: ProblemDetail[]): void {
+  if (since && until && since.getTime() >= until.getTime()) problems.push({ path: 'until', message: 'must be later than since' });
+}
+
+/** QueryParams' own problems and ours, reported together. */
+function done(params: QueryParams, problems: ProblemDetail[]): void {
+  try {
+    params.done();
+  } catch (error) {
+    if (error instanceof ValidationFailed && problems.length > 0) throw new ValidationFailed([...error.details, ...problems], error.message);
+    throw error;
+  }
+  if (problems.length > 0) throw new ValidationFailed(problems, 'The query parameters are invalid.');
+}

@@ -1,0 +1,29 @@
+import { Command } from '@nestjs/cqrs';
+import type { ProblemDetail } from '../../../../shared/domain-error.js';
+import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';
+import type { ProgressUpdate } from '../../domain/tool-invoker.port.js';
+
+export interface ExecuteToolInput {
+  qualifiedName: string;
+  arguments: unknown;
+  timeoutMs?: number;
+  /** 2026-07-28 multi round-trip continuation. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  /** Problems with the request itself (e.g. a bad timeoutMs), recorded as invalid_arguments. */
+  shapeProblems?: ProblemDetail[];
+}
+
+/** One call of one tool, from REST or MCP; answers the execution record, already durable. */
+export class ExecuteToolCommand extends Command<ExecutionRecord> {
+  constructor(
+    readonly input: ExecuteToolInput,
+    readonly caller: ExecutionCaller,
+    readonly channel: ExecutionChannel,
+    /** Aborts when the caller goes away: the upstream call is cancelled. */
+    readonly signal?: AbortSignal,
+    readonly onProgress?: (update: ProgressUpdate) => void,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { CircuitBreakers } from '../../../sources/application/circuit-breakers.js';
+import { ArgumentValidator } from '../../domain/argument-validator.port.js';
+import { redactArguments } from '../../domain/argument-redaction.js';
+import { BulkheadFull } from '../../domain/bulkhead.js';
+import type { ExecutionError, ExecutionRecord, ExecutionResult, ExecutionStatus } from '../../domain/execution.js';
+import { ExecutionRecorder } from '../../domain/execution.js';
+import { limitResult } from '../../domain/tool-result.js';
+import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';
+import { InvocationFailure, InvocationOutcome, ToolInvoker } from '../../domain/tool-invoker.port.js';
+import { Bulkheads } from '../bulkheads.js';
+import { InFlightCalls } from '../in-flight-calls.js';
+import { RouteCache } from '../route-cache.js';
+import type { ToolRoute } from '../tool-route.js';
+import { ExecuteToolCommand } from './execute-tool.command.js';
+
+const MAX_ARGUMENT_DEPTH = 64;
+
+/** Why a call ended without a tool result: status, stable code, and whether trying again may help. */
+class Refusal {
+  constructor(
+    readonly status: ExecutionStatus,
+    readonly error: ExecutionError,
+  ) {}
+}
+
+const refuse = (status: ExecutionStatus, code: string, message: string, retryable = false, details?: ExecutionError['details']) =>
+  new Refusal(status, { code, message, retryable, ...(details ? { details } : {}) });
+
+/**
+ * The ExecuteTool pipeline: resolve → validate → policy → circuit breaker → bulkhead →
+ * invoke (retrying safe tools on transport failures) → classify → record durably → answer.
+ */
+@CommandHandler(ExecuteToolCommand)
+export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, ExecutionRecord> {
+  constructor(
+    @Inject(RouteCache) private readonly routes: RouteCache,
+    @Inject(ArgumentValidator) private readonly validator: ArgumentValidator,
+    @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
+    @Inject(Bulkheads) private readonly bulkheads: Bulkheads,
+    @Inject(ToolInvoker) private readonly invoker: ToolInvoker,
+    @Inject(ExecutionRecorder) private readonly recorder: ExecutionRecorder,
+    @Inject(InFlightCalls) private readonly inFlight: InFlightCalls,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
+    const started = Date.now();
+    const clock = performance.now();
+    const { input } = command;
+    const done = this.inFlight.enter();
+    let route: ToolRoute | undefined;
+    let attempts = 0;
+    let outcome: { status: ExecutionStatus; isError: boolean; result: ExecutionResult | null; error: ExecutionError | null };
+    try {
+      route = await this.routes.route(input.qualifiedName);
+      const run = await this.run(command, route, (n) => (attempts = n));
+      outcome = run instanceof Refusal ? { status: run.status, isError: false, result: null, error: run.error } : run;
+    } catch (error) {
+      outcome = {
+        status: 'upstream_error',
+        isError: false,
+        result: null,
+        error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error), retryable: false },
+      };
+    }
+    const record: ExecutionRecord = {
+      id: randomUUID(),
+      toolId: route?.tool.id ?? null,
+      qualifiedName: input.qualifiedName.slice(0, 200),
+      sourceId: route?.source.id ?? null,
+      sourceName: route?.source.name ?? null,
+      definitionHash: route?.tool.definitionHash ?? null,
+      caller: command.caller,
+      channel: command.channel,
+      arguments: redactArguments(input.arguments, route?.tool.inputSchema),
+      ...outcome,
+      attempts,
+      startedAt: new Date(started),
+      durationMs: Math.round((performance.now() - clock) * 1000) / 1000,
+    };
+    try {
+      // Durable before the answer: the caller's reply waits for its own record.
+      await this.recorder.record(this.forStorage(record));
+    } finally {
+      done();
+    }
+    return record;
+  }
+
+  private async run(command: ExecuteToolCommand, route: ToolRoute | undefined, setAttempts: (n: number) => void) {
+    const { input } = command;
+    if (input.shapeProblems && input.shapeProblems.length > 0) {
+      return refuse('invalid_arguments', 'VALIDATION_FAILED', 'The invocation request is invalid.', false, input.shapeProblems);
+    }
+    if (this.inFlight.draining) return refuse('rejected', 'SHUTTING_DOWN', 'Toolplane is shutting down.', true);
+    if (!route) return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
+    const { tool, source } = route;
+    if (tool.status === 'deprecated') return refuse('rejected', 'TOOL_DEPRECATED', `${tool.qualifiedName} is no longer offered by its source.`);
+    if (!source.enabled) return refuse('rejected', 'SOURCE_DISABLED', `Source "${source.name}" is disabled.`);
+    if (!tool.enabled) return refuse('rejected', 'TOOL_DISABLED', `${tool.qualifiedName} is disabled.`);
+    if (source.readOnly && tool.annotations?.readOnlyHint !== true) {
+      return refuse('rejected', 'READ_ONLY_SOURCE', `Source "${source.name}" is read-only and ${tool.qualifiedName} is not annotated readOnlyHint.`);
+    }
+
+    const args = input.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return refuse('invalid_arguments', 'INVALID_ARGUMENTS', 'arguments must be a JSON object.', false, [{ path: 'arguments', message: 'must be an object' }]);
+    }
+    if (depthOf(args) > MAX_ARGUMENT_DEPTH) {
+      return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels.`, false, [
+        { path: 'arguments', message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },
+      ]);
+    }
+    const problems = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
+    if (problems.length > 0) {
+      return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `The arguments do not match the input schema of ${tool.qualifiedName}.`, false, problems);
+    }
+
+    const timeoutMs = Math.min(input.timeoutMs ?? source.timeoutMs, this.config.maxCallTimeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    const breaker = this.circuits.forSource(source.id, source.circuitBreaker);
+    const admission = breaker.admit(Date.now());
+    if (!admission.admitted) {
+      const refusal = refuse('circuit_open', 'CIRCUIT_OPEN', `Source "${source.name}" is failing; calls are paused.`, true);
+      refusal.error.retryAfterMs = admission.retryAfterMs;
+      return refusal;
+    }
+
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = command.signal ? AbortSignal.any([command.signal, timeout]) : timeout;
+    let release: (() => void) | undefined;
+    try {
+      try {
+        release = await this.bulkheads.forSource(source.id, source.maxConcurrency).acquire(signal);
+      } catch (error) {
+        breaker.onNeutral(admission.trial);
+        if (error instanceof BulkheadFull) {
+          const refusal = refuse('rejected', 'CONCURRENCY_LIMIT', `Source "${source.name}" is at its concurrency limit: ${error.message}.`, true);
+          refusal.error.retryAfterMs = 1000;
+          return refusal;
+        }
+        return command.signal?.aborted
+          ? refuse('cancelled', 'CANCELLED', 'The caller went away while the call waited for a slot.')
+          : refuse('timeout', 'TIMEOUT', `No slot freed within ${timeoutMs} ms.`, true);
+      }
+      const target = await this.routes.target(source.id);
+      if (!target) {
+        breaker.onNeutral(admission.trial);
+        return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
+      }
+
+      const retryable = isRetryable(tool.annotations);
+      for (let attempt = 1; ; attempt++) {
+        setAttempts(attempt);
+        let result: InvocationOutcome;
+        try {
+          result = await this.invoker.invoke({
+            target,
+            toolName: tool.name,
+            arguments: args as Record<string, unknown>,
+            timeoutMs: Math.max(1, deadline - Date.now()),
+            signal,
+            maxResultBytes: this.config.maxResultBytes,
+            definition: { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? undefined },
+            inputResponses: input.inputResponses,
+            requestState: input.requestState,
+            onProgress: command.onProgress,
+          });
+        } catch (error) {
+          const failure = asFailure(error, command.signal, timeoutMs);
+          const countsAgainstUpstream = failure.kind === 'transport' || failure.kind === 'timeout';
+          const backoff = backoffMs(attempt);
+          if (failure.kind === 'transport' && retryable && attempt < MAX_ATTEMPTS && Date.now() + backoff < deadline && !signal.aborted) {
+            await sleep(backoff);
+            continue;
+          }
+          if (countsAgainstUpstream) breaker.onFailure(admission.trial, Date.now());
+          else breaker.onNeutral(admission.trial);
+          return failureRefusal(failure, timeoutMs);
+        }
+        breaker.onSuccess(admission.trial);
+        if (result.kind === 'input_required') {
+          return {
+            status: 'input_required' as const,
+            isError: false,
+            error: null,
+            result: { content: [], truncated: false, originalBytes: 0, inputRequests: result.inputRequests, requestState: result.requestState },
+          };
+        }
+        return {
+          status: result.isError ? ('tool_error' as const) : ('succeeded' as const),
+          isError: result.isError,
+          error: null,
+          result: { content: result.content, structuredContent: result.structuredContent, truncated: result.truncated, originalBytes: result.originalBytes },
+        };
+      }
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The history keeps a smaller copy of large results. */
+  private forStorage(record: ExecutionRecord): ExecutionRecord {
+    if (!record.result || record.result.content.length === 0) return record;
+    const capped = limitResult({ isError: record.isError, content: record.result.content, structuredContent: record.result.structuredContent }, this.config.storedResultBytes);
+    if (!capped.truncated) return record;
+    return { ...record, result: { ...record.result, content: capped.content, structuredContent: capped.structuredContent, truncated: true, originalBytes: Math.max(capped.originalBytes, record.result.originalBytes) } };
+  }
+}
+
+function asFailure(error: unknown, callerSignal: AbortSignal | undefined, timeoutMs: number): InvocationFailure {
+  if (error instanceof InvocationFailure) {
+    // An abort is the caller leaving unless the deadline passed.
+    if (error.kind === 'cancelled' && !callerSignal?.aborted) return new InvocationFailure('timeout', `timed out after ${timeoutMs} ms`);
+    return error;
+  }
+  return new InvocationFailure('transport', error instanceof Error ? error.message : String(error));
+}
+
+function failureRefusal(failure: InvocationFailure, timeoutMs: number): Refusal {
+  switch (failure.kind) {
+    case 'timeout':
+      return refuse('timeout', 'TIMEOUT', `The tool did not answer within ${timeoutMs} ms; the call was cancelled upstream.`, true);
+    case 'cancelled':
+      return refuse('cancelled', 'CANCELLED', 'The caller cancelled the call; it was cancelled upstream.');
+    case 'protocol':
+      return refuse('upstream_error', 'UPSTREAM_PROTOCOL_ERROR', `The upstream refused the call: ${failure.message}`, false, failure.rpcCode !== undefined ? [{ path: 'rpcCode', message: String(failure.rpcCode) }] : undefined);
+    default:
+      return refuse('upstream_error', 'UPSTREAM_UNAVAILABLE', `The upstream failed: ${failure.message}`, true);
+  }
+}
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_ARGUMENT_DEPTH) return depth;
+  if (value === null || typeof value !== 'object') return depth;
+  let max = depth + 1;
+  for (const inner of Object.values(value)) max = Math.max(max, depthOf(inner, depth + 1));
+  return max;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,30 @@
+import type { CircuitBreakerSettings } from '../../sources/domain/source-settings.js';
+
+/** Everything the pipeline needs to know about a tool and its source, read in one go. */
+export interface ToolRoute {
+  tool: {
+    id: string;
+    name: string;
+    qualifiedName: string;
+    definitionHash: string;
+    inputSchema: Record<string, unknown>;
+    outputSchema: Record<string, unknown> | null;
+    annotations: Record<string, unknown> | null;
+    status: 'active' | 'deprecated';
+    enabled: boolean;
+  };
+  source: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    readOnly: boolean;
+    timeoutMs: number;
+    maxConcurrency: number;
+    circuitBreaker: CircuitBreakerSettings;
+  };
+}
+
+/** Port: the live route of a qualified name, or undefined for an unknown (or removed) tool. */
+export abstract class ToolRouteReader {
+  abstract read(qualifiedName: string): Promise<ToolRoute | undefined>;
+}

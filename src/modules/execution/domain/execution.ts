@@ -1,0 +1,82 @@
+import type { ProblemDetail } from '../../../shared/domain-error.js';
+
+export type ExecutionStatus =
+  | 'succeeded'
+  | 'tool_error'
+  | 'invalid_arguments'
+  | 'rejected'
+  | 'circuit_open'
+  | 'timeout'
+  | 'upstream_error'
+  | 'cancelled'
+  | 'input_required';
+
+export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  'succeeded',
+  'tool_error',
+  'invalid_arguments',
+  'rejected',
+  'circuit_open',
+  'timeout',
+  'upstream_error',
+  'cancelled',
+  'input_required',
+];
+
+export type ExecutionChannel = 'rest' | 'mcp';
+
+/** Who called: the authenticated principal, and what the client said about itself. */
+export interface ExecutionCaller {
+  principalId: string;
+  principalName: string;
+  clientName?: string;
+  clientVersion?: string;
+  correlationId?: string;
+  protocolVersion?: string;
+}
+
+/** What the tool answered, capped; `originalBytes` is the size before any truncation. */
+export interface ExecutionResult {
+  content: unknown[];
+  structuredContent?: unknown;
+  truncated: boolean;
+  originalBytes: number;
+  /** 2026-07-28 multi round-trip: what the upstream asks the caller for, and the state to echo back. */
+  inputRequests?: Record<string, unknown>;
+  requestState?: string;
+}
+
+export interface ExecutionError {
+  code: string;
+  message: string;
+  retryable: boolean;
+  /** When trying again makes sense (circuit open, concurrency limit). */
+  retryAfterMs?: number;
+  details?: ProblemDetail[];
+}
+
+/** One call of one tool, whatever its outcome; written before the answer is sent. */
+export interface ExecutionRecord {
+  id: string;
+  toolId: string | null;
+  qualifiedName: string;
+  sourceId: string | null;
+  sourceName: string | null;
+  definitionHash: string | null;
+  caller: ExecutionCaller;
+  channel: ExecutionChannel;
+  /** Redacted where the schema or the name marks a value secret. */
+  arguments: unknown;
+  status: ExecutionStatus;
+  isError: boolean;
+  result: ExecutionResult | null;
+  error: ExecutionError | null;
+  attempts: number;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/** Port: durable execution history. `record` resolves once the record is committed. */
+export abstract class ExecutionRecorder {
+  abstract record(execution: ExecutionRecord): Promise<void>;
+}

@@ -1,0 +1,32 @@
+import type { ExecutionRecord } from '../domain/execution.js';
+
+/** DESIGN §3: a tool's own isError is a 200; everything else says why it did not run. */
+export function httpStatusOf(record: ExecutionRecord): number {
+  switch (record.status) {
+    case 'succeeded':
+    case 'tool_error':
+    case 'input_required':
+      return 200;
+    case 'invalid_arguments':
+      return 400;
+    case 'rejected':
+      switch (record.error?.code) {
+        case 'TOOL_NOT_FOUND':
+          return 404;
+        case 'CONCURRENCY_LIMIT':
+          return 429;
+        case 'SHUTTING_DOWN':
+          return 503;
+        default:
+          return 403;
+      }
+    case 'circuit_open':
+      return 503;
+    case 'timeout':
+      return 504;
+    case 'cancelled':
+      return 499;
+    case 'upstream_error':
+      return record.error?.code === 'INTERNAL_ERROR' ? 500 : 502;
+  }
+}

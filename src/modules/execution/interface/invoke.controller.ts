@@ -1,0 +1,79 @@
+import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { validateDto } from '../../../shared/http/validate-dto.js';
+import type { Principal } from '../../access/domain/principal.js';
+import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { ExecuteToolCommand } from '../application/execute-tool/execute-tool.command.js';
+import type { ExecutionRecord } from '../domain/execution.js';
+import type { ExecutionView } from '../../audit/application/execution-view.js';
+import { ExecutionResponseDto } from '../../audit/interface/execution.dto.js';
+import { ExecutionFailureDto, InvokeToolDto } from './invoke.dto.js';
+import { httpStatusOf } from './execution-http-status.js';
+
+@ApiTags('tools')
+@ApiBearerAuth()
+@Controller('api/v1/tools')
+export class InvokeController {
+  constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
+
+  @Post(':qualifiedName/invoke')
+  @ApiBody({ type: InvokeToolDto })
+  @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
+  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })
+  @ApiResponse({ status: 400, type: ExecutionFailureDto, description: 'invalid_arguments' })
+  @ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' })
+  @ApiResponse({ status: 404, type: ExecutionFailureDto, description: 'unknown tool' })
+  @ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" })
+  @ApiResponse({ status: 502, type: ExecutionFailureDto, description: 'upstream_error' })
+  @ApiResponse({ status: 503, type: ExecutionFailureDto, description: 'circuit_open (Retry-After), or shutting down' })
+  @ApiResponse({ status: 504, type: ExecutionFailureDto, description: 'timeout' })
+  async invoke(
+    @Param('qualifiedName') qualifiedName: string,
+    @Body() body: unknown,
+    @Headers('user-agent') userAgent: string | undefined,
+    @Headers('x-correlation-id') correlationId: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ExecutionView | { error: unknown; execution: ExecutionView }> {
+    const { value, problems } = await validateDto(InvokeToolDto, body);
+    // The caller leaving (connection closed before the answer) cancels the call upstream.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      const record: ExecutionRecord = await this.commands.execute(
+        new ExecuteToolCommand(
+          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems },
+          {
+            principalId: principal.id,
+            principalName: principal.name,
+            clientName: userAgent?.slice(0, 200),
+            correlationId: correlationId?.slice(0, 200),
+          },
+          'rest',
+          gone.signal,
+        ),
+      );
+      const view = toView(record);
+      const status = httpStatusOf(record);
+      void reply.status(status);
+      if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
+      if (status >= 400) {
+        const { retryable, retryAfterMs, ...rest } = record.error!;
+        return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [] }, execution: view };
+      }
+      return view;
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  }
+}
+
+/** The execution as GET /api/v1/executions/{id} shows it. */
+export function toView(record: ExecutionRecord): ExecutionView {
+  return { ...record, startedAt: record.startedAt.toISOString() };
+}
