@@ -1,7 +1,9 @@
 // Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run bench):
 //   node bench/profile-summary.mjs <file.cpuprofile> [top=25]
-// Prints self time by function, self time by module (package / source file / node internals), and
-// inclusive ("total") time by function, each as a share of the busy (non-idle) samples.
+// Prints busy time by layer of Toolplane, self time by module (package / source file / node
+// internals), self time by function and inclusive ("total") time by function, each as a share of
+// the busy (non-idle) samples. Samples are taken on wall-clock ticks: time a thread spends
+// descheduled inside a system call (e.g. a loopback write that wakes its peer) counts as busy.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -29,6 +31,9 @@ function location(frame) {
 function moduleOf(frame) {
   const url = location(frame);
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native/V8)';
+  if (url.startsWith('node:internal/deps/undici')) return 'undici (node built-in fetch)';
+  if (url.startsWith('node:internal/webstreams')) return 'node: web streams';
+  if (/^node:_http_(server|incoming|outgoing|common)$/.test(url)) return 'node: http server';
   if (url.startsWith('node:')) return 'node: internals';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
@@ -37,11 +42,33 @@ function moduleOf(frame) {
   return url;
 }
 
+/** Which part of Toolplane a module belongs to (the nearest attributable frame of a sample decides). */
+const LAYERS = [
+  [/^(undici|node: web streams|@modelcontextprotocol\/client|zod|src\/mcp\/)/, 'outbound MCP client (SDK, zod, fetch and web streams, Toolplane transports)'],
+  [/^(pg|pg-protocol|pg-pool|pg-types|typeorm|src\/modules\/audit\/|src\/shared\/database\/)/, 'database (execution record, queries)'],
+  [/^(node: http server|fastify|@fastify\/|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|@nestjs\/|class-validator|class-transformer|reflect-metadata|rxjs|src\/shared\/http\/|src\/modules\/access\/|src\/modules\/execution\/interface\/)/, 'inbound REST (fastify, Nest, DTO validation, auth)'],
+  [/^(ajv|src\/modules\/execution\/)/, 'execution pipeline (route, validation, policies, bulkhead)'],
+  [/^pino/, 'logging'],
+];
+const LOADER = /^node:internal\/modules\//;
+
+function layerOf(leafId) {
+  for (let id = leafId; id !== undefined; id = parent.get(id)) {
+    const frame = nodes.get(id).callFrame;
+    if (LOADER.test(location(frame))) return 'module loading (start-up)';
+    if (frame.functionName === '(garbage collector)') return 'garbage collection';
+    const module = moduleOf(frame);
+    for (const [pattern, layer] of LAYERS) if (pattern.test(module)) return layer;
+  }
+  return 'other (node internals, timers, sockets without a caller above)';
+}
+
 const key = (frame) => `${frame.functionName || '(anonymous)'} ${location(frame)}:${frame.lineNumber + 1}`;
 
 const selfByFunction = new Map();
 const selfByModule = new Map();
 const totalByFunction = new Map();
+const byLayer = new Map();
 const add = (map, k, v) => map.set(k, (map.get(k) ?? 0) + v);
 let busy = 0;
 let idle = 0;
@@ -59,6 +86,7 @@ for (let i = 0; i < samples.length; i++) {
   busy += dt;
   add(selfByFunction, key(leaf.callFrame), dt);
   add(selfByModule, moduleOf(leaf.callFrame), dt);
+  add(byLayer, layerOf(leaf.id), dt);
   const seen = new Set();
   for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
     const frame = nodes.get(id).callFrame;
@@ -81,6 +109,7 @@ function print(title, map) {
 
 console.log(`# ${relative(process.cwd(), file)}`);
 console.log(`\nbusy ${(busy / 1000).toFixed(2)} s, idle/program ${(idle / 1000).toFixed(2)} s`);
+print('Busy time by layer (nearest attributable frame)', byLayer);
 print('Self time by module', selfByModule);
 print('Self time by function', selfByFunction);
 print('Total (inclusive) time by function', totalByFunction);

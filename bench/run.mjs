@@ -31,6 +31,7 @@ import {
   rssBytes,
   startProcess,
   stopAll,
+  systemCpuSeconds,
   waitForHttp,
 } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
@@ -63,6 +64,7 @@ const WORKLOADS = (process.env.BENCH_WORKLOADS || 'http-echo,stdio-everything').
 for (const w of WORKLOADS) if (!['http-echo', 'stdio-everything'].includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
 const MEMORY_CALLS = numberSetting('BENCH_MEMORY_CALLS', 50_000, 0);
 const MEMORY_BOUND_SECONDS = 120;
+const IDLE_SECONDS = 5;
 const MEMORY_CONNECTIONS = 16;
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 const OUT = resolve(process.env.BENCH_OUT || join(ROOT, 'bench/results/latest.md'));
@@ -80,6 +82,7 @@ const WATCHDOG_MS = (plannedSeconds * 1.5 + 300) * 1000;
 const watchdog = setTimeout(() => {
   log(`watchdog: still running after ${Math.round(WATCHDOG_MS / 1000)} s; stopping everything`);
   killAllNow();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   process.exit(3);
 }, WATCHDOG_MS);
 
@@ -215,10 +218,12 @@ async function main() {
     },
   };
   const targets = {};
+  const upstreamProcesses = [];
 
   if (WORKLOADS.includes('http-echo')) {
     const port = await freePort();
     const echo = startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(port)], { env: baseEnv, cwd: ROOT });
+    upstreamProcesses.push(echo);
     const verifyEcho = (body) => body.includes('"text":"hello"') && body.includes('"result"');
     // A stateless 2025-era client: tools/call with no initialize (the fixture serves it statelessly).
     targets.echoDirect = target('direct 2025-11-25', `http://127.0.0.1:${port}/mcp`, legacyHeaders, echoCall, verifyEcho);
@@ -247,6 +252,7 @@ async function main() {
       body.includes('Echo: hello') && body.includes('"result"'),
     );
     targets.everythingProxy.pid = proxy.pid;
+    upstreamProcesses.push(proxy);
     await waitForHttp(proxy, targets.everythingProxy.url, {
       init: { method: 'POST', headers: targets.everythingProxy.headers, body: targets.everythingProxy.body },
     });
@@ -275,6 +281,7 @@ async function main() {
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
+  const processes = [toolplane, ...upstreamProcesses];
   // The "Toolplane ready on …" line is an info log, silenced by LOG_LEVEL=warn: readiness is polled.
   await waitForHttp(toolplane, `${baseUrl}/health/ready`, { timeoutMs: 90_000 });
   const startupMs = Math.round(performance.now() - started);
@@ -319,9 +326,8 @@ async function main() {
 
   // Every target answers the real result before any load.
   const toolplaneCalls = { answered: 0, sent: 0 };
-  const samples = {};
-  for (const [id, t] of Object.entries(targets)) {
-    samples[id] = await checkTarget(t);
+  for (const t of Object.values(targets)) {
+    await checkTarget(t);
     if (t.pid === toolplane.pid) {
       toolplaneCalls.answered++;
       toolplaneCalls.sent++;
@@ -335,15 +341,30 @@ async function main() {
   }
   const executionsBefore = await executionCounts(baseUrl, adminKey);
 
+  ensureAlive(processes);
+  // What Toolplane burns with nothing to do (timers, pools): it weighs on every call at low rates.
+  await sleep(1000);
+  const idleBefore = { cpu: cpuSeconds(toolplane.pid), pg: postgresCpuSeconds(toolplane.pid), at: performance.now() };
+  await sleep(IDLE_SECONDS * 1000);
+  const idleSeconds = (performance.now() - idleBefore.at) / 1000;
+  const idle = {
+    seconds: idleSeconds,
+    toolplaneCores: (cpuSeconds(toolplane.pid) - idleBefore.cpu) / idleSeconds,
+    postgresCores: (postgresCpuSeconds(toolplane.pid) - idleBefore.pg) / idleSeconds,
+  };
+  log(`idle: Toolplane ${(idle.toolplaneCores * 100).toFixed(1)}% of a core, PostgreSQL ${(idle.postgresCores * 100).toFixed(1)}%`);
+
   // --- load ------------------------------------------------------------------------------------
   const runs = [];
   const isToolplane = (t) => t.pid === toolplane.pid;
 
   /** One load window, with Toolplane's (and its PostgreSQL's) or the proxy's CPU time around it. */
   async function measure(t, connections, seconds, extra = {}) {
+    ensureAlive(processes);
     let before;
     const probe = () => ({
       cpu: cpuSeconds(t.pid),
+      sys: systemCpuSeconds(t.pid),
       upstream: t.upstreamPid ? cpuSeconds(t.upstreamPid) : NaN,
       pg: isToolplane(t) ? postgresCpuSeconds(toolplane.pid) : NaN,
       own: ownCpuSeconds(),
@@ -360,7 +381,9 @@ async function main() {
       toolplaneCalls.answered += result.completed;
       toolplaneCalls.sent += result.sent;
     }
+    ensureAlive(processes);
     result.cpuS = result.end.cpu - before.cpu;
+    result.sysCpuS = result.end.sys - before.sys;
     result.pgCpuS = result.end.pg - before.pg;
     result.upstreamCpuS = result.end.upstream - before.upstream;
     // CPU the rest of the machine used meanwhile (other users' work disturbs the numbers).
@@ -417,10 +440,18 @@ async function main() {
       const rss = rssBytes(toolplane.pid);
       if (rss > rssPeak) rssPeak = rss;
     }, 200);
+    // RSS at every tenth of the calls: a plateau is warm-up, a steady climb is a leak.
+    const milestones = [];
+    const step = Math.max(1, Math.floor(MEMORY_CALLS / 10));
     log(`memory: ${MEMORY_CALLS} calls of http-echo__echo with ${MEMORY_CONNECTIONS} connections (bounded at ${MEMORY_BOUND_SECONDS} s)`);
     let result;
     try {
-      result = await measure(targets.echoToolplane, MEMORY_CONNECTIONS, MEMORY_BOUND_SECONDS, { amount: MEMORY_CALLS });
+      result = await measure(targets.echoToolplane, MEMORY_CONNECTIONS, MEMORY_BOUND_SECONDS, {
+        amount: MEMORY_CALLS,
+        onResponse: (count) => {
+          if (count % step === 0) milestones.push({ calls: count, rss: rssBytes(toolplane.pid) });
+        },
+      });
     } finally {
       clearInterval(sampler);
     }
@@ -442,6 +473,7 @@ async function main() {
       rssAfter,
       rssSettled,
       rssPeak,
+      milestones,
       liveBefore,
       liveAfter: liveAfter.status,
     };
@@ -477,6 +509,7 @@ async function main() {
     machine,
     settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, firstWarmupSeconds: FIRST_WARMUP_SECONDS, connections: CONNECTIONS },
     startupMs,
+    idle,
     runs,
     memory,
     executions: { created: executions, toolplaneCalls },
@@ -486,7 +519,17 @@ async function main() {
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, report);
   log(`written to ${OUT}`);
-  return { report, samples };
+  return report;
+}
+
+/** Fails the run, with its last output, when one of the benchmark's processes has exited. */
+function ensureAlive(handles) {
+  for (const handle of handles) {
+    const { exitCode, signalCode } = handle.child;
+    if (exitCode !== null || signalCode !== null) {
+      throw new Error(`${handle.name} exited (code ${exitCode}, signal ${signalCode}) during the benchmark; its last output:\n${handle.output().slice(-4000)}`);
+    }
+  }
 }
 
 function mb(bytes) {
@@ -520,6 +563,7 @@ function combine(workload, side, t, connections, halves) {
       return acc;
     }, {}),
     cpuUsPerCall: (sum('cpuS') / Math.max(1, completed)) * 1e6,
+    systemShare: sum('sysCpuS') / sum('cpuS'),
     otherCores: sum('otherCpuS') / elapsedS,
     upstreamCpuUsPerCall: (sum('upstreamCpuS') / Math.max(1, completed)) * 1e6,
     pgCpuUsPerCall: (sum('pgCpuS') / Math.max(1, completed)) * 1e6,

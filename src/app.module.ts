@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from './config/app-config.js';
 import { ADMIN_KEY, AuthGuard } from './modules/access/interface/auth.guard.js';
 import { AuditModule } from './modules/audit/audit.module.js';
+import { CatalogModule } from './modules/catalog/catalog.module.js';
 import { ExecutionModule } from './modules/execution/execution.module.js';
 import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
@@ -17,7 +18,7 @@ export class AppModule {
   static forRoot(config: AppConfig, adminKey: string): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), AuditModule, SecretsModule, InventoryModule, SourcesModule, ExecutionModule],
+      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), AuditModule, SecretsModule, InventoryModule, CatalogModule, SourcesModule, ExecutionModule],
       controllers: [HealthController],
       providers: [
         { provide: ADMIN_KEY, useValue: adminKey },

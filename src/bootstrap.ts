@@ -1,10 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { ModuleRef, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
+import { registerMcpRoutes } from './mcp/gateway/fastify-mcp-routes.js';
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
+import { AuthGuard } from './modules/access/interface/auth.guard.js';
 import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
@@ -21,12 +23,16 @@ export interface Toolplane {
 export async function startToolplane(config: AppConfig, logger: LoggerService | false): Promise<Toolplane> {
   const admin = await loadAdminKey(config);
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, admin.key), adapter, {
+  const root = AppModule.forRoot(config, admin.key);
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: logger === false ? false : logger,
     abortOnError: false,
   });
   // JSON only: any other body type is answered 415 instead of being parsed as text.
   adapter.getInstance().removeContentTypeParser(['text/plain']);
+  // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
+  const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
+  await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();

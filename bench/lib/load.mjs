@@ -14,9 +14,9 @@ export function target(name, url, headers, body, verify) {
 /**
  * Loads `t` with `connections` connections for `seconds` seconds, or until `amount` responses when
  * given (then `seconds` is only the bound). `onStart`/`onEnd` run right before and after the load,
- * to take measurements around exactly this window.
+ * to take measurements around exactly this window; `onResponse(n)` after the n-th answer.
  */
-export async function load(t, { connections, seconds, amount, onStart, onEnd }) {
+export async function load(t, { connections, seconds, amount, onStart, onEnd, onResponse }) {
   const latencies = [];
   let completed = 0;
   const options = {
@@ -38,6 +38,7 @@ export async function load(t, { connections, seconds, amount, onStart, onEnd }) 
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     completed++;
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    onResponse?.(completed);
   });
   // A fixed amount of calls is still bounded in time.
   const bound = amount !== undefined ? setTimeout(() => instance.stop(), seconds * 1000) : undefined;

@@ -44,6 +44,12 @@ export function cpuSeconds(pid, { withReaped = false } = {}) {
   return ticks / CLK_TCK;
 }
 
+/** System (kernel) CPU of one process, in seconds. */
+export function systemCpuSeconds(pid) {
+  const stat = statFields(pid);
+  return stat ? Number(stat.fields[12]) / CLK_TCK : NaN;
+}
+
 /** Resident set size in bytes (`VmRSS` of `/proc/<pid>/status`). */
 export function rssBytes(pid) {
   try {

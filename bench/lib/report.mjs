@@ -34,7 +34,7 @@ function errorText(run) {
   return `**${run.errors}** (${parts.join('; ')})`;
 }
 
-export function renderReport({ machine, settings, startupMs, runs, memory, executions, cpuProfile }) {
+export function renderReport({ machine, settings, startupMs, idle, runs, memory, executions, cpuProfile }) {
   const out = [];
   out.push('# Toolplane benchmark: tool calls through Toolplane vs. without it', '');
   out.push(`Run ${machine.date} on commit ${machine.commit}${cpuProfile ? ' — **Toolplane ran under `--cpu-prof`: numbers are not comparable**' : ''}.`, '');
@@ -57,17 +57,18 @@ export function renderReport({ machine, settings, startupMs, runs, memory, execu
     '',
   );
   out.push(
-    `${settings.seconds} s measured per row (two halves in ABBA order with the other target), ` +
+    `${settings.seconds} s measured per row, in two halves: the targets of a workload take turns in the order A B … B A, so drift weighs on all alike; ` +
       `${settings.warmupSeconds} s warm-up before each half, ${settings.firstWarmupSeconds} s first warm-up per target. ` +
       `Toolplane (with its embedded PostgreSQL, fresh data directory) was ready ${startupMs} ms after spawn. ` +
-      'Everything ran on 127.0.0.1 on the same machine: load generator, Toolplane, PostgreSQL, proxy and upstreams share its cores.',
+      'Everything ran on 127.0.0.1 on the same machine: load generator, Toolplane, PostgreSQL, proxy and upstreams share its cores. ' +
+      `Idle (${f(idle.seconds, 1)} s without calls, after setup), Toolplane used ${f(idle.toolplaneCores * 100, 1)}% of a core and its PostgreSQL ${f(idle.postgresCores * 100, 1)}%.`,
     '',
   );
 
   out.push('## Results', '');
   out.push(
     table(
-      ['workload', 'connections', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs/call', 'PostgreSQL CPU µs/call', 'upstream CPU µs/call', 'other load (cores)'],
+      ['workload', 'connections', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs/call', 'of which kernel', 'PostgreSQL CPU µs/call', 'upstream CPU µs/call', 'other load (cores)'],
       runs.map((r) => [
         WORKLOAD_LABEL[r.workload],
         r.connections,
@@ -77,6 +78,7 @@ export function renderReport({ machine, settings, startupMs, runs, memory, execu
         f(r.p99),
         errorText(r),
         int(r.cpuUsPerCall),
+        Number.isFinite(r.systemShare) ? `${Math.round(r.systemShare * 100)}%` : '—',
         r.side === 'toolplane' ? int(r.pgCpuUsPerCall) : '—',
         r.target.startsWith('direct') ? '(= server)' : int(r.upstreamCpuUsPerCall),
         f(r.otherCores),
@@ -86,7 +88,7 @@ export function renderReport({ machine, settings, startupMs, runs, memory, execu
   );
   out.push(
     '"server CPU" is user+system CPU time of the process the load was sent to (Toolplane, mcp-proxy, or the echo server itself for "direct"), ' +
-      'from `/proc/<pid>/stat`, divided by the calls it answered; it excludes the upstream processes. ' +
+      'from `/proc/<pid>/stat`, divided by the calls it answered; it excludes the upstream processes; "of which kernel" is the system-time share of it (syscalls, loopback TCP, wake-ups). ' +
       '"PostgreSQL CPU" is that of Toolplane\'s embedded PostgreSQL processes over the same window, "upstream CPU" that of the MCP server behind (the echo server, or the server-everything process of Toolplane or of mcp-proxy). ' +
       '"other load" is the CPU that processes outside this benchmark used meanwhile (machine busy time from `/proc/stat` minus the benchmark\'s own processes), in cores: ' +
       'anything well above 0 means the row was measured on a busy machine.',
@@ -135,6 +137,7 @@ export function renderReport({ machine, settings, startupMs, runs, memory, execu
           ['Toolplane RSS 5 s later', `${f(mb(memory.rssSettled), 1)} MB`],
           ['Toolplane RSS peak (sampled every 200 ms)', `${f(mb(memory.rssPeak), 1)} MB`],
           ['growth (right after − before)', `${f(mb(memory.rssAfter - memory.rssBefore), 1)} MB`],
+          ['RSS along the run', memory.milestones.map((m) => `${int(m.calls)}: ${f(mb(m.rss), 0)}`).join(', ') + ' (calls: MB)'],
           ['server CPU per call', `${int(memory.cpuUsPerCall)} µs`],
           ['other load (cores)', f(memory.otherCores)],
           ['`GET /health/live` before / after', `${memory.liveBefore} / ${memory.liveAfter}`],
@@ -175,7 +178,7 @@ export function renderReport({ machine, settings, startupMs, runs, memory, execu
   if (stdio.length > 0) {
     const met = stdio.every((p) => p.toolplane.rps >= p.base.rps);
     goals.push([
-      'throughput ≥ mcp-proxy, stdio, 16 and 64 connections',
+      `throughput ≥ mcp-proxy, stdio, ${stdio.map((p) => p.toolplane.connections).join(' and ')} connections`,
       stdio.map((p) => `${p.toolplane.connections} conns: ${f(p.toolplane.rps / p.base.rps)}×`).join('; '),
       met ? 'met' : '**missed**',
     ]);

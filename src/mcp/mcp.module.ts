@@ -1,13 +1,19 @@
 import { Logger, Module } from '@nestjs/common';
 import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
+import { McpCatalog } from './gateway/mcp-catalog.js';
+import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
+import { McpToolServers } from './gateway/mcp-tool-servers.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { TransportFactory } from './transport-factory.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 
-/** The MCP infrastructure: pooled upstream connections, the UpstreamDiscovery and ToolInvoker adapters. */
+/**
+ * The MCP infrastructure: pooled upstream connections, the UpstreamDiscovery and ToolInvoker
+ * adapters, and the downstream MCP endpoint (McpGatewayServer, mounted by registerMcpRoutes).
+ */
 @Module({
   providers: [
     {
@@ -28,7 +34,10 @@ const stderrLogger = new Logger('mcp-stdio');
       useFactory: (transports: TransportFactory) => new McpToolExecutor(transports),
       inject: [TransportFactory],
     },
+    McpCatalog,
+    McpToolServers,
+    McpGatewayServer,
   ],
-  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker],
+  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, McpGatewayServer],
 })
 export class McpModule {}

@@ -150,7 +150,15 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
     ['requestState not a string', 'ev-s__echo', { arguments: { message: 'x' }, requestState: 7 }, 400, 'invalid_arguments', 'VALIDATION_FAILED'],
     ['body an array', 'ev-s__echo', [1], 400, 'invalid_arguments', 'VALIDATION_FAILED'],
     ['non-read-only tool on a read-only source', 'inv-ro__writer', {}, 403, 'rejected', 'READ_ONLY_SOURCE'],
+    ['arguments a boolean', 'ev-s__echo', { arguments: true }, 400, 'invalid_arguments', 'INVALID_ARGUMENTS'],
+    ['zero timeout', 'ev-s__echo', { arguments: { message: 'x' }, timeoutMs: 0 }, 400, 'invalid_arguments', 'VALIDATION_FAILED'],
+    ['fractional timeout', 'ev-s__echo', { arguments: { message: 'x' }, timeoutMs: 1.5 }, 400, 'invalid_arguments', 'VALIDATION_FAILED'],
+    ['several problems at once', 'ev-s__get-sum', { arguments: { a: 'one', b: [] } }, 400, 'invalid_arguments', 'INVALID_ARGUMENTS'],
   ];
+
+  it('has at least 20 malformed invocations', () => {
+    expect(malformed.length).toBeGreaterThanOrEqual(20);
+  });
 
   it.each(malformed)('%s', async (_name, tool, body, status, executionStatus, code) => {
     const response = await invoke(tool, body);
@@ -158,6 +166,9 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
     expect(Array.isArray(response.body.error.details)).toBe(true);
     const [row] = await historyOf(response.body.execution.id);
     expect(row.status).toBe(executionStatus);
+    if (_name === 'several problems at once') {
+      expect(response.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['arguments.a', 'arguments.b']);
+    }
   });
 
   it('answers a huge string without trouble', async () => {

@@ -1,17 +1,16 @@
-import { Body, Controller, Get, Inject, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Patch } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
-import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
 import { GetToolQuery } from '../application/get-tool/get-tool.query.js';
-import { ListToolsQuery } from '../application/list-tools/list-tools.query.js';
 import { SetToolEnabledCommand } from '../application/set-tool-enabled/set-tool-enabled.command.js';
-import type { ToolFilter, ToolPage, ToolView } from '../application/tool-view.js';
-import { ToolPageDto, ToolResponseDto, UpdateToolDto } from './tool.dto.js';
+import type { ToolView } from '../application/tool-view.js';
+import { ToolResponseDto, UpdateToolDto } from './tool.dto.js';
 
+/** One tool: show it, enable or disable it. The listing (`GET /api/v1/tools`) is the catalog's. */
 @ApiTags('tools')
 @ApiBearerAuth()
 @Controller('api/v1/tools')
@@ -20,27 +19,6 @@ export class ToolsController {
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(QueryBus) private readonly queries: QueryBus,
   ) {}
-
-  @Get()
-  @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
-  @ApiQuery({ name: 'status', required: false, enum: ['active', 'deprecated', 'all'], description: 'Default active.' })
-  @ApiQuery({ name: 'enabled', required: false, type: Boolean })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-500, default 100' })
-  @ApiOkResponse({ type: ToolPageDto })
-  @ApiResponse({ status: 400, type: ErrorResponseDto })
-  list(@Query() query: Record<string, unknown>): Promise<ToolPage> {
-    const params = new QueryParams(query);
-    const filter: ToolFilter = {
-      source: params.string('source', { max: 100 }),
-      status: params.string('status', { oneOf: ['active', 'deprecated', 'all'] }) as ToolFilter['status'],
-      enabled: params.boolean('enabled'),
-    };
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 100, 1, 500);
-    params.done();
-    return this.queries.execute(new ListToolsQuery(filter, cursor, limit));
-  }
 
   @Get(':qualifiedName')
   @ApiOkResponse({ type: ToolResponseDto })

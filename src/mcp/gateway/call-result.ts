@@ -1,0 +1,77 @@
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
+import type { ExecutionRecord } from '../../modules/execution/domain/execution.js';
+
+/** `_meta` key under which every tools/call result names the execution Toolplane recorded for it. */
+export const EXECUTION_META_KEY = 'dev.toolplane/execution';
+
+export type ServedEra = 'legacy' | 'modern';
+
+/**
+ * The MCP answer to a tools/call, from the execution ExecuteTool recorded:
+ *
+ * - the tool ran: its content, structuredContent and isError as it answered them (capped);
+ * - the upstream asks for input (2026-07-28): an `input_required` result carrying its
+ *   inputRequests and requestState untouched; a 2025-era caller cannot answer one, and gets an
+ *   error result saying so;
+ * - no such tool: a JSON-RPC invalid-params error (-32602), as the specification requires (an
+ *   error result through the gateway's call_tool, which itself exists);
+ * - any other refusal (invalid arguments, disabled, read-only, concurrency limit, open circuit,
+ *   timeout, upstream failure): an `isError` result whose text gives the reason, so that the
+ *   model can read it and act on it.
+ *
+ * `_meta["dev.toolplane/execution"]` carries the execution's id and outcome in every case.
+ */
+export function toCallToolResult(
+  record: ExecutionRecord,
+  era: ServedEra,
+  requestedName: string,
+  /** When set, an unknown tool is an error result with this text (the gateway's call_tool itself exists). */
+  unknownToolText?: string,
+): CallToolResult | InputRequiredResult {
+  const meta = { [EXECUTION_META_KEY]: executionMeta(record) };
+  const result = record.result;
+  if ((record.status === 'succeeded' || record.status === 'tool_error') && result) {
+    return {
+      content: result.content as CallToolResult['content'],
+      ...(result.structuredContent !== undefined && result.structuredContent !== null ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+      ...(record.isError ? { isError: true } : {}),
+      _meta: meta,
+    };
+  }
+  if (record.status === 'input_required' && result) {
+    if (era === 'modern') {
+      return {
+        resultType: 'input_required',
+        ...(result.inputRequests !== undefined ? { inputRequests: result.inputRequests as InputRequests } : {}),
+        ...(result.requestState !== undefined ? { requestState: result.requestState } : {}),
+        _meta: meta,
+      };
+    }
+    return errorResult(
+      `${record.qualifiedName} needs more input from the user before it can finish (input_required), which only the 2026-07-28 protocol revision can carry; call it over 2026-07-28.`,
+      meta,
+    );
+  }
+  const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'The call ended without a result.', retryable: false };
+  if (error.code === 'TOOL_NOT_FOUND') {
+    if (unknownToolText !== undefined) return errorResult(unknownToolText, meta);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${requestedName.slice(0, 200)}`, { code: error.code, execution: record.id });
+  }
+  const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
+  const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';
+  return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, meta);
+}
+
+function errorResult(text: string, meta: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true, _meta: meta };
+}
+
+function executionMeta(record: ExecutionRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    status: record.status,
+    ...(record.error ? { code: record.error.code, retryable: record.error.retryable } : {}),
+    ...(record.error?.retryAfterMs !== undefined ? { retryAfterMs: record.error.retryAfterMs } : {}),
+    ...(record.result?.truncated ? { truncated: true, originalBytes: record.result.originalBytes } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ToolView } from '../../modules/inventory/application/tool-view.js';
+
+/** What the MCP endpoints need to know about a source: whether it exists, and its tools by upstream name. */
+export interface CatalogSource {
+  name: string;
+  enabled: boolean;
+  /** Every active tool of the source (enabled or not), by its upstream name. */
+  byName: Map<string, ToolView>;
+  /** The tools a caller may use, in qualified-name order. */
+  usable: ToolView[];
+}
+
+/**
+ * One immutable reading of the catalog, shared by every MCP request until the catalog changes.
+ * The MCP tool definitions are projected once per reading and served from here.
+ */
+export class CatalogSnapshot {
+  /** Tools a caller may use: active, enabled, of an enabled source, and admissible by its policy. */
+  readonly usable: readonly ToolView[];
+  readonly byQualifiedName: ReadonlyMap<string, ToolView>;
+  readonly sources: ReadonlyMap<string, CatalogSource>;
+  /** Changes whenever anything a client sees in a tools/list changes. */
+  readonly fingerprint: string;
+  private qualifiedDefinitions?: Tool[];
+  private readonly sourceDefinitions = new Map<string, Tool[]>();
+
+  constructor(
+    tools: readonly ToolView[],
+    sources: readonly { name: string; enabled: boolean }[],
+    readonly loadedAt: number,
+  ) {
+    const sorted = [...tools].sort((a, b) => compare(a.qualifiedName, b.qualifiedName));
+    this.usable = sorted.filter(isUsable);
+    this.byQualifiedName = new Map(sorted.map((tool) => [tool.qualifiedName, tool]));
+    const byName = new Map<string, CatalogSource>();
+    for (const source of sources) byName.set(source.name, { name: source.name, enabled: source.enabled, byName: new Map(), usable: [] });
+    for (const tool of sorted) {
+      let source = byName.get(tool.source.name);
+      if (!source) {
+        source = { name: tool.source.name, enabled: tool.source.enabled, byName: new Map(), usable: [] };
+        byName.set(source.name, source);
+      }
+      source.byName.set(tool.name, tool);
+      if (isUsable(tool)) source.usable.push(tool);
+    }
+    this.sources = byName;
+    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}`).join('\u0001');
+  }
+
+  /** The MCP definitions of every usable tool, named by qualified name, in name order. */
+  qualifiedTools(): Tool[] {
+    this.qualifiedDefinitions ??= this.usable.map((tool) => toMcpTool(tool, tool.qualifiedName));
+    return this.qualifiedDefinitions;
+  }
+
+  /** The MCP definitions of one source's usable tools, named as the source names them, in name order. */
+  sourceTools(sourceName: string): Tool[] {
+    let definitions = this.sourceDefinitions.get(sourceName);
+    if (!definitions) {
+      definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => toMcpTool(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+      this.sourceDefinitions.set(sourceName, definitions);
+    }
+    return definitions;
+  }
+}
+
+/**
+ * Whether a caller may use the tool at all: a tool that ExecuteTool would always refuse (disabled,
+ * deprecated, of a disabled source, or not read-only on a read-only source) is not offered.
+ */
+export function isUsable(tool: ToolView): boolean {
+  if (tool.status !== 'active' || !tool.enabled || !tool.source.enabled) return false;
+  return !tool.source.readOnly || tool.annotations?.readOnlyHint === true;
+}
+
+/** The tool as MCP lists it: the discovered definition under the name the endpoint exposes. */
+export function toMcpTool(tool: ToolView, name: string): Tool {
+  return {
+    name,
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.description ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']> } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations as NonNullable<Tool['annotations']> } : {}),
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

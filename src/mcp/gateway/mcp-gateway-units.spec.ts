@@ -1,0 +1,142 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ExecutionRecord } from '../../modules/execution/domain/execution.js';
+import type { ToolView } from '../../modules/inventory/application/tool-view.js';
+import { EXECUTION_META_KEY, toCallToolResult } from './call-result.js';
+import { CatalogSnapshot } from './catalog-snapshot.js';
+import { McpCallRegistry } from './mcp-call-registry.js';
+import { paginate } from './mcp-tool-servers.js';
+
+function record(overrides: Partial<ExecutionRecord>): ExecutionRecord {
+  return {
+    id: 'exec-1',
+    toolId: 't',
+    qualifiedName: 'ev__echo',
+    sourceId: 's',
+    sourceName: 'ev',
+    definitionHash: 'h',
+    caller: { principalId: 'admin', principalName: 'admin' },
+    channel: 'mcp',
+    arguments: {},
+    status: 'succeeded',
+    isError: false,
+    result: { content: [{ type: 'text', text: 'hi' }], truncated: false, originalBytes: 10 },
+    error: null,
+    attempts: 1,
+    startedAt: new Date(),
+    durationMs: 1,
+    ...overrides,
+  };
+}
+
+describe('toCallToolResult', () => {
+  it('answers what the tool answered, with the execution in _meta', () => {
+    const result = toCallToolResult(record({ result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, truncated: false, originalBytes: 10 } }), 'modern', 'ev__echo');
+    expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, _meta: { [EXECUTION_META_KEY]: { id: 'exec-1', status: 'succeeded' } } });
+    expect(toCallToolResult(record({ status: 'tool_error', isError: true }), 'legacy', 'ev__echo')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'hi' }] });
+  });
+
+  it('turns refusals into error results with the reason', () => {
+    const result = toCallToolResult(
+      record({ status: 'circuit_open', result: null, error: { code: 'CIRCUIT_OPEN', message: 'Source "ev" is failing; calls are paused.', retryable: true, retryAfterMs: 2500 } }),
+      'modern',
+      'ev__echo',
+    );
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: '[CIRCUIT_OPEN] Source "ev" is failing; calls are paused. Retry after 3 s.' }] });
+    expect(result._meta![EXECUTION_META_KEY]).toEqual({ id: 'exec-1', status: 'circuit_open', code: 'CIRCUIT_OPEN', retryable: true, retryAfterMs: 2500 });
+    const invalid = toCallToolResult(record({ status: 'invalid_arguments', result: null, error: { code: 'INVALID_ARGUMENTS', message: 'bad', retryable: false, details: [{ path: 'message', message: 'must be string' }] } }), 'legacy', 'x');
+    expect((invalid as any).content[0].text).toBe('[INVALID_ARGUMENTS] bad\n- message: must be string');
+  });
+
+  it('answers an unknown tool with -32602, or with an error result where the caller names tools itself', () => {
+    const unknown = record({ status: 'rejected', result: null, error: { code: 'TOOL_NOT_FOUND', message: 'No tool named "x".', retryable: false } });
+    expect(() => toCallToolResult(unknown, 'modern', 'x')).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(toCallToolResult(unknown, 'modern', 'x', 'use search_tools')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
+  });
+
+  it('passes input_required through untouched to 2026-07-28 callers only', () => {
+    const asking = record({ status: 'input_required', result: { content: [], truncated: false, originalBytes: 0, inputRequests: { ok: { method: 'elicitation/create', params: {} } }, requestState: 'opaque \u2028 "state"' } });
+    expect(toCallToolResult(asking, 'modern', 'x')).toMatchObject({ resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create' } }, requestState: 'opaque \u2028 "state"' });
+    expect(toCallToolResult(asking, 'legacy', 'x')).toMatchObject({ isError: true });
+  });
+});
+
+describe('paginate', () => {
+  const tools: Tool[] = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
+
+  it('pages by name with an opaque cursor', () => {
+    const first = paginate(tools, undefined, 2);
+    expect(first.tools.map((t) => t.name)).toEqual(['t0', 't1']);
+    const second = paginate(tools, first.nextCursor, 2);
+    expect(second.tools.map((t) => t.name)).toEqual(['t2', 't3']);
+    const last = paginate(tools, second.nextCursor, 2);
+    expect(last).toEqual({ tools: [tools[4]] });
+  });
+
+  it('refuses a cursor it did not issue with -32602', () => {
+    expect(() => paginate(tools, 'not a cursor', 2)).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(() => paginate(tools, Buffer.from('{"x":1}').toString('base64url'), 2)).toThrow(expect.objectContaining({ code: -32602 }));
+  });
+});
+
+describe('McpCallRegistry', () => {
+  it('aborts the one call a cancellation names, and none when the id is ambiguous', () => {
+    const registry = new McpCallRegistry();
+    const a = registry.track('admin', 1);
+    const b = registry.track('admin', '1');
+    expect(registry.cancel('other', 1)).toBe(false);
+    expect(registry.cancel('admin', 1, 'bored')).toBe(true);
+    expect(a.signal.aborted).toBe(true);
+    expect(b.signal.aborted).toBe(false);
+    const c = registry.track('admin', '1');
+    expect(registry.cancel('admin', '1')).toBe(false);
+    a.done();
+    b.done();
+    c.done();
+    expect(registry.size).toBe(0);
+  });
+});
+
+describe('CatalogSnapshot', () => {
+  const view = (qualifiedName: string, extra: Partial<ToolView> = {}, source: Partial<ToolView['source']> = {}): ToolView => {
+    const [sourceName, name] = qualifiedName.split('__') as [string, string];
+    return {
+      id: qualifiedName,
+      qualifiedName,
+      name,
+      source: { id: sourceName, name: sourceName, enabled: true, readOnly: false, ...source },
+      title: null,
+      description: null,
+      inputSchema: { type: 'object' },
+      outputSchema: null,
+      annotations: null,
+      definitionHash: qualifiedName,
+      status: 'active',
+      enabled: true,
+      firstSeenAt: '',
+      lastSeenAt: '',
+      updatedAt: '',
+      ...extra,
+    };
+  };
+
+  it('offers only what a caller may use, under qualified or original names', () => {
+    const snapshot = new CatalogSnapshot(
+      [
+        view('b__zeta'),
+        view('b__alpha', { title: 'Alpha', outputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }),
+        view('b__off', { enabled: false }),
+        view('ro__reads', { annotations: { readOnlyHint: true } }, { readOnly: true }),
+        view('ro__writes', {}, { readOnly: true }),
+        view('dis__x', {}, { enabled: false }),
+      ],
+      [{ name: 'empty', enabled: true }],
+      0,
+    );
+    expect(snapshot.qualifiedTools().map((t) => t.name)).toEqual(['b__alpha', 'b__zeta', 'ro__reads']);
+    expect(snapshot.qualifiedTools()[0]).toEqual({ name: 'b__alpha', title: 'Alpha', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+    expect(snapshot.sourceTools('b').map((t) => t.name)).toEqual(['alpha', 'zeta']);
+    expect(snapshot.sources.get('b')!.byName.get('off')!.qualifiedName).toBe('b__off');
+    expect(snapshot.sources.has('empty')).toBe(true);
+    expect(snapshot.sourceTools('dis')).toEqual([]);
+  });
+});

@@ -1,0 +1,336 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolRequest,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ListToolsResult,
+  type ServerContext,
+  type ServerOptions,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { Principal } from '../../modules/access/domain/principal.js';
+import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
+import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
+import type { ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
+import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
+import { toCallToolResult, type ServedEra } from './call-result.js';
+import type { CatalogSnapshot } from './catalog-snapshot.js';
+import { McpCallRegistry } from './mcp-call-registry.js';
+import { McpCatalog } from './mcp-catalog.js';
+import { searchTools } from './tool-search.js';
+
+/** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
+export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'gateway' };
+
+/** One authenticated HTTP exchange with an MCP endpoint: who calls, on which surface, with which headers. */
+export interface McpExchange {
+  principal: Principal;
+  surface: McpSurface;
+  userAgent?: string;
+  correlationId?: string;
+  /** The `MCP-Protocol-Version` header (2025 era: the version agreed in `initialize`). */
+  protocolVersionHeader?: string;
+}
+
+/** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
+export const CATALOG_LIST_TTL_MS = 30_000;
+/** The gateway's two meta-tools and every server/discover answer change only with a new release. */
+const STATIC_TTL_MS = 3_600_000;
+/** Tools per tools/list page. */
+export const TOOLS_PAGE_SIZE = 100;
+const DEFAULT_SEARCH_LIMIT = 10;
+const MAX_SEARCH_LIMIT = 50;
+/** The revision a 2025-era request without an `MCP-Protocol-Version` header is assumed to speak. */
+const DEFAULT_LEGACY_VERSION = '2025-03-26';
+
+const SERVER_INFO = { name: 'toolplane', title: 'Toolplane', version: TOOLPLANE_CLIENT_VERSION };
+
+export const SEARCH_TOOLS = 'search_tools';
+export const CALL_TOOL = 'call_tool';
+
+const GATEWAY_TOOLS: Tool[] = [
+  {
+    name: SEARCH_TOOLS,
+    title: 'Search tools',
+    description:
+      'Finds tools by what they do. Answers the best matches (name, description, inputSchema), best first; call one of them with call_tool.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What the tool should do, in a few words; matched against tool names, titles and descriptions.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `How many tools to answer at most (default ${DEFAULT_SEARCH_LIMIT}).` },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        tools: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { name: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, inputSchema: { type: 'object' } },
+            required: ['name', 'inputSchema'],
+          },
+        },
+      },
+      required: ['tools'],
+    },
+    annotations: { title: 'Search tools', readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: CALL_TOOL,
+    title: 'Call a tool',
+    description: "Calls a tool that search_tools found, by its name, with arguments matching that tool's inputSchema; answers the tool's own result.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The tool name, as search_tools answered it.' },
+        arguments: { type: 'object', description: "The tool's arguments, matching its inputSchema.", additionalProperties: true },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Call a tool', openWorldHint: true },
+  },
+];
+
+const INSTRUCTIONS = {
+  all: 'Every tool registered in Toolplane that you may use, named {source}__{tool}. Calls are validated, policed and recorded.',
+  gateway: 'Tools are found on demand: call search_tools with what you need, then call_tool with the name it answers and the arguments its inputSchema asks for.',
+} as const;
+
+/** Server options by surface kind and era, built once: capabilities, instructions and cache hints. */
+function serverOptions(kind: 'all' | 'gateway' | 'source', era: ServedEra, instructions: string): ServerOptions {
+  const listTtl = kind === 'gateway' ? STATIC_TTL_MS : CATALOG_LIST_TTL_MS;
+  return {
+    // listChanged reaches 2026-07-28 subscribers (subscriptions/listen); stateless 2025-era
+    // exchanges have no channel to announce it on.
+    capabilities: { tools: kind !== 'gateway' && era === 'modern' ? { listChanged: true } : {}, logging: {} },
+    instructions,
+    cacheHints: {
+      'tools/list': { ttlMs: listTtl, cacheScope: 'private' },
+      'server/discover': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
+    },
+  };
+}
+
+const OPTIONS: Record<'all' | 'gateway', Record<ServedEra, ServerOptions>> = {
+  all: { legacy: serverOptions('all', 'legacy', INSTRUCTIONS.all), modern: serverOptions('all', 'modern', INSTRUCTIONS.all) },
+  gateway: { legacy: serverOptions('gateway', 'legacy', INSTRUCTIONS.gateway), modern: serverOptions('gateway', 'modern', INSTRUCTIONS.gateway) },
+};
+
+/**
+ * Builds the MCP server instance that answers one HTTP exchange. The SDK serves each stateless
+ * exchange on an instance of its own (an instance still serving cannot take another), so the
+ * instance is the low-level `Server` with two handlers over shared state: the catalog snapshot
+ * with its projected tool definitions, and the CommandBus. No per-tool registration, schema
+ * compilation or input validation happens here — ExecuteTool validates, polices and records.
+ */
+@Injectable()
+export class McpToolServers {
+  readonly calls = new McpCallRegistry();
+
+  constructor(
+    @Inject(McpCatalog) private readonly catalog: McpCatalog,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
+
+  create(exchange: McpExchange, era: ServedEra): Server {
+    const { surface } = exchange;
+    const options =
+      surface.kind === 'source'
+        ? serverOptions('source', era, `The tools of the "${surface.source}" source, under the names it gives them. Calls go through Toolplane: validated, policed and recorded.`)
+        : OPTIONS[surface.kind][era];
+    const server = new Server(SERVER_INFO, options);
+    server.setRequestHandler('tools/list', async (request) => this.listTools(surface, request.params?.cursor));
+    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchange, era, request, ctx));
+    return server;
+  }
+
+  private async listTools(surface: McpSurface, cursor: string | undefined): Promise<ListToolsResult> {
+    if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor);
+    const snapshot = await this.snapshot();
+    return paginate(surface.kind === 'all' ? snapshot.qualifiedTools() : snapshot.sourceTools(surface.source), cursor);
+  }
+
+  /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
+  private async snapshot(): Promise<CatalogSnapshot> {
+    try {
+      return await this.catalog.snapshot();
+    } catch {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'The catalog cannot be read right now; try again shortly.');
+    }
+  }
+
+  private async callTool(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const { surface } = exchange;
+    const { name } = request.params;
+    const args = request.params.arguments;
+    if (surface.kind === 'gateway') {
+      if (name === SEARCH_TOOLS) return this.search(args);
+      if (name === CALL_TOOL) return this.callThroughGateway(server, exchange, era, request, ctx);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)} (this endpoint offers ${SEARCH_TOOLS} and ${CALL_TOOL})`);
+    }
+    // The snapshot only maps names (and tells the output schema); the call itself does not depend on it.
+    const snapshot = await this.catalog.snapshot().catch(() => undefined);
+    const tool = surface.kind === 'all' ? snapshot?.byQualifiedName.get(name) : snapshot?.sources.get(surface.source)?.byName.get(name);
+    // A tool the snapshot does not know (yet) is still tried under its default qualified name.
+    const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'all' ? name : `${surface.source}__${name}`);
+    const record = await this.execute(exchange, era, qualifiedName, args, request, ctx);
+    const result = toCallToolResult(record, era, name);
+    return isComplete(result) ? server.projectCallToolResult(result, tool?.outputSchema ?? undefined) : result;
+  }
+
+  private async search(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const query = args?.query;
+    const limit = args?.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (typeof query !== 'string') return invalidArguments(SEARCH_TOOLS, 'query: must be a string');
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+      return invalidArguments(SEARCH_TOOLS, `limit: must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
+    }
+    return this.searchSnapshot(query.slice(0, 1000), limit);
+  }
+
+  private async callThroughGateway(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const args = request.params.arguments;
+    const name = args?.name;
+    const inner = args?.arguments ?? {};
+    if (typeof name !== 'string' || name.length === 0) return invalidArguments(CALL_TOOL, 'name: must be a tool name that search_tools answered');
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
+    const record = await this.execute(exchange, era, name, inner, request, ctx);
+    const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
+    const result = toCallToolResult(record, era, name, unknown);
+    return isComplete(result) ? server.projectCallToolResult(result, undefined) : result;
+  }
+
+  private async execute(exchange: McpExchange, era: ServedEra, qualifiedName: string, args: unknown, request: CallToolRequest, ctx: ServerContext): Promise<ExecutionRecord> {
+    const { mcpReq } = ctx;
+    // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
+    const tracked = this.calls.track(exchange.principal.id, mcpReq.id, mcpReq.signal);
+    const requestState = mcpReq.requestState<unknown>();
+    const progress = progressRelay(request, ctx);
+    try {
+      const record = await this.commands.execute(
+        new ExecuteToolCommand(
+          {
+            qualifiedName,
+            arguments: args ?? {},
+            ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
+            ...(typeof requestState === 'string' ? { requestState } : {}),
+          },
+          callerOf(exchange, era, ctx),
+          'mcp',
+          tracked.signal,
+          progress?.onProgress,
+        ),
+      );
+      await progress?.flush();
+      return record;
+    } finally {
+      tracked.done();
+    }
+  }
+
+  private async searchSnapshot(query: string, limit: number): Promise<CallToolResult> {
+    const snapshot = await this.snapshot();
+    const tools = searchTools(snapshot.usable, query, limit).map(({ tool }) => ({
+      name: tool.qualifiedName,
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.description ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+    }));
+    return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
+  }
+}
+
+interface ProgressRelay {
+  onProgress: (update: ProgressUpdate) => void;
+  /** Resolves once every relayed notification has been handed to the transport (before the result is). */
+  flush: () => Promise<void>;
+}
+
+/**
+ * Relays the upstream's progress to the caller's progress token, when it gave one: in order, never
+ * backwards (a retried attempt starts over), and all of it before the result, which ends the stream.
+ */
+function progressRelay(request: CallToolRequest, ctx: ServerContext): ProgressRelay | undefined {
+  const token = request.params._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = -Infinity;
+  let chain: Promise<void> = Promise.resolve();
+  const onProgress = (update: ProgressUpdate) => {
+    if (!(update.progress > last)) return;
+    last = update.progress;
+    const params = {
+      progressToken: token,
+      progress: update.progress,
+      ...(update.total !== undefined ? { total: update.total } : {}),
+      ...(update.message !== undefined ? { message: update.message } : {}),
+    };
+    chain = chain.then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params })).catch(() => undefined);
+  };
+  return { onProgress, flush: () => chain };
+}
+
+/** Who calls: the principal, and what the client says about itself (2026-07-28 envelope, else its headers). */
+function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext): ExecutionCaller {
+  const caller: ExecutionCaller = { principalId: exchange.principal.id, principalName: exchange.principal.name };
+  if (exchange.correlationId) caller.correlationId = clip(exchange.correlationId);
+  if (era === 'modern') {
+    const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const info = envelope[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    if (typeof info?.name === 'string') caller.clientName = clip(info.name);
+    else if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
+    if (typeof info?.version === 'string') caller.clientVersion = clip(info.version);
+    const version = envelope[PROTOCOL_VERSION_META_KEY];
+    if (typeof version === 'string') caller.protocolVersion = clip(version);
+  } else {
+    // Stateless 2025-era exchanges never see the client's initialize again: its headers are all there is.
+    if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
+    caller.protocolVersion = clip(exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION);
+  }
+  return caller;
+}
+
+/** One page of a list sorted by name; the cursor is the last name served (opaque to clients). */
+export function paginate(tools: readonly Tool[], cursor: string | undefined, pageSize = TOOLS_PAGE_SIZE): ListToolsResult {
+  let start = 0;
+  if (cursor !== undefined) {
+    const after = decodeCursor(cursor);
+    while (start < tools.length && tools[start]!.name <= after) start++;
+  }
+  const page = tools.slice(start, start + pageSize);
+  const more = start + pageSize < tools.length;
+  return { tools: page, ...(more ? { nextCursor: Buffer.from(JSON.stringify({ after: page.at(-1)!.name })).toString('base64url') } : {}) };
+}
+
+function decodeCursor(cursor: string): string {
+  try {
+    if (cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('malformed');
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof parsed?.after !== 'string') throw new Error('malformed');
+    return parsed.after;
+  } catch {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: not one this endpoint issued');
+  }
+}
+
+function invalidArguments(tool: string, problem: string): CallToolResult {
+  return { content: [{ type: 'text', text: `[INVALID_ARGUMENTS] The arguments of ${tool} are invalid.\n- ${problem}` }], isError: true };
+}
+
+function isComplete(result: CallToolResult | InputRequiredResult): result is CallToolResult {
+  return (result as InputRequiredResult).resultType !== 'input_required';
+}
+
+function clip(value: string): string {
+  return value.slice(0, 200);
+}

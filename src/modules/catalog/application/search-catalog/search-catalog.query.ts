@@ -1,0 +1,34 @@
+import { Query } from '@nestjs/cqrs';
+import type { CatalogCursor, CatalogFilter, CatalogFormat, CatalogSearchText, NotConvertible } from '../../domain/catalog.js';
+import type { FormattedTool } from '../../domain/tool-formats.js';
+
+/** A catalog listing, as `GET /api/v1/tools` takes it (already validated). */
+export interface CatalogRequest {
+  filter: CatalogFilter;
+  search?: CatalogSearchText;
+  format: CatalogFormat;
+  /** OpenAI strict mode; only with the openai formats. */
+  strict: boolean;
+  after?: CatalogCursor;
+  limit: number;
+}
+
+export interface CatalogPage {
+  items: FormattedTool[];
+  nextCursor: string | null;
+  /** The LLM formats only: tools of this page that the format cannot express, with why. */
+  notConvertible?: NotConvertible[];
+}
+
+export type CatalogAnswer = { etag: string; notModified: true } | { etag: string; notModified: false; page: CatalogPage };
+
+/** SearchCatalog: one page of the catalog, or "not modified" when the caller's tag is still current. */
+export class SearchCatalogQuery extends Query<CatalogAnswer> {
+  constructor(
+    readonly request: CatalogRequest,
+    /** The caller's `If-None-Match`, if any. */
+    readonly ifNoneMatch?: string,
+  ) {
+    super();
+  }
+}

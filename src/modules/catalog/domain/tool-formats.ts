@@ -1,0 +1,112 @@
+import type { CatalogEntry, CatalogFormat, NotConvertible } from './catalog.js';
+import { JsonSchema, SchemaConversion, toFunctionParameters, toStrictSchema } from './function-schema.js';
+
+/**
+ * OpenAI refuses a function description longer than 1024 characters (Chat Completions and
+ * Responses alike); longer ones are cut there, ending with "…". Anthropic documents no limit
+ * for tool descriptions and MCP none at all: those are left whole.
+ */
+export const OPENAI_DESCRIPTION_LIMIT = 1024;
+
+/** An MCP `Tool` object, named by its qualified name. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** A Chat Completions tool. */
+export interface OpenAiChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema; strict?: true };
+}
+
+/** A Responses API function tool; `strict` is always explicit, as Responses defaults to strict. */
+export interface OpenAiResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  strict: boolean;
+}
+
+/** A Messages API tool. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+export type FormattedTool = CatalogEntry | McpTool | OpenAiChatTool | OpenAiResponsesTool | AnthropicTool;
+
+export interface FormattedTools {
+  items: FormattedTool[];
+  /** Present for the LLM formats: the tools of the page that could not be expressed. */
+  notConvertible?: NotConvertible[];
+}
+
+/** A page of entries in the asked format; a tool that cannot be converted is named, never dropped silently. */
+export function formatTools(entries: CatalogEntry[], format: CatalogFormat, strict: boolean): FormattedTools {
+  if (format === 'admin') return { items: entries };
+  if (format === 'mcp') return { items: entries.map(toMcpTool) };
+  const items: FormattedTool[] = [];
+  const notConvertible: NotConvertible[] = [];
+  for (const entry of entries) {
+    const conversion: SchemaConversion = strict ? toStrictSchema(entry.inputSchema) : toFunctionParameters(entry.inputSchema);
+    if (!conversion.ok) {
+      notConvertible.push({ name: entry.qualifiedName, reason: conversion.reason });
+      continue;
+    }
+    items.push(toLlmTool(entry, format, conversion.schema, strict));
+  }
+  return { items, notConvertible };
+}
+
+export function toMcpTool(entry: CatalogEntry): McpTool {
+  return {
+    name: entry.qualifiedName,
+    ...(entry.title !== null ? { title: entry.title } : {}),
+    ...(entry.description !== null ? { description: entry.description } : {}),
+    inputSchema: entry.inputSchema,
+    ...(entry.outputSchema !== null ? { outputSchema: entry.outputSchema } : {}),
+    ...(entry.annotations !== null ? { annotations: entry.annotations } : {}),
+  };
+}
+
+function toLlmTool(entry: CatalogEntry, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
+  const name = entry.qualifiedName;
+  switch (format) {
+    case 'openai': {
+      const fn: OpenAiChatTool['function'] = { name, description: truncate(describe(entry), OPENAI_DESCRIPTION_LIMIT), parameters };
+      if (strict) fn.strict = true;
+      return { type: 'function', function: fn };
+    }
+    case 'openai-responses':
+      return { type: 'function', name, description: truncate(describe(entry), OPENAI_DESCRIPTION_LIMIT), parameters, strict };
+    case 'anthropic':
+      return { name, description: describe(entry), input_schema: parameters };
+  }
+}
+
+/** What the model reads about a tool: its description, else its title, else a generated sentence. */
+export function describe(entry: Pick<CatalogEntry, 'name' | 'title' | 'description' | 'source'>): string {
+  const description = entry.description?.trim();
+  if (description) return description;
+  const title = entry.title?.trim();
+  if (title) return title;
+  return `The "${entry.name}" tool of the "${entry.source.name}" source.`;
+}
+
+/** At most `max` UTF-16 units, cut on a code point boundary, with "…" when cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const ch of text) {
+    if (out.length + ch.length > max - 1) break;
+    out += ch;
+  }
+  return `${out.trimEnd()}…`;
+}

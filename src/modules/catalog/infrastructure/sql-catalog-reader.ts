@@ -1,0 +1,176 @@
+import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
+import { CatalogReader, CatalogView } from '../application/catalog-reader.js';
+import type { CatalogEntry, CatalogFilter, CatalogSearch, CatalogSearchText, CatalogSlice } from '../domain/catalog.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Row {
+  id: string;
+  qualified_name: string;
+  name: string;
+  source_id: string;
+  source_name: string;
+  source_enabled: boolean;
+  source_read_only: boolean;
+  title: string | null;
+  description: string | null;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  definition_hash: string;
+  status: 'active' | 'deprecated';
+  enabled: boolean;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  updated_at: Date;
+  rank?: string;
+}
+
+const COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
+       s.read_only AS source_read_only, t.title, t.description, t.input_schema, t.output_schema, t.annotations,
+       t.definition_hash, t.status, t.enabled, t.first_seen_at, t.last_seen_at, t.updated_at`;
+const FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
+
+/** An MCP annotation hint; absent, or not a boolean: the default the MCP specification gives it. */
+const hint = (name: string, fallback: boolean) =>
+  `(CASE jsonb_typeof(t.annotations -> '${name}') WHEN 'boolean' THEN (t.annotations ->> '${name}')::boolean ELSE ${fallback} END)`;
+const READ_ONLY = hint('readOnlyHint', false);
+/** destructiveHint and idempotentHint only mean something for tools that are not read-only. */
+const DESTRUCTIVE = `(NOT ${READ_ONLY} AND ${hint('destructiveHint', true)})`;
+const IDEMPOTENT = `(${READ_ONLY} OR ${hint('idempotentHint', false)})`;
+const OPEN_WORLD = hint('openWorldHint', true);
+
+/** What each view shows of a row, and so what its version must cover (the definition hash covers the definition). */
+const VERSIONED: Record<CatalogView, string> = {
+  agent: 't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled',
+  admin:
+    't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled, s.read_only, ' +
+    'extract(epoch FROM t.updated_at), extract(epoch FROM t.last_seen_at)',
+};
+
+/** ts_rank weights {D, C, B, A}: names (A) count most, then title (B), then description (C). */
+const RANK_WEIGHTS = `'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
+
+class Statement {
+  readonly params: unknown[] = [];
+  bind(value: unknown): string {
+    return `$${this.params.push(value)}`;
+  }
+}
+
+export class SqlCatalogReader extends CatalogReader {
+  constructor(private readonly uow: TypeormUnitOfWork) {
+    super();
+  }
+
+  async version(filter: CatalogFilter, view: CatalogView): Promise<string> {
+    const st = new Statement();
+    const rows: { n: number; h: string }[] = await this.uow.manager().query(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(concat_ws('|', ${VERSIONED[view]}), ',' ORDER BY t.id), '')) AS h
+         ${FROM} WHERE ${conditions(filter, st).join(' AND ')}`,
+      st.params,
+    );
+    return `${rows[0]?.n ?? 0}.${rows[0]?.h ?? ''}`;
+  }
+
+  async search({ filter, search, after, limit }: CatalogSearch): Promise<CatalogSlice> {
+    const st = new Statement();
+    const where = conditions(filter, st);
+    let sql: string;
+    if (!search) {
+      if (after) where.push(`t.qualified_name > ${st.bind(after.name)}`);
+      sql = `SELECT ${COLUMNS} ${FROM} WHERE ${where.join(' AND ')} ORDER BY t.qualified_name LIMIT ${st.bind(limit + 1)}`;
+    } else {
+      sql = rankedSearch(search, where, st, after, limit);
+    }
+    const rows: Row[] = await this.uow.manager().query(sql, st.params);
+    const page = rows.slice(0, limit);
+    return {
+      entries: page.map(toEntry),
+      ranks: search ? page.map((r) => r.rank ?? '0') : undefined,
+      hasMore: rows.length > limit,
+    };
+  }
+}
+
+function conditions(filter: CatalogFilter, st: Statement): string[] {
+  const where = ['t.retired_at IS NULL', 's.deleted_at IS NULL'];
+  if (filter.source) {
+    where.push(UUID.test(filter.source) ? `(s.id = ${st.bind(filter.source)} OR s.name = ${st.bind(filter.source)})` : `s.name = ${st.bind(filter.source)}`);
+  }
+  if (filter.status !== 'all') where.push(`t.status = ${st.bind(filter.status)}`);
+  if (filter.enabled !== 'all') where.push(`t.enabled = ${st.bind(filter.enabled)}`);
+  if (!filter.includeDisabledSources) where.push('s.enabled');
+  const hints: [boolean | undefined, string][] = [
+    [filter.readOnly, READ_ONLY],
+    [filter.destructive, DESTRUCTIVE],
+    [filter.idempotent, IDEMPOTENT],
+    [filter.openWorld, OPEN_WORLD],
+  ];
+  for (const [wanted, expression] of hints) {
+    if (wanted !== undefined) where.push(wanted ? expression : `NOT ${expression}`);
+  }
+  return where;
+}
+
+/**
+ * Full-text search on the generated `search_vector` (names weighted A, title B, description C):
+ * every word of the search must match a word of the tool as a prefix, stemmed (english) or not
+ * (simple). Names also match by substring (ILIKE), so any part of a name finds the tool. The rank
+ * is ts_rank plus a bonus for name matches (exact 2, prefix 1, substring 0.5), rounded to six
+ * decimals so it can be compared exactly in the keyset `(rank DESC, qualified_name ASC)`.
+ */
+function rankedSearch(search: CatalogSearchText, where: string[], st: Statement, after: { name: string; rank?: string } | undefined, limit: number): string {
+  const query =
+    search.terms.length === 0
+      ? 'NULL::tsquery'
+      : search.terms
+          .map((term) => {
+            const p = st.bind(`'${term}':*`); // letters and digits only: no tsquery syntax to escape
+            return `(to_tsquery('simple', ${p}) || to_tsquery('english', ${p}))`;
+          })
+          .join(' && ');
+  const text = search.text.toLowerCase();
+  const exact = st.bind(text);
+  const prefix = st.bind(`${escapeLike(text)}%`);
+  const substring = st.bind(`%${escapeLike(text)}%`);
+  const nameHit = `(t.name ILIKE ${substring} ESCAPE '\\' OR t.qualified_name ILIKE ${substring} ESCAPE '\\')`;
+  const bonus = `CASE WHEN lower(t.name) = ${exact} OR lower(t.qualified_name) = ${exact} THEN 2
+                      WHEN t.name ILIKE ${prefix} ESCAPE '\\' THEN 1
+                      WHEN ${nameHit} THEN 0.5 ELSE 0 END`;
+  const keyset = after
+    ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
+    : '';
+  return `SELECT * FROM (
+            SELECT ${COLUMNS},
+                   round((coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
+              ${FROM} CROSS JOIN (SELECT ${query} AS query) q
+             WHERE ${where.join(' AND ')} AND (t.search_vector @@ q.query OR ${nameHit})
+          ) x ${keyset}
+          ORDER BY x.rank DESC, x.qualified_name
+          LIMIT ${st.bind(limit + 1)}`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function toEntry(r: Row): CatalogEntry {
+  return {
+    id: r.id,
+    qualifiedName: r.qualified_name,
+    name: r.name,
+    source: { id: r.source_id, name: r.source_name, enabled: r.source_enabled, readOnly: r.source_read_only },
+    title: r.title,
+    description: r.description,
+    inputSchema: r.input_schema,
+    outputSchema: r.output_schema,
+    annotations: r.annotations,
+    definitionHash: r.definition_hash,
+    status: r.status,
+    enabled: r.enabled,
+    firstSeenAt: r.first_seen_at.toISOString(),
+    lastSeenAt: r.last_seen_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+import { AjvArgumentValidator } from './ajv-argument-validator.js';
+
+describe('AjvArgumentValidator', () => {
+  const validator = new AjvArgumentValidator();
+
+  it('validates draft-07 schemas and lists every problem with its path', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { type: 'number' }, list: { type: 'array', items: { type: 'string' } }, when: { type: 'string', format: 'date-time' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    };
+    expect(validator.validate('h1', schema, { a: 1, b: 2 })).toEqual([{ path: 'arguments.b', message: 'is not allowed by the schema' }]);
+    const problems = validator.validate('h1', schema, { a: 'x', list: ['ok', 3], when: 'yesterday', extra: 1 });
+    expect(problems.map((p) => p.path).sort()).toEqual(['arguments.a', 'arguments.b', 'arguments.extra', 'arguments.list[1]', 'arguments.when']);
+  });
+
+  it('validates 2020-12 schemas (prefixItems, $defs)', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
+      properties: { at: { $ref: '#/$defs/point' } },
+      required: ['at'],
+    };
+    expect(validator.validate('h2', schema, { at: [1, 2] })).toEqual([]);
+    expect(validator.validate('h2', schema, { at: [1, 'x'] }).map((p) => p.path)).toEqual(['arguments.at[1]']);
+    expect(validator.validate('h2', schema, { at: [1, 2, 3] }).length).toBeGreaterThan(0);
+  });
+
+  it('compiles once per definition hash, and lets an uncompilable schema through', () => {
+    const broken = { type: 'object', properties: { a: { $ref: '#/nowhere' } } };
+    expect(validator.validate('h3', broken, { a: 1 })).toEqual([]);
+    // A new hash means a new definition: the old validator is not reused.
+    expect(validator.validate('h4', { type: 'object', required: ['z'] }, {})).toEqual([{ path: 'arguments.z', message: 'is required' }]);
+  });
+});
