@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoProcesses } from '../helpers/processes.js';
+import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
 
@@ -30,12 +30,12 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
       ]),
     );
     const sources = [
-      { name: 'ev-t', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] },
-      { name: 'ev-s', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] },
+      { name: 'ev-t', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
+      { name: 'ev-s', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
       { name: 'ev-h', transport: 'streamable-http', url: http.url },
-      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY], env: { CANCEL_LOG: cancelLog }, maxConcurrency: 64 },
-      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: inventory } },
-      { name: 'inv-ro', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: inventory }, readOnly: true },
+      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG], env: { CANCEL_LOG: cancelLog }, maxConcurrency: 64 },
+      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory } },
+      { name: 'inv-ro', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory }, readOnly: true },
     ];
     for (const source of sources) {
       const created = await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source });
@@ -47,7 +47,7 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
     await h.close();
     await http.stop();
     rmSync(dir, { recursive: true, force: true });
-    await expectNoProcesses([EVERYTHING, FAULTY, CHANGING]);
+    await expectNoSuiteProcesses();
   });
 
   describe.each(['ev-t', 'ev-s', 'ev-h'])('server-everything via %s', (source) => {

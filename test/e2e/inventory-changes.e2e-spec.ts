@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoProcesses } from '../helpers/processes.js';
+import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
 
@@ -45,7 +45,7 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
       name: 'changing',
       transport: 'stdio',
       command: process.execPath,
-      args: [SERVER],
+      args: [SERVER, SUITE_TAG],
       env: { INVENTORY_FILE: inventoryFile, PAGE_SIZE: '2' },
     });
     expect(created.status).toBe(201);
@@ -55,7 +55,7 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
   afterAll(async () => {
     await h.close();
     rmSync(dir, { recursive: true, force: true });
-    await expectNoProcesses([SERVER]);
+    await expectNoSuiteProcesses();
   });
 
   it('reports nothing new when nothing changed', async () => {

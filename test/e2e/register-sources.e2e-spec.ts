@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoProcesses } from '../helpers/processes.js';
+import { expectNoProcesses, expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, MEMORY_DIR, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
 
@@ -23,7 +23,7 @@ describe('registering real MCP servers', () => {
     await h.close();
     await Promise.all(upstreams.map((u) => u.stop()));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    await expectNoProcesses([EVERYTHING, MEMORY_DIR]);
+    await expectNoSuiteProcesses();
     console.log(`register + discover timings (ms): ${JSON.stringify(timings)}`);
   });
 
@@ -53,7 +53,10 @@ describe('registering real MCP servers', () => {
           version: '2026.8.31',
           runtimeHint: 'node',
           transport: { type: 'stdio' },
-          packageArguments: [{ type: 'positional', value: 'stdio' }],
+          packageArguments: [
+            { type: 'positional', value: 'stdio' },
+            { type: 'positional', value: SUITE_TAG },
+          ],
           environmentVariables: [
             { name: 'EVERYTHING_TOKEN', description: 'An API token', isRequired: true, isSecret: true },
             { name: 'EVERYTHING_MODE', isRequired: false, default: 'full', choices: ['full', 'lite'] },
@@ -79,7 +82,7 @@ describe('registering real MCP servers', () => {
       transport: 'stdio',
       lifecycle: 'transient',
       command: 'node',
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING, 'stdio', SUITE_TAG],
       health: 'healthy',
       lastError: null,
       toolCount: EVERYTHING_TOOLS,
@@ -105,7 +108,7 @@ describe('registering real MCP servers', () => {
     const structured = tools.body.items.find((t: { name: string }) => t.name === 'get-structured-content');
     expect(structured.outputSchema).toEqual(expect.objectContaining({ type: 'object' }));
     // A transient source leaves no process behind once discovery is done.
-    await expectNoProcesses([EVERYTHING]);
+    await expectNoSuiteProcesses();
   });
 
   it('registers server-everything over streamable HTTP', async () => {
@@ -143,7 +146,7 @@ describe('registering real MCP servers', () => {
           name: 'memory',
           transport_type: 'stdio',
           runtime: 'node',
-          command: [join(MEMORY_DIR, 'dist/index.js')],
+          command: [join(MEMORY_DIR, 'dist/index.js'), `memory-${SUITE_TAG}`],
           environment_variables: [{ name: 'MEMORY_FILE_PATH', required: false, secret: false, default: join(dir0(), 'memory.jsonl') }],
         },
       ],
@@ -171,7 +174,7 @@ describe('registering real MCP servers', () => {
 
     const disabled = await h.api.patch('/api/v1/sources/memory', { enabled: false });
     expect(disabled.body.enabled).toBe(false);
-    await expectNoProcesses([MEMORY_DIR]); // the singleton process is gone with the pool
+    await expectNoProcesses([`memory-${SUITE_TAG}`]); // the singleton process is gone with the pool
     expect((await h.api.post('/api/v1/sources/memory/refresh')).body.error.code).toBe('SOURCE_DISABLED');
 
     const removed = await h.api.delete('/api/v1/sources/everything-http');

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectNoProcesses } from '../helpers/processes.js';
+import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
 
@@ -11,8 +11,8 @@ describe('graceful shutdown', () => {
   beforeAll(async () => {
     h = await startHarness({ TOOLPLANE_SHUTDOWN_GRACE_MS: '10000' });
     for (const source of [
-      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY] },
-      { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] },
+      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG] },
+      { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
     ]) {
       expect((await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source })).body.health).toBe('healthy');
     }
@@ -33,6 +33,6 @@ describe('graceful shutdown', () => {
     const [row] = await h.sql('SELECT status FROM executions WHERE id = $1', [answer.body.id]);
     expect(row.status).toBe('succeeded');
     expect(h.process.logs()).toContain('SIGTERM: shutting down');
-    await expectNoProcesses([FAULTY, EVERYTHING], 3000);
+    await expectNoSuiteProcesses(3000);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoProcesses, processesMatching } from '../helpers/processes.js';
+import { expectNoProcesses, expectNoSuiteProcesses, processesMatching, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
@@ -22,16 +22,16 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
     await h.close();
     await modernHttp?.stop();
     rmSync(dir, { recursive: true, force: true });
-    await expectNoProcesses([MODERN, CHANGING, EVERYTHING]);
+    await expectNoSuiteProcesses();
   });
 
   it('validates a registration as a dry run: a real connection and a tool preview, nothing stored', async () => {
-    const report = await h.api.post('/api/v1/sources/validate', { name: 'preview', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] });
+    const report = await h.api.post('/api/v1/sources/validate', { name: 'preview', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] });
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({
       valid: true,
       problems: [],
-      resolved: { transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] },
+      resolved: { transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
       connection: { ok: true, protocol: { era: 'legacy', version: '2025-11-25' }, serverInfo: { name: expect.any(String) } },
     });
     expect(report.body.tools).toHaveLength(13);
@@ -42,21 +42,21 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
     expect(bad.body).toMatchObject({ valid: false, connection: null });
     expect(bad.body.problems.map((p: { path: string }) => p.path).sort()).toEqual(['command', 'name']);
 
-    const down = await h.api.post('/api/v1/sources/validate', { name: 'down', transport: 'stdio', command: 'node', args: [join(FIXTURES, 'crashing-server.mjs')] });
+    const down = await h.api.post('/api/v1/sources/validate', { name: 'down', transport: 'stdio', command: 'node', args: [join(FIXTURES, 'crashing-server.mjs'), SUITE_TAG] });
     expect(down.body).toMatchObject({ valid: false, problems: [], connection: { ok: false, error: expect.stringContaining('exited') } });
 
     expect((await h.sql('SELECT count(*)::int AS n FROM sources'))[0].n).toBe(0);
     expect((await h.sql('SELECT count(*)::int AS n FROM source_tools'))[0].n).toBe(0);
-    await expectNoProcesses([EVERYTHING]);
+    await expectNoSuiteProcesses();
   });
 
   it('discovers a 2026-07-28 server over stdio and over streamable HTTP, recording the era', async () => {
-    const stdio = await h.api.post('/api/v1/sources', { name: 'modern-stdio', transport: 'stdio', command: 'node', args: [MODERN, 'stdio'] });
+    const stdio = await h.api.post('/api/v1/sources', { name: 'modern-stdio', transport: 'stdio', command: 'node', args: [MODERN, 'stdio', SUITE_TAG] });
     expect(stdio.status).toBe(201);
     expect(stdio.body).toMatchObject({ health: 'healthy', protocol: { era: 'modern', version: '2026-07-28' }, serverInfo: { name: 'modern-fixture', version: '1.2.3' } });
     expect(stdio.body.toolCount).toBe(3);
 
-    modernHttp = await startHttpUpstream((port) => [MODERN, 'http', '--port', String(port)], '/mcp');
+    modernHttp = await startHttpUpstream((port) => [MODERN, 'http', '--port', String(port), SUITE_TAG], '/mcp');
     const http = await h.api.post('/api/v1/sources', { name: 'modern-http', transport: 'streamable-http', url: modernHttp.url });
     expect(http.status).toBe(201);
     expect(http.body).toMatchObject({ health: 'healthy', toolCount: 3, protocol: { era: 'modern', version: '2026-07-28' } });
@@ -73,7 +73,7 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
       name: 'changing',
       transport: 'stdio',
       command: 'node',
-      args: [CHANGING],
+      args: [CHANGING, SUITE_TAG],
       env: { INVENTORY_FILE: inventory },
       refreshIntervalSeconds: 0,
     });
@@ -107,7 +107,7 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
       name: 'scheduled',
       transport: 'stdio',
       command: 'node',
-      args: [CHANGING],
+      args: [CHANGING, SUITE_TAG],
       env: { INVENTORY_FILE: inventory },
       refreshIntervalSeconds: 1,
     });
@@ -124,12 +124,12 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
   });
 
   it('keeps one process for a singleton source, and stops it on removal', async () => {
-    const created = await h.api.post('/api/v1/sources', { name: 'kept', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', 'kept-marker'] });
+    const created = await h.api.post('/api/v1/sources', { name: 'kept', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', `kept-${SUITE_TAG}`] });
     expect(created.body).toMatchObject({ health: 'healthy', lifecycle: 'singleton' });
-    expect(processesMatching('kept-marker')).toHaveLength(1);
+    expect(processesMatching(`kept-${SUITE_TAG}`)).toHaveLength(1);
     await h.api.post('/api/v1/sources/kept/refresh');
-    expect(processesMatching('kept-marker')).toHaveLength(1); // reused, not respawned
+    expect(processesMatching(`kept-${SUITE_TAG}`)).toHaveLength(1); // reused, not respawned
     expect((await h.api.delete('/api/v1/sources/kept')).status).toBe(204);
-    await expectNoProcesses(['kept-marker']);
+    await expectNoProcesses([`kept-${SUITE_TAG}`]);
   });
 });

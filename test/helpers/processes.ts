@@ -1,4 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * An extra argument every plugin a test file starts carries (servers ignore it), so leak checks
+ * see only this file's processes, not those of suites running in the other jest worker.
+ */
+export const SUITE_TAG = `toolplane-suite-${randomUUID()}`;
 
 /** Command lines of live processes whose arguments mention one of `needles`. */
 export function processesMatching(...needles: string[]): string[] {
@@ -20,4 +27,9 @@ export async function expectNoProcesses(needles: string[], withinMs = 5000): Pro
     left = processesMatching(...needles);
   }
   if (left.length > 0) throw new Error(`processes left behind:\n${left.join('\n')}`);
+}
+
+/** No process this test file started is left. */
+export function expectNoSuiteProcesses(withinMs = 5000): Promise<void> {
+  return expectNoProcesses([SUITE_TAG], withinMs);
 }
