@@ -148,7 +148,10 @@ function assertReachableByPostgresUser(clusterDir: string): void {
   }
 }
 
-/** A postmaster left running by a killed Toolplane holds the cluster's lock; stop it first. */
+/**
+ * A postmaster left running by a killed Toolplane (now an orphan) holds the cluster's lock:
+ * stop it first. One whose parent still runs belongs to another live Toolplane: refuse.
+ */
 function stopStalePostmaster(clusterDir: string, log: (message: string) => void): void {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
@@ -161,6 +164,17 @@ function stopStalePostmaster(clusterDir: string, log: (message: string) => void)
   }
   const comm = safeRead(`/proc/${pid}/comm`).trim();
   if (comm !== 'postgres') return;
+  // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
+  const stat = safeRead(`/proc/${pid}/stat`);
+  const parent = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+  // An orphan is adopted by init or a subreaper; a Toolplane (a node process) means a live owner.
+  const parentIsNode = parent > 1 && parent !== process.pid && safeRead(`/proc/${parent}/comm`).trim().startsWith('node');
+  if (parentIsNode) {
+    throw new Error(
+      `The data directory ${dirname(clusterDir)} is in use by another running Toolplane (its PostgreSQL has pid ${pid}, ` +
+        `started by pid ${parent}). Stop that one first, or give this one another TOOLPLANE_DATA_DIR.`,
+    );
+  }
   log(`stopping a stale PostgreSQL (pid ${pid}) left on ${clusterDir}`);
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 15_000;
