@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { adminQuery, withDatabase } from './test-database.js';
 import { spawnToolplane, type ToolplaneProcess } from './toolplane-process.js';
 
 export interface ApiResponse<T = any> {
@@ -39,7 +40,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const serverUrl = process.env.TOOLPLANE_TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TOOLPLANE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
   const dbName = `tp_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+  await adminQuery(`CREATE DATABASE ${dbName}`, serverUrl);
   const databaseUrl = withDatabase(serverUrl, dbName);
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-e2e-'));
   const adminKey = `test_${randomBytes(16).toString('hex')}`;
@@ -73,7 +74,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       const code = await toolplane.stop();
       await pool.end();
       rmSync(dataDir, { recursive: true, force: true });
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`, serverUrl).catch(() => undefined);
       if (code !== 0) throw new Error(`Toolplane exited with ${code} on SIGTERM:\n${toolplane.logs().slice(-4000)}`);
     },
   };
@@ -106,18 +107,3 @@ export function makeApi(base: string, key: string | undefined): Api {
   };
 }
 
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
@@ -14,6 +13,7 @@ import { GetExecutionHandler } from './get-execution/get-execution.handler.js';
 import { GetExecutionQuery } from './get-execution/get-execution.query.js';
 import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
+import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const FILES = { id: randomUUID(), name: 'files' };
@@ -22,21 +22,6 @@ const BASE = new Date('2026-03-01T12:00:00.000Z');
 const NOW = new Date(BASE.getTime() + 60 * 60 * 1000);
 const minutesBefore = (m: number) => new Date(BASE.getTime() - m * 60 * 1000);
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(SERVER_URL, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 let seq = 0;
 function execution(

@@ -6,25 +6,11 @@ import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work
 import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
+import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const SOURCE_ID = randomUUID();
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(SERVER_URL, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
   return {

@@ -13,24 +13,10 @@ import { CoreModule } from '../../../shared/core.module.js';
 import { DomainErrorFilter } from '../../../shared/http/domain-error.filter.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
 import { AuditModule } from '../audit.module.js';
+import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(SERVER_URL, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
   return {

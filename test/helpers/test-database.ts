@@ -1,0 +1,26 @@
+import pg from 'pg';
+
+/** The test PostgreSQL server the jest global setup started (or DATABASE_URL). */
+export function testServerUrl(): string {
+  const url = process.env.TOOLPLANE_TEST_DATABASE_URL;
+  if (!url) throw new Error('TOOLPLANE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
+  return url;
+}
+
+/** The same server URL, pointing at another database. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Runs one statement (CREATE/DROP DATABASE …) on the server's maintenance database. */
+export async function adminQuery(sql: string, serverUrl = testServerUrl()): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
