@@ -123,6 +123,20 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       ]);
     });
 
+    it('lists only the read-only tools of a read-only source by default', async () => {
+      const before = await list('source=inv');
+      await h.api.patch('/api/v1/sources/inv?wait=false', { readOnly: true });
+      try {
+        const readOnly = await list('source=inv');
+        expect(names(readOnly.body)).toEqual(['inv__repeater']);
+        expect(readOnly.headers.get('etag')).not.toBe(before.headers.get('etag'));
+        expect(names((await list('source=inv&includeDisabledSources=true')).body)).toEqual(names(before.body));
+      } finally {
+        await h.api.patch('/api/v1/sources/inv?wait=false', { readOnly: false });
+      }
+      expect(names((await list('source=inv')).body)).toEqual(names(before.body));
+    });
+
     it('filters on the annotation hints, with the MCP defaults for missing ones', async () => {
       expect(names((await list('source=inv&readOnly=true')).body)).toEqual(['inv__repeater']);
       expect(names((await list('source=inv&readOnly=false')).body)).toEqual(['inv__labeller', 'inv__nested', 'inv__untitled']);

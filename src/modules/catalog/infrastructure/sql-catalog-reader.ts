@@ -42,7 +42,7 @@ const OPEN_WORLD = hint('openWorldHint', true);
 
 /** What each view shows of a row, and so what its version must cover (the definition hash covers the definition). */
 const VERSIONED: Record<CatalogView, string> = {
-  agent: 't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled',
+  agent: 't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled, s.read_only',
   admin:
     't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled, s.read_only, ' +
     'extract(epoch FROM t.updated_at), extract(epoch FROM t.last_seen_at)',
@@ -100,7 +100,10 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
   }
   if (filter.status !== 'all') where.push(`t.status = ${st.bind(filter.status)}`);
   if (filter.enabled !== 'all') where.push(`t.enabled = ${st.bind(filter.enabled)}`);
-  if (!filter.includeDisabledSources) where.push('s.enabled');
+  if (!filter.includeDisabledSources) {
+    // The agent view lists what may be called: a read-only source admits only read-only tools.
+    where.push('s.enabled', `(NOT s.read_only OR ${READ_ONLY})`);
+  }
   const hints: [boolean | undefined, string][] = [
     [filter.readOnly, READ_ONLY],
     [filter.destructive, DESTRUCTIVE],
