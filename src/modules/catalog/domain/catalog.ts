@@ -3,26 +3,12 @@
  * inventory holds it; formats turn entries into what MCP clients and LLM APIs expect.
  */
 
+import type { ToolView } from '../../inventory/application/tool-view.js';
+
 export type ToolStatusFilter = 'active' | 'deprecated' | 'all';
 
 /** The full admin view of a tool (the same shape as `GET /api/v1/tools/{qualifiedName}`). */
-export interface CatalogEntry {
-  id: string;
-  qualifiedName: string;
-  name: string;
-  source: { id: string; name: string; enabled: boolean; readOnly: boolean };
-  title: string | null;
-  description: string | null;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown> | null;
-  annotations: Record<string, unknown> | null;
-  definitionHash: string;
-  status: 'active' | 'deprecated';
-  enabled: boolean;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  updatedAt: string;
-}
+export type CatalogEntry = ToolView;
 
 /**
  * Which tools a listing covers. The defaults are the agent's view: active, enabled tools of

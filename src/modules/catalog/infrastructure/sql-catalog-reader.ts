@@ -1,35 +1,13 @@
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
+import { TOOL_COLUMNS, TOOL_FROM, toToolView, type ToolRow } from '../../inventory/infrastructure/tool-row.js';
 import { CatalogReader, CatalogView } from '../application/catalog-reader.js';
-import type { CatalogEntry, CatalogFilter, CatalogSearch, CatalogSearchText, CatalogSlice } from '../domain/catalog.js';
+import type { CatalogFilter, CatalogSearch, CatalogSearchText, CatalogSlice } from '../domain/catalog.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Row {
-  id: string;
-  qualified_name: string;
-  name: string;
-  source_id: string;
-  source_name: string;
-  source_enabled: boolean;
-  source_read_only: boolean;
-  title: string | null;
-  description: string | null;
-  input_schema: Record<string, unknown>;
-  output_schema: Record<string, unknown> | null;
-  annotations: Record<string, unknown> | null;
-  definition_hash: string;
-  status: 'active' | 'deprecated';
-  enabled: boolean;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  updated_at: Date;
+interface Row extends ToolRow {
   rank?: string;
 }
-
-const COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
-       s.read_only AS source_read_only, t.title, t.description, t.input_schema, t.output_schema, t.annotations,
-       t.definition_hash, t.status, t.enabled, t.first_seen_at, t.last_seen_at, t.updated_at`;
-const FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
 /** An MCP annotation hint; absent, or not a boolean: the default the MCP specification gives it. */
 const hint = (name: string, fallback: boolean) =>
@@ -67,7 +45,7 @@ export class SqlCatalogReader extends CatalogReader {
     const st = new Statement();
     const rows: { n: number; h: string }[] = await this.uow.manager().query(
       `SELECT count(*)::int AS n, md5(coalesce(string_agg(concat_ws('|', ${VERSIONED[view]}), ',' ORDER BY t.id), '')) AS h
-         ${FROM} WHERE ${conditions(filter, st).join(' AND ')}`,
+         ${TOOL_FROM} WHERE ${conditions(filter, st).join(' AND ')}`,
       st.params,
     );
     return `${rows[0]?.n ?? 0}.${rows[0]?.h ?? ''}`;
@@ -79,14 +57,14 @@ export class SqlCatalogReader extends CatalogReader {
     let sql: string;
     if (!search) {
       if (after) where.push(`t.qualified_name > ${st.bind(after.name)}`);
-      sql = `SELECT ${COLUMNS} ${FROM} WHERE ${where.join(' AND ')} ORDER BY t.qualified_name LIMIT ${st.bind(limit + 1)}`;
+      sql = `SELECT ${TOOL_COLUMNS} ${TOOL_FROM} WHERE ${where.join(' AND ')} ORDER BY t.qualified_name LIMIT ${st.bind(limit + 1)}`;
     } else {
       sql = rankedSearch(search, where, st, after, limit);
     }
     const rows: Row[] = await this.uow.manager().query(sql, st.params);
     const page = rows.slice(0, limit);
     return {
-      entries: page.map(toEntry),
+      entries: page.map(toToolView),
       ranks: search ? page.map((r) => r.rank ?? '0') : undefined,
       hasMore: rows.length > limit,
     };
@@ -145,9 +123,9 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
     ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
     : '';
   return `SELECT * FROM (
-            SELECT ${COLUMNS},
+            SELECT ${TOOL_COLUMNS},
                    round((coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
-              ${FROM} CROSS JOIN (SELECT ${query} AS query) q
+              ${TOOL_FROM} CROSS JOIN (SELECT ${query} AS query) q
              WHERE ${where.join(' AND ')} AND (t.search_vector @@ q.query OR ${nameHit})
           ) x ${keyset}
           ORDER BY x.rank DESC, x.qualified_name
@@ -156,24 +134,4 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function toEntry(r: Row): CatalogEntry {
-  return {
-    id: r.id,
-    qualifiedName: r.qualified_name,
-    name: r.name,
-    source: { id: r.source_id, name: r.source_name, enabled: r.source_enabled, readOnly: r.source_read_only },
-    title: r.title,
-    description: r.description,
-    inputSchema: r.input_schema,
-    outputSchema: r.output_schema,
-    annotations: r.annotations,
-    definitionHash: r.definition_hash,
-    status: r.status,
-    enabled: r.enabled,
-    firstSeenAt: r.first_seen_at.toISOString(),
-    lastSeenAt: r.last_seen_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
 }
