@@ -4,39 +4,22 @@ import { ProblemDetail, ProblemList } from '../../../shared/domain-error.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
 import { CommandLocator, HostEnvironment, ManifestLoader } from '../domain/ports.js';
-import type { ManifestSummary } from '../domain/source.js';
-import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import type { ManifestSummary, SourceProps } from '../domain/source.js';
+import type { SourceSpecInput } from './source-spec.js';
 import { checkVariables } from '../domain/variable-policy.js';
 import { parseTemplate } from '../domain/value-template.js';
 
 /** The connection part of a source after every check: what gets stored. */
-export interface CheckedConnection {
-  transport: TransportKind;
-  lifecycle: StdioLifecycle;
-  pluginDir: string | null;
-  manifest: ManifestSummary | null;
-  command: string | null;
-  /** The command and args came from the manifest rather than the request. */
-  commandFromManifest: boolean;
-  args: string[];
-  cwd: string | null;
-  url: string | null;
-  env: Record<string, string>;
-  headers: Record<string, string>;
-}
+export type CheckedConnection = Pick<
+  SourceProps,
+  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+>;
 
-export interface ConnectionInput {
-  transport: TransportKind;
-  lifecycle?: StdioLifecycle;
-  pluginDir?: string | null;
-  packageIndex?: number;
-  command?: string | null;
-  args?: string[] | null;
-  cwd?: string | null;
-  url?: string | null;
-  env?: Record<string, string>;
-  headers?: Record<string, string>;
-}
+/** The connection part of a registration (or of a source with its changes applied). */
+export type ConnectionInput = Pick<
+  SourceSpecInput,
+  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+>;
 
 export interface ConnectionCheck {
   problems: ProblemDetail[];
