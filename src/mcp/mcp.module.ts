@@ -1,4 +1,5 @@
 import { Logger, Module } from '@nestjs/common';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
 import { McpCatalog } from './gateway/mcp-catalog.js';
@@ -9,6 +10,13 @@ import { McpToolExecutor } from './mcp-tool-executor.js';
 import { TransportFactory } from './transport-factory.js';
 
 const stderrLogger = new Logger('mcp-stdio');
+
+/**
+ * The input Toolplane declares to 2026-07-28 upstreams: every kind an `input_required` result can
+ * ask for, since it relays them to its caller — a REST caller answers any kind, and the MCP
+ * endpoint refuses (-32021) an input request its caller did not declare the capability for.
+ */
+const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
 
 /**
  * The MCP infrastructure: pooled upstream connections, the UpstreamDiscovery and ToolInvoker
@@ -22,6 +30,7 @@ const stderrLogger = new Logger('mcp-stdio');
       useFactory: () =>
         new TransportFactory({
           stdio: { onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`) },
+          modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
         }),
     },
     {

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
-import type { ExecutionRecord } from '../../modules/execution/domain/execution.js';
+import type { ExecutionError, ExecutionRecord } from '../../modules/execution/domain/execution.js';
 
 /** `_meta` key under which every tools/call result names the execution Toolplane recorded for it. */
 export const EXECUTION_META_KEY = 'dev.toolplane/execution';
@@ -15,6 +15,8 @@ export type ServedEra = 'legacy' | 'modern';
  *   error result saying so;
  * - no such tool: a JSON-RPC invalid-params error (-32602), as the specification requires (an
  *   error result through the gateway's call_tool, which itself exists);
+ * - the upstream answered the call with a JSON-RPC invalid-params error (e.g. a tampered
+ *   `requestState`): the same error, for the request was invalid, not the tool's run;
  * - any other refusal (invalid arguments, disabled, read-only, concurrency limit, open circuit,
  *   timeout, upstream failure): an `isError` result whose text gives the reason, so that the
  *   model can read it and act on it.
@@ -57,9 +59,19 @@ export function toCallToolResult(
     if (unknownToolText !== undefined) return errorResult(unknownToolText, meta);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${requestedName.slice(0, 200)}`, { code: error.code, execution: record.id });
   }
+  if (upstreamRejectedParams(error)) {
+    // The upstream refused the request itself (a forged requestState, malformed inputResponses):
+    // as for an unknown tool, the caller gets the JSON-RPC error the upstream answered.
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code, execution: record.id });
+  }
   const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
   const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';
   return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, meta);
+}
+
+/** An upstream JSON-RPC invalid-params error, which ExecuteTool records with the upstream's code as `rpcCode`. */
+function upstreamRejectedParams(error: ExecutionError): boolean {
+  return error.code === 'UPSTREAM_PROTOCOL_ERROR' && (error.details ?? []).some((d) => d.path === 'rpcCode' && d.message === String(ProtocolErrorCode.InvalidParams));
 }
 
 function errorResult(text: string, meta: Record<string, unknown>): CallToolResult {

@@ -53,6 +53,17 @@ describe('toCallToolResult', () => {
     expect(toCallToolResult(unknown, 'modern', 'x', 'use search_tools')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
   });
 
+  it("relays the upstream's invalid-params error, and keeps other upstream protocol errors as error results", () => {
+    const upstream = (rpcCode: number) =>
+      record({
+        status: 'upstream_error',
+        result: null,
+        error: { code: 'UPSTREAM_PROTOCOL_ERROR', message: 'The upstream refused the call: Invalid or expired requestState', retryable: false, details: [{ path: 'rpcCode', message: String(rpcCode) }] },
+      });
+    expect(() => toCallToolResult(upstream(-32602), 'modern', 'x')).toThrow(expect.objectContaining({ code: -32602, message: expect.stringContaining('Invalid or expired requestState') }));
+    expect(toCallToolResult(upstream(-32603), 'modern', 'x')).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('[UPSTREAM_PROTOCOL_ERROR]') }] });
+  });
+
   it('passes input_required through untouched to 2026-07-28 callers only', () => {
     const asking = record({ status: 'input_required', result: { content: [], truncated: false, originalBytes: 0, inputRequests: { ok: { method: 'elicitation/create', params: {} } }, requestState: 'opaque \u2028 "state"' } });
     expect(toCallToolResult(asking, 'modern', 'x')).toMatchObject({ resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create' } }, requestState: 'opaque \u2028 "state"' });
