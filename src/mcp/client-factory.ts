@@ -1,6 +1,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SSEClientTransport,
   mergeCapabilities,
   type ClientCapabilities,
@@ -11,7 +12,9 @@ import {
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
 import type { Deadline } from './deadline.js';
-import { RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
+import { DirectToolCaller } from './http/direct-tool-call.js';
+import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
@@ -100,7 +103,7 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
  * The SDK client, declaring `modernCapabilities` in the per-request envelope of 2026-07-28
  * connections only (2025-era connections declare them in `initialize`, which this leaves empty).
  */
-class ToolplaneClient extends Client {
+export class ToolplaneClient extends Client {
   constructor(private readonly modernCapabilities: ClientCapabilities, probeTimeoutMs?: number) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
@@ -111,6 +114,12 @@ class ToolplaneClient extends Client {
         inputRequired: { autoFulfill: false },
       },
     );
+  }
+
+  /** The `_meta` envelope this client puts on every 2026-07-28 request (undefined on 2025-era connections). */
+  metaEnvelope(): Record<string, unknown> | undefined {
+    const envelope = this._outboundMetaEnvelope();
+    return envelope === undefined ? undefined : { ...envelope };
   }
 
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
@@ -125,7 +134,7 @@ class ToolplaneClient extends Client {
  * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
-export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): Client {
+export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): ToolplaneClient {
   const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
@@ -171,7 +180,7 @@ async function connectOnce(
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
   const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
-  const connection = new McpConnection(client, transport, identity);
+  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings));
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
     return connection;
@@ -185,6 +194,24 @@ async function connectOnce(
     }
     throw described;
   }
+}
+
+/**
+ * Streamable HTTP connections call tools directly over a keep-alive pool, reusing what the SDK
+ * client negotiated (era, version, session); the client carries everything else.
+ */
+function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings): DirectToolCaller | undefined {
+  if (target.transport !== 'streamable-http' || !(transport instanceof RequestScopedHttpTransport)) return undefined;
+  const poster = new KeepAliveRpcPoster(remoteUrl(target), { ...target.headers }, settings.http?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  return new DirectToolCaller(
+    poster,
+    () => ({
+      era: client.getProtocolEra() ?? 'legacy',
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+      sessionId: transport.sessionId,
+      metaEnvelope: () => client.metaEnvelope(),
+    }),
+  );
 }
 
 function identityOf(target: UpstreamTarget): ConnectionIdentity {

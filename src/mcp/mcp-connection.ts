@@ -1,6 +1,7 @@
 import { StreamableHTTPClientTransport, type Client, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstream.js';
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
+import type { DirectToolCaller } from './http/direct-tool-call.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import type { UpstreamError } from './upstream-error.js';
 
@@ -34,6 +35,8 @@ export class McpConnection {
     readonly client: Client,
     readonly transport: Transport,
     readonly identity: ConnectionIdentity,
+    /** Direct `tools/call` sender of Streamable HTTP connections (see DirectToolCaller). */
+    readonly directCaller?: DirectToolCaller,
   ) {
     const previous = client.onclose;
     client.onclose = () => {
@@ -94,6 +97,7 @@ export class McpConnection {
     try {
       await this.client.close();
     } finally {
+      this.directCaller?.close();
       await transport.close().catch(() => undefined);
       this.isClosed = true;
     }

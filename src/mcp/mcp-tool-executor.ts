@@ -33,6 +33,8 @@ const HEADER_MISMATCH = -32020;
  *   signal aborts (on 2026-07-28 Streamable HTTP it closes the request's stream instead, and
  *   Toolplane's HTTP transport closes it on 2025-era connections too); a transient stdio process
  *   is stopped when the use ends.
+ * - On Streamable HTTP the call goes out through the connection's DirectToolCaller (same wire
+ *   exchange, a fraction of the CPU); the SDK client still negotiates, lists and mirrors headers.
  * - Results are recorded as answered: content items verbatim, no output-schema validation. No
  *   `tools/list` is needed before a call; the discovered definition only serves to mirror
  *   `x-mcp-header` parameters into `Mcp-Param-*` headers (2026-07-28 over HTTP), and is looked up
@@ -80,24 +82,23 @@ export class McpToolExecutor extends ToolInvoker {
       ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
     };
     const onProgress = request.onProgress;
+    const relayProgress = onProgress
+      ? (progress: { progress: number; total?: number; message?: string }) => {
+          try {
+            onProgress({
+              progress: progress.progress,
+              ...(progress.total !== undefined ? { total: progress.total } : {}),
+              ...(progress.message !== undefined ? { message: progress.message } : {}),
+            });
+          } catch {
+            // a failing progress listener must not fail the call
+          }
+        }
+      : undefined;
     const options = () => ({
       ...session.requestOptions(),
       allowInputRequired: true,
-      ...(onProgress
-        ? {
-            onprogress: (progress: { progress: number; total?: number; message?: string }) => {
-              try {
-                onProgress({
-                  progress: progress.progress,
-                  ...(progress.total !== undefined ? { total: progress.total } : {}),
-                  ...(progress.message !== undefined ? { message: progress.message } : {}),
-                });
-              } catch {
-                // a failing progress listener must not fail the call
-              }
-            },
-          }
-        : {}),
+      ...(relayProgress ? { onprogress: relayProgress } : {}),
     });
     // callTool() mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition. With
     // no outputSchema in it, the SDK neither validates structuredContent nor lists tools to find one.
@@ -111,7 +112,10 @@ export class McpToolExecutor extends ToolInvoker {
       answer = await callWithDefinition(inputSchema);
     } else {
       try {
-        answer = await client.request({ method: 'tools/call', params }, RAW_RESULT, options());
+        const direct = session.connection.directCaller;
+        answer = direct
+          ? await direct.call(params, { signal: session.deadline.signal, ...(relayProgress ? { onProgress: relayProgress } : {}) })
+          : await client.request({ method: 'tools/call', params }, RAW_RESULT, options());
       } catch (error) {
         // The server wants mirrored headers the caller's definition did not announce (or none was
         // given): look the current definition up once and call with it.

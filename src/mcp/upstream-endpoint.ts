@@ -29,6 +29,18 @@ export function secretValues(target: UpstreamTarget): string[] {
 
 /** Hash of everything that shapes a connection; a pooled connection whose fingerprint differs is replaced. */
 export function connectionFingerprint(target: UpstreamTarget): string {
+  let fingerprint = fingerprints.get(target);
+  if (fingerprint === undefined) {
+    fingerprint = computeFingerprint(target);
+    fingerprints.set(target, fingerprint);
+  }
+  return fingerprint;
+}
+
+/** Targets are immutable and reused by every call for a while (RouteCache): hash each once. */
+const fingerprints = new WeakMap<UpstreamTarget, string>();
+
+function computeFingerprint(target: UpstreamTarget): string {
   const relevant =
     target.transport === 'stdio'
       ? {

@@ -197,6 +197,15 @@ describe('McpToolExecutor', () => {
       expect((await httpTransportOf(target)).openRequestCount).toBe(0);
     });
 
+    test('progress over a 2026-07-28 HTTP connection: every update, in order, before the result', async () => {
+      const server = await start([paths.modern, 'http', '--port', '{port}'], { EXTRA_TOOLS: '1' });
+      const target = remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`);
+      const updates: ProgressUpdate[] = [];
+      const result = await call(target, 'slow', { ms: 150, steps: 3 }, { onProgress: (update) => updates.push(update) });
+      expect(result.content).toEqual([{ type: 'text', text: 'waited 150 ms' }]);
+      expect(updates).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress} of 3` })));
+    });
+
     test('2025 era over HTTP: notifications/cancelled is posted and the request stream closed', async () => {
       const fake = await fakeLegacyHttpServer();
       cleanups.push(fake.close);
@@ -442,11 +451,15 @@ describe('McpToolExecutor', () => {
       expect(status.kind).toBe('transport');
       expect(status.message).toBe(`HTTP 500 from ${fake.url}`);
 
-      for (const tool of ['broken-stream', 'ended-stream']) {
+      const expectedMessages: Record<string, string> = {
+        'broken-stream': `connection to ${fake.url} was reset`,
+        'ended-stream': `${fake.url} ended the response stream without answering while calling tool ended-stream`,
+      };
+      for (const [tool, expected] of Object.entries(expectedMessages)) {
         const startedAt = Date.now();
         const broken = await failure(invoke(target, tool, {}, { timeoutMs: 10_000 }));
         expect(broken.kind).toBe('transport');
-        expect(broken.message).toBe(`${fake.url} ended the response stream without answering while calling tool ${tool}`);
+        expect(broken.message).toBe(expected);
         expect(Date.now() - startedAt).toBeLessThan(3000);
       }
       expect(fake.seenAuthorization.every((value) => value === 'Bearer sk-secret-header-value')).toBe(true);

@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestjs/common';
+import pg, { type Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
@@ -52,6 +53,8 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['duration_ms', 'double precision'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
+/** Batches of up to this many rows are prepared statements (one per size and connection); larger ones are not worth keeping. */
+const PREPARED_BATCH_SIZES = 8;
 /** PostgreSQL accepts at most 65,535 parameters per statement. */
 const MAX_BATCH_ROWS = Math.floor(65_535 / COLUMNS.length);
 
@@ -200,7 +203,14 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
       return `(${COLUMNS.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
     });
     // Idempotent: recording the same execution twice keeps the first row.
-    await this.dataSource.query(`INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`, params);
+    const text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+    const pool = poolOf(this.dataSource);
+    if (pool && rows.length <= PREPARED_BATCH_SIZES) {
+      // The common small batches run as prepared statements: parsed and planned once per connection.
+      await pool.query({ name: `toolplane-record-executions-${rows.length}`, text, values: params });
+    } else {
+      await this.dataSource.query(text, params);
+    }
   }
 
   private committed(rows: Pending[]): void {
@@ -213,6 +223,12 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.logger.error(`execution ${row.id} was not recorded: ${describe(error)}`);
     row.reject(error);
   }
+}
+
+/** The pg pool behind TypeORM's PostgreSQL driver, for named (prepared) statements TypeORM cannot send. */
+function poolOf(dataSource: DataSource): Pick<Pool, 'query'> | undefined {
+  const master = (dataSource.driver as unknown as { master?: unknown }).master;
+  return master instanceof pg.Pool ? master : undefined;
 }
 
 function recorderClosed(): DomainError {

@@ -12,6 +12,7 @@ import { limitResult } from '../../domain/tool-result.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';
 import { InvocationFailure, InvocationOutcome, ToolInvoker } from '../../domain/tool-invoker.port.js';
 import { Bulkheads } from '../bulkheads.js';
+import { CallSignal } from '../call-signal.js';
 import { InFlightCalls } from '../in-flight-calls.js';
 import { RouteCache } from '../route-cache.js';
 import type { ToolRoute } from '../tool-route.js';
@@ -130,8 +131,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       return refusal;
     }
 
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = command.signal ? AbortSignal.any([command.signal, timeout]) : timeout;
+    const callSignal = new CallSignal(timeoutMs, command.signal);
+    const signal = callSignal.signal;
     let release: (() => void) | undefined;
     try {
       try {
@@ -200,6 +201,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       }
     } finally {
       release?.();
+      callSignal.dispose();
     }
   }
 

@@ -1,0 +1,145 @@
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
+
+/** What a direct call needs to know of the connection the SDK client negotiated. */
+export interface NegotiatedSession {
+  era: 'modern' | 'legacy';
+  protocolVersion: string;
+  /** The 2025-era session, when the server assigned one. */
+  sessionId?: string;
+  /** The 2026-07-28 per-request `_meta` envelope (protocol version, client info, capabilities). */
+  metaEnvelope(): Record<string, unknown> | undefined;
+}
+
+export interface DirectCallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+const METHOD_NOT_FOUND = -32601;
+const CANCEL_NOTICE_MS = 1000;
+
+/**
+ * `tools/call` over a Streamable HTTP connection the SDK client opened and negotiated, sent
+ * without going through the client: the hot path of remote calls, where the SDK's web-stream
+ * transport, schema parsing and per-request bookkeeping cost several times the call itself.
+ *
+ * It speaks what the SDK would on the wire: the connection's protocol version and session
+ * headers, on 2026-07-28 the `_meta` envelope plus `Mcp-Method`/`Mcp-Name`, progress through a
+ * progress token, cancellation by closing the request's stream (and, on 2025-era sessions, with
+ * `notifications/cancelled`). Server requests arriving on the stream are answered like the
+ * capability-less SDK client answers them (`ping`, else method not found). Ids are strings of
+ * their own, so they never collide with the client's numeric ones on the same session.
+ */
+export class DirectToolCaller {
+  private nextId = 0;
+
+  constructor(
+    private readonly poster: KeepAliveRpcPoster,
+    private readonly session: () => NegotiatedSession,
+  ) {}
+
+  /** Closes the pooled HTTP connections; calls under way fail. */
+  close(): void {
+    this.poster.close();
+  }
+
+  /** Resolves with the raw result (2026 results still carry `resultType`); JSON-RPC errors reject as ProtocolError. */
+  async call(params: Record<string, unknown> & { name: string }, options: DirectCallOptions): Promise<unknown> {
+    const session = this.session();
+    const modern = session.era === 'modern';
+    const id = `toolplane-${++this.nextId}`;
+    const meta = {
+      ...(isRecord(params._meta) ? params._meta : {}),
+      ...(modern ? session.metaEnvelope() : {}),
+      ...(options.onProgress ? { progressToken: id } : {}),
+    };
+    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } };
+    const headers = this.headers(session, modern ? { 'mcp-method': 'tools/call', 'mcp-name': headerValue(params.name) } : {});
+
+    const onAbort = () => {
+      // 2025-era servers learn of a cancellation from a notification; a closed stream is enough on 2026-07-28.
+      if (!modern) this.notifyCancelled(session, id);
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    let answer: RpcMessage;
+    try {
+      answer = await this.poster.call(id, JSON.stringify(message), {
+        headers,
+        signal: options.signal,
+        errorBodyIsAnswer: modern,
+        onMessage: (incoming) => this.onServerMessage(session, incoming, id, options),
+      });
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+    }
+    if (isRecord(answer.error)) {
+      const { code, message: text, data } = answer.error;
+      throw new ProtocolError(typeof code === 'number' ? code : -32603, typeof text === 'string' ? text : 'unknown error', data);
+    }
+    return modern ? checkModernResult(answer.result) : answer.result;
+  }
+
+  private onServerMessage(session: NegotiatedSession, message: RpcMessage, progressToken: string, options: DirectCallOptions): void {
+    if (message.method === 'notifications/progress' && isRecord(message.params) && message.params.progressToken === progressToken) {
+      const { progress, total, message: text } = message.params;
+      if (typeof progress === 'number') {
+        options.onProgress?.({
+          progress,
+          ...(typeof total === 'number' ? { total } : {}),
+          ...(typeof text === 'string' ? { message: text } : {}),
+        });
+      }
+      return;
+    }
+    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
+      const response =
+        message.method === 'ping'
+          ? { jsonrpc: '2.0', id: message.id, result: {} }
+          : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } };
+      void this.poster.send(JSON.stringify(response), this.headers(session, {}), AbortSignal.timeout(CANCEL_NOTICE_MS)).catch(() => undefined);
+    }
+  }
+
+  private notifyCancelled(session: NegotiatedSession, requestId: string): void {
+    const notice = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'cancelled by the caller' } };
+    void this.poster.send(JSON.stringify(notice), this.headers(session, {}), AbortSignal.timeout(CANCEL_NOTICE_MS)).catch(() => undefined);
+  }
+
+  private headers(session: NegotiatedSession, extra: Record<string, string>): Record<string, string> {
+    return {
+      'mcp-protocol-version': session.protocolVersion,
+      ...(session.sessionId ? { 'mcp-session-id': session.sessionId } : {}),
+      ...extra,
+    };
+  }
+}
+
+/** A 2026-07-28 result must say what it is; anything but complete or input_required is not a tool result. */
+function checkModernResult(result: unknown): unknown {
+  if (!isRecord(result)) throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not an object');
+  const { resultType } = result;
+  if (resultType === 'complete') return result;
+  if (resultType === 'input_required') {
+    const asks = isRecord(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
+    if (!asks && typeof result.requestState !== 'string') {
+      throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: input_required carries neither inputRequests nor requestState');
+    }
+    return result;
+  }
+  if (resultType === undefined) throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: missing required resultType');
+  throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: unsupported resultType ${JSON.stringify(resultType)}`);
+}
+
+/**
+ * An `Mcp-Name` header value: the name itself when it is plain visible ASCII without surrounding
+ * blanks, else the spec's base64 form `=?base64?…?=`.
+ */
+export function headerValue(value: string): string {
+  const plain = value.length > 0 && value === value.trim() && /^[\t\x20-\x7e]*$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,28 @@
+/**
+ * Aborts when the call's time is up or its caller goes away. A plain timer and listener, cleared
+ * as soon as the call ends: AbortSignal.timeout() would keep a timer per call alive for the whole
+ * timeout, and AbortSignal.any() costs more than the call's own bookkeeping.
+ */
+export class CallSignal {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onCallerAbort = () => this.controller.abort(this.caller?.reason);
+
+  constructor(
+    timeoutMs: number,
+    private readonly caller?: AbortSignal,
+  ) {
+    this.timer = setTimeout(() => this.controller.abort(new DOMException('The call timed out', 'TimeoutError')), timeoutMs);
+    if (caller?.aborted) this.onCallerAbort();
+    else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.onCallerAbort);
+  }
+}
