@@ -5,9 +5,11 @@ import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.
 import { McpCatalog } from './gateway/mcp-catalog.js';
 import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
+import { SourcePrimitives } from './gateway/source-primitives.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { TransportFactory } from './transport-factory.js';
+import { UpstreamPrimitives } from './upstream-primitives.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 
@@ -43,7 +45,9 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
       useFactory: (transports: TransportFactory) => new McpToolExecutor(transports),
       inject: [TransportFactory],
     },
+    { provide: UpstreamPrimitives, useFactory: (transports: TransportFactory) => new UpstreamPrimitives(transports), inject: [TransportFactory] },
     McpCatalog,
+    SourcePrimitives,
     McpToolServers,
     McpGatewayServer,
   ],

@@ -63,7 +63,5 @@ export const KNOWN_GAPS: Record<ConformanceEra, Readonly<Record<string, string>>
       "Two of 29 checks: test_missing_capability must be refused with -32021 when the caller did not declare sampling, but the upstream sees Toolplane's own capabilities (it relays sampling), not the caller's.",
     'input-required-result-capability-check':
       "The upstream sees Toolplane's capabilities (elicitation, sampling, roots) instead of the caller's (sampling only), asks for elicitation too, and Toolplane refuses to pass that on to a caller that did not declare it (-32021).",
-    caching: '/mcp/sources/{name} serves tools only: prompts/list, resources/list and resources/templates/list answer -32601, which the scenario counts as failures (tools/list carries ttlMs and cacheScope).',
-    'input-required-result-non-tool-request': 'The scenario calls prompts/get; /mcp/sources/{name} serves tools only (-32601).',
   },
 };

@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   type ListToolsResult,
+  type ServerCapabilities,
   type ServerContext,
   type ServerOptions,
   type Tool,
@@ -23,6 +24,7 @@ import { toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
 import { McpCatalog } from './mcp-catalog.js';
+import { SourcePrimitives } from './source-primitives.js';
 import { searchTools } from './tool-search.js';
 
 /** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
@@ -108,16 +110,26 @@ const INSTRUCTIONS = {
 } as const;
 
 /** Server options by surface kind and era, built once: capabilities, instructions and cache hints. */
-function serverOptions(kind: 'all' | 'gateway' | 'source', era: ServedEra, instructions: string): ServerOptions {
+function serverOptions(
+  kind: 'all' | 'gateway' | 'source',
+  era: ServedEra,
+  instructions: string,
+  /** A source's relayed prompts and resources, as its upstream declares them. */
+  primitives: Pick<ServerCapabilities, 'prompts' | 'resources'> = {},
+): ServerOptions {
   const listTtl = kind === 'gateway' ? STATIC_TTL_MS : CATALOG_LIST_TTL_MS;
+  const relayedList = { ttlMs: CATALOG_LIST_TTL_MS, cacheScope: 'private' } as const;
   return {
     // listChanged reaches 2026-07-28 subscribers (subscriptions/listen); stateless 2025-era
     // exchanges have no channel to announce it on.
-    capabilities: { tools: kind !== 'gateway' && era === 'modern' ? { listChanged: true } : {}, logging: {} },
+    capabilities: { tools: kind !== 'gateway' && era === 'modern' ? { listChanged: true } : {}, logging: {}, ...primitives },
     instructions,
     cacheHints: {
       'tools/list': { ttlMs: listTtl, cacheScope: 'private' },
       'server/discover': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
+      // Used only when the upstream's result carries no hints of its own.
+      ...(primitives.prompts ? { 'prompts/list': relayedList } : {}),
+      ...(primitives.resources ? { 'resources/list': relayedList, 'resources/templates/list': relayedList } : {}),
     },
   };
 }
@@ -141,17 +153,24 @@ export class McpToolServers {
   constructor(
     @Inject(McpCatalog) private readonly catalog: McpCatalog,
     @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
   ) {}
 
   create(exchange: McpExchange, era: ServedEra): Server {
     const { surface } = exchange;
     const options =
       surface.kind === 'source'
-        ? serverOptions('source', era, `The tools of the "${surface.source}" source, under the names it gives them. Calls go through Toolplane: validated, policed and recorded.`)
+        ? serverOptions(
+            'source',
+            era,
+            `The tools, prompts and resources of the "${surface.source}" source, under the names it gives them. Tool calls go through Toolplane: validated, policed and recorded.`,
+            this.primitives.capabilities(surface.source),
+          )
         : OPTIONS[surface.kind][era];
     const server = new Server(SERVER_INFO, options);
     server.setRequestHandler('tools/list', async (request) => this.listTools(surface, request.params?.cursor));
     server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchange, era, request, ctx));
+    if (surface.kind === 'source') this.primitives.serve(server, surface.source, exchange.principal.id, era, this.calls);
     return server;
   }
 

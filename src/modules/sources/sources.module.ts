@@ -10,6 +10,7 @@ import { SecretsModule } from '../secrets/secrets.module.js';
 import { CircuitBreakers } from './application/circuit-breakers.js';
 import { UpstreamTargets } from './application/upstream-targets.js';
 import { GetSourceHandler } from './application/get-source/get-source.handler.js';
+import { GetSourceUpstreamHandler } from './application/get-source-upstream/get-source-upstream.handler.js';
 import { ListSourcesHandler } from './application/list-sources/list-sources.handler.js';
 import { RefreshCoordinator } from './application/refresh-inventory/refresh-coordinator.js';
 import { RefreshInventoryHandler } from './application/refresh-inventory/refresh-inventory.handler.js';
@@ -55,6 +56,7 @@ import { SourcesController } from './interface/sources.controller.js';
     RefreshInventoryHandler,
     ValidateSourceHandler,
     GetSourceHandler,
+    GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
   exports: [CircuitBreakers, UpstreamTargets, McpModule],
