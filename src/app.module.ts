@@ -10,6 +10,7 @@ import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SourcesModule } from './modules/sources/sources.module.js';
 import { HealthController } from './ops/health.controller.js';
+import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 
@@ -18,7 +19,17 @@ export class AppModule {
   static forRoot(config: AppConfig, adminKey: string): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), AuditModule, SecretsModule, InventoryModule, CatalogModule, SourcesModule, ExecutionModule],
+      imports: [
+        CoreModule.forRoot(config),
+        CqrsModule.forRoot(),
+        CatalogNotificationsModule,
+        AuditModule,
+        SecretsModule,
+        InventoryModule,
+        CatalogModule,
+        SourcesModule,
+        ExecutionModule,
+      ],
       controllers: [HealthController],
       providers: [
         { provide: ADMIN_KEY, useValue: adminKey },

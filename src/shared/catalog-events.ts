@@ -2,7 +2,19 @@
  * Published after a change that may alter how a tool is reached or whether it may be used:
  * a source registered, changed or removed, an inventory refreshed, a tool enabled or disabled.
  * Read-side caches in this process drop what they hold for the source (all, without one).
+ * `remote`: the change was made by another Toolplane process on the same database.
  */
 export class CatalogChanged {
-  constructor(readonly sourceId?: string) {}
+  constructor(
+    readonly sourceId?: string,
+    readonly remote = false,
+  ) {}
+}
+
+/**
+ * Tells the other Toolplane processes sharing the database that the catalog changed. Called
+ * inside the unit of work that makes the change, so the news travels only if, and once, it commits.
+ */
+export abstract class CatalogChangeNotifier {
+  abstract notifyOthers(sourceId: string): Promise<void>;
 }

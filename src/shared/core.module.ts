@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { loadEncryptionKey } from '../modules/secrets/infrastructure/encryption-key.js';
+import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from '../modules/secrets/infrastructure/encryption-key.js';
 import { SecretCipher } from '../modules/secrets/domain/secret-cipher.js';
 import { openDatabase, type Database } from './database/database.js';
 import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
@@ -33,7 +33,16 @@ export class CoreModule {
         { provide: UnitOfWork, useExisting: TypeormUnitOfWork },
         { provide: Clock, useValue: { now: () => new Date() } satisfies Clock },
         { provide: IdGenerator, useValue: { next: () => randomUUID() } satisfies IdGenerator },
-        { provide: SecretCipher, useFactory: async () => new SecretCipher((await loadEncryptionKey(config)).key) },
+        {
+          provide: SecretCipher,
+          useFactory: async (db: Database) => {
+            const { key, generatedAt } = await loadEncryptionKey(config);
+            const cipher = new SecretCipher(key);
+            await assertGeneratedKeyFitsDatabase(db.dataSource, cipher.keyId, generatedAt);
+            return cipher;
+          },
+          inject: [DATABASE],
+        },
         DatabaseCloser,
       ],
       exports: [APP_CONFIG, DATABASE, TypeormUnitOfWork, UnitOfWork, Clock, IdGenerator, SecretCipher],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,6 +20,16 @@ export interface Harness {
   adminKey: string;
   api: Api;
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Another Toolplane process on the same database (same keys, its own data directory); stopped by `close` too. */
+  startPeer(env?: Record<string, string>): Promise<Peer>;
+  close(): Promise<void>;
+}
+
+export interface Peer {
+  url: string;
+  process: ToolplaneProcess;
+  dataDir: string;
+  api: Api;
   close(): Promise<void>;
 }
 
@@ -44,24 +54,51 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const databaseUrl = withDatabase(serverUrl, dbName);
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-e2e-'));
   const adminKey = `test_${randomBytes(16).toString('hex')}`;
+  const settings: Record<string, string> = {
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    TOOLPLANE_ADMIN_KEY: adminKey,
+    TOOLPLANE_REGISTRATION_WAIT_MS: '20000',
+    TOOLPLANE_DISCOVERY_TIMEOUT_MS: '15000',
+    TOOLPLANE_REFRESH_TICK_MS: '3600000',
+    ...env,
+  };
   let toolplane: ToolplaneProcess;
   try {
-    toolplane = await spawnToolplane({
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      TOOLPLANE_DATA_DIR: dataDir,
-      TOOLPLANE_ADMIN_KEY: adminKey,
-      TOOLPLANE_REGISTRATION_WAIT_MS: '20000',
-      TOOLPLANE_DISCOVERY_TIMEOUT_MS: '15000',
-      TOOLPLANE_REFRESH_TICK_MS: '3600000',
-      ...env,
-    });
+    toolplane = await spawnToolplane({ ...settings, TOOLPLANE_DATA_DIR: dataDir });
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const api = makeApi(toolplane.url, adminKey);
+  const peers = new Set<Peer>();
+  const startPeer = async (peerEnv: Record<string, string> = {}): Promise<Peer> => {
+    // The first process generated the encryption key into its data directory; every process of one database needs it.
+    const encryptionKey = settings.TOOLPLANE_ENCRYPTION_KEY ?? readFileSync(join(dataDir, 'encryption.key'), 'utf8').trim();
+    const peerDir = mkdtempSync(join(tmpdir(), 'toolplane-e2e-peer-'));
+    let child: ToolplaneProcess;
+    try {
+      child = await spawnToolplane({ ...settings, TOOLPLANE_ENCRYPTION_KEY: encryptionKey, ...peerEnv, TOOLPLANE_DATA_DIR: peerDir });
+    } catch (error) {
+      rmSync(peerDir, { recursive: true, force: true });
+      throw error;
+    }
+    const peer: Peer = {
+      url: child.url,
+      process: child,
+      dataDir: peerDir,
+      api: makeApi(child.url, adminKey),
+      close: async () => {
+        peers.delete(peer);
+        const code = await child.stop();
+        rmSync(peerDir, { recursive: true, force: true });
+        if (code !== 0) throw new Error(`Toolplane (peer) exited with ${code} on SIGTERM:\n${child.logs().slice(-4000)}`);
+      },
+    };
+    peers.add(peer);
+    return peer;
+  };
   return {
     url: toolplane.url,
     process: toolplane,
@@ -70,12 +107,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     adminKey,
     api,
     sql: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    startPeer,
     close: async () => {
+      const peerExits = await Promise.allSettled([...peers].map((peer) => peer.close()));
       const code = await toolplane.stop();
       await pool.end();
       rmSync(dataDir, { recursive: true, force: true });
       await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`, serverUrl).catch(() => undefined);
       if (code !== 0) throw new Error(`Toolplane exited with ${code} on SIGTERM:\n${toolplane.logs().slice(-4000)}`);
+      for (const exit of peerExits) if (exit.status === 'rejected') throw exit.reason;
     },
   };
 }

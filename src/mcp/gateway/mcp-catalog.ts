@@ -6,16 +6,18 @@ import { ListSourcesQuery } from '../../modules/sources/application/list-sources
 import { CatalogChanged } from '../../shared/catalog-events.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 
-/** How long a reading is served before it is read again in the background (changes made by other processes). */
+/** How long a reading is served before it is read again in the background (a fallback: other processes' changes are announced). */
 export const CATALOG_REFRESH_MS = 5000;
 /** Catalog events arriving within this window are coalesced into one re-read and at most one notification. */
 const CHANGE_DEBOUNCE_MS = 100;
 const PAGE = 1000;
+const NO_BASELINE = '';
 
 /**
  * The read side of the MCP endpoints: one shared snapshot of the usable tools, read through the
- * QueryBus, replaced at once when this process changes the catalog and refreshed in the background
- * (stale while revalidating) otherwise. Listeners hear when what clients would list has changed.
+ * QueryBus, replaced at once when the catalog changes (here, or in another process: see
+ * CatalogNotificationsModule) and refreshed in the background (stale while revalidating)
+ * otherwise. Listeners hear when what clients would list has changed.
  */
 @Injectable()
 @EventsHandler(CatalogChanged)
@@ -50,6 +52,8 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
   handle(_event: CatalogChanged): void {
     this.generation++;
     this.current = undefined;
+    // Without an earlier reading there is nothing to compare with: the next one counts as a change.
+    this.lastFingerprint ??= NO_BASELINE;
     clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;

@@ -6,6 +6,8 @@ import { ENTITIES, MIGRATIONS } from './schema.js';
 
 export interface Database {
   dataSource: DataSource;
+  /** The connection URL, for connections of their own (the catalog-change listener). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   }
   return {
     dataSource,
+    url,
     close: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
@@ -15,6 +15,7 @@ export class SetToolEnabledHandler implements ICommandHandler<SetToolEnabledComm
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(EventBus) private readonly events: EventBus,
+    @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
   async execute({ qualifiedName, enabled, actor }: SetToolEnabledCommand): Promise<void> {
@@ -31,6 +32,7 @@ export class SetToolEnabledHandler implements ICommandHandler<SetToolEnabledComm
         targetName: qualifiedName,
         details: {},
       });
+      await this.notifier.notifyOthers(tool.snapshot().sourceId);
       return tool.snapshot().sourceId;
     });
     if (sourceId) this.events.publish(new CatalogChanged(sourceId));

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { DomainError } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
@@ -31,6 +31,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EventBus) private readonly events: EventBus,
+    @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
   refresh(sourceId: string): Promise<RefreshOutcome> {
@@ -83,6 +84,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
       const locked = await this.sources.findLive(sourceId, { lock: true });
       if (!locked) return { ok: false as const, error: 'the source was removed during the refresh' };
       const { changes, inventoryHash } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
+      const before = locked.snapshot().upstream;
       locked.recordRefreshSuccess(
         {
           era: discovered.era,
@@ -94,6 +96,11 @@ export class RefreshCoordinator implements OnModuleDestroy {
         this.clock.now(),
       );
       await this.sources.save(locked);
+      // Other processes care about what they list and how they reach the upstream, not about health.
+      const eraChanged = before?.era !== discovered.era || before?.protocolVersion !== discovered.protocolVersion;
+      if (eraChanged || changes.added + changes.changed + changes.deprecated + changes.restored > 0) {
+        await this.notifier.notifyOthers(locked.id);
+      }
       return { ok: true as const, changes };
     });
   }

@@ -1,6 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, IdGenerator, UnitOfWork } from '../../../../shared/unit-of-work.js';
@@ -32,6 +32,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
     @Inject(IdGenerator) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EventBus) private readonly events: EventBus,
+    @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
   async execute({ spec, shapeProblems, actor, waitForDiscovery }: RegisterSourceCommand): Promise<{ id: string }> {
@@ -70,6 +71,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
         targetName: source.name,
         details: { transport: connection.transport, command: connection.command, url: connection.url, pluginDir: connection.pluginDir },
       });
+      await this.notifier.notifyOthers(source.id);
     });
 
     this.events.publish(new CatalogChanged(source.id));

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
 import { CircuitBreakers } from '../circuit-breakers.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
@@ -24,6 +24,7 @@ export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(EventBus) private readonly events: EventBus,
     @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
+    @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
   async execute({ idOrName, actor }: RemoveSourceCommand): Promise<void> {
@@ -41,6 +42,7 @@ export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand,
         targetName: source.name,
         details: { retiredTools: retired },
       });
+      await this.notifier.notifyOthers(source.id);
       return source.id;
     });
     this.events.publish(new CatalogChanged(id));

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
 import { CircuitBreakers } from '../circuit-breakers.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
@@ -31,6 +31,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EventBus) private readonly events: EventBus,
     @Inject(CircuitBreakers) private readonly circuits: CircuitBreakers,
+    @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
   async execute({ idOrName, changes, shapeProblems, actor, waitForDiscovery }: UpdateSourceCommand): Promise<{ id: string }> {
@@ -79,6 +80,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
         targetName: source.name,
         details: { changed },
       });
+      await this.notifier.notifyOthers(source.id);
       return { connectionChanged, enabled: after.enabled, wasEnabled: before.enabled };
     });
 

@@ -1,0 +1,52 @@
+import { Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { CatalogChangeNotifier, CatalogChanged } from './catalog-events.js';
+import { DATABASE } from './core.module.js';
+import type { Database } from './database/database.js';
+import { CatalogNotificationListener, PgCatalogChangeNotifier } from './database/catalog-notifications.js';
+import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
+
+/** Names this process in its notices, so that it can skip its own. */
+const INSTANCE_ID = Symbol('INSTANCE_ID');
+
+/** Republishes the catalog changes other processes announce as (remote) CatalogChanged events here. */
+@Injectable()
+class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly listener: CatalogNotificationListener;
+
+  constructor(@Inject(DATABASE) database: Database, @Inject(INSTANCE_ID) instanceId: string, @Inject(EventBus) events: EventBus) {
+    const logger = new Logger('catalog-notifications');
+    this.listener = new CatalogNotificationListener({
+      url: database.url,
+      instanceId,
+      onChange: (sourceId) => events.publish(new CatalogChanged(sourceId, true)),
+      onResync: () => events.publish(new CatalogChanged(undefined, true)),
+      log: { info: (m) => logger.log(m), warn: (m) => logger.warn(m) },
+    });
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.listener.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.listener.stop();
+  }
+}
+
+/** Catalog changes travel between the Toolplane processes of one database (PostgreSQL LISTEN/NOTIFY). */
+@Global()
+@Module({
+  providers: [
+    { provide: INSTANCE_ID, useFactory: () => randomUUID() },
+    {
+      provide: CatalogChangeNotifier,
+      useFactory: (uow: TypeormUnitOfWork, instanceId: string) => new PgCatalogChangeNotifier(uow, instanceId),
+      inject: [TypeormUnitOfWork, INSTANCE_ID],
+    },
+    CatalogChangeRelay,
+  ],
+  exports: [CatalogChangeNotifier],
+})
+export class CatalogNotificationsModule {}

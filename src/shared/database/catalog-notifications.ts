@@ -1,0 +1,151 @@
+import pg from 'pg';
+import { CatalogChangeNotifier } from '../catalog-events.js';
+import type { TypeormUnitOfWork } from './typeorm-unit-of-work.js';
+
+/** The PostgreSQL channel catalog changes are announced on, to every process sharing the database. */
+export const CATALOG_CHANNEL = 'toolplane_catalog';
+
+export interface CatalogNotice {
+  /** The process that made the change. */
+  origin: string;
+  sourceId?: string;
+}
+
+/** `<origin> <sourceId>`: far below NOTIFY's 8000-byte payload limit. */
+export function encodeCatalogNotice(notice: CatalogNotice): string {
+  return notice.sourceId ? `${notice.origin} ${notice.sourceId}` : notice.origin;
+}
+
+export function decodeCatalogNotice(payload: string): CatalogNotice {
+  const [origin = '', sourceId] = payload.split(' ', 2);
+  return sourceId ? { origin, sourceId } : { origin };
+}
+
+/**
+ * NOTIFY on the connection of the current unit of work: PostgreSQL delivers it when that
+ * transaction commits, and drops it when it rolls back.
+ */
+export class PgCatalogChangeNotifier extends CatalogChangeNotifier {
+  constructor(
+    private readonly uow: TypeormUnitOfWork,
+    private readonly instanceId: string,
+  ) {
+    super();
+  }
+
+  async notifyOthers(sourceId: string): Promise<void> {
+    await this.uow.manager().query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, sourceId })]);
+  }
+}
+
+export interface CatalogListenerOptions {
+  url: string;
+  /** This process: its own notices are skipped (its caches were dropped already). */
+  instanceId: string;
+  /** A change made by another process. */
+  onChange(sourceId: string | undefined): void;
+  /** The connection came back after a drop: notices may have been missed, anything may have changed. */
+  onResync(): void;
+  log: { info(message: string): void; warn(message: string): void };
+  /** How often the idle connection is checked; a dead one is replaced. */
+  heartbeatMs?: number;
+}
+
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 10_000;
+
+/**
+ * One dedicated connection that LISTENs on the catalog channel (pooled connections cannot: a
+ * LISTEN belongs to its session). When it drops it is re-opened with exponential backoff and
+ * jitter; a re-opened listener reports a resync since notices sent meanwhile are lost.
+ */
+export class CatalogNotificationListener {
+  private client?: pg.Client;
+  private retry?: NodeJS.Timeout;
+  private heartbeat?: NodeJS.Timeout;
+  private failures = 0;
+  private listenedBefore = false;
+  private stopped = false;
+
+  constructor(private readonly options: CatalogListenerOptions) {}
+
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Resolves after the first attempt; a failed one is retried in the background. */
+  start(): Promise<void> {
+    return this.open();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async open(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.options.url, application_name: 'toolplane-listen', keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (message) => {
+      if (message.channel === CATALOG_CHANNEL) this.receive(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CATALOG_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      void client.end().catch(() => undefined);
+      this.options.log.warn(`cannot listen for catalog changes: ${describe(error)}`);
+      this.scheduleRetry();
+      return;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.failures = 0;
+    this.heartbeat = setInterval(() => void client.query('SELECT 1').catch((error: unknown) => this.lost(client, error)), this.options.heartbeatMs ?? 15_000);
+    this.heartbeat.unref();
+    if (this.listenedBefore) {
+      this.options.log.info('listening for catalog changes again');
+      this.options.onResync();
+    }
+    this.listenedBefore = true;
+  }
+
+  private receive(payload: string): void {
+    const notice = decodeCatalogNotice(payload);
+    if (notice.origin === this.options.instanceId) return;
+    this.options.onChange(notice.sourceId);
+  }
+
+  private lost(client: pg.Client, error?: unknown): void {
+    if (this.client !== client) return; // not the live connection (still opening, or replaced)
+    this.client = undefined;
+    clearInterval(this.heartbeat);
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.options.log.warn(`the catalog-change listener lost its connection${error ? `: ${describe(error)}` : ''}; reconnecting`);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.failures);
+    this.failures++;
+    this.retry = setTimeout(() => void this.open(), ceiling / 2 + Math.random() * (ceiling / 2));
+    this.retry.unref();
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
