@@ -1,13 +1,20 @@
-// `npm run bench`: Toolplane's tool-call path against the same upstream reached without it, in the
-// same run, interleaved. See docs/performance.md. Loopback only; every load is bounded in time;
-// everything started is stopped at the end, also on failure (and by a watchdog).
+// `npm run bench`: Toolplane's tool-call paths (REST invoke, and `tools/call` on `/mcp` in both
+// protocol eras) against the same upstream reached without it, in the same run, interleaved; then
+// the catalog with 10,000 tools (search, MCP `tools/list`). See docs/performance.md. Loopback only;
+// every load is bounded in time; everything started is stopped at the end, also on failure (and by
+// a watchdog).
 //
 // Settings (environment):
 //   BENCH_SECONDS         measured seconds per (workload, connections, target), default 10
 //   BENCH_WARMUP_SECONDS  warm-up before each measured half, default 1
 //   BENCH_CONNECTIONS     comma-separated, default 1,16,64
-//   BENCH_WORKLOADS       comma-separated of http-echo, stdio-everything (default both)
-//   BENCH_MEMORY_CALLS    calls of the memory run, default 50000 (0 skips it); bounded at 120 s
+//   BENCH_WORKLOADS       comma-separated of http-echo, stdio-everything, catalog (default all three)
+//   BENCH_MEMORY_CALLS    calls of each memory run (REST, then /mcp), default 50000 (0 skips them);
+//                         each bounded at 180 s; needs the http-echo workload
+//   BENCH_CATALOG_SOURCES sources of the catalog workload, default 100
+//   BENCH_CATALOG_TOOLS   tools per source of the catalog workload, default 100
+//   BENCH_CATALOG_ROUNDS  passes over the search queries (one at a time), default 10
+//   BENCH_CATALOG_LISTS   repetitions of each whole listing, default 5
 //   BENCH_CPU_PROF        a directory: run Toolplane under `node --cpu-prof` and write its profile there
 //   BENCH_OUT             the markdown file to write, default bench/results/latest.md
 import { execFileSync } from 'node:child_process';
@@ -24,6 +31,7 @@ import {
   cpuSeconds,
   findDescendant,
   freePort,
+  heapAfterGc,
   killAllNow,
   machineBusySeconds,
   ownCpuSeconds,
@@ -35,6 +43,17 @@ import {
   waitForHttp,
 } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
+import { LEGACY_HEADERS, LEGACY_VERSION, MODERN_VERSION, legacyToolsCall, modernHeaders, modernToolsCall } from './lib/mcp-requests.mjs';
+import {
+  listAllMcpTools,
+  listAllRestTools,
+  measureRequests,
+  measureSearchConcurrent,
+  measureSearchSequential,
+  registerCatalogSources,
+  repeatListing,
+} from './lib/catalog.mjs';
+import { CATALOG_QUERIES } from './lib/catalog-inventory.mjs';
 
 /* global fetch, AbortSignal */
 
@@ -43,6 +62,8 @@ const MAIN = join(ROOT, 'dist/src/main.js');
 const ECHO_FIXTURE = join(ROOT, 'test/fixtures/http-echo-server.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MCP_PROXY = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+const INVENTORY_FIXTURE = join(ROOT, 'test/fixtures/changing-inventory-server.mjs');
+const HEAP_PROBE = join(ROOT, 'bench/lib/heap-probe.mjs');
 
 function numberSetting(name, fallback, min = 0) {
   const raw = process.env[name];
@@ -60,10 +81,20 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,16,64').split(',').map(
   if (!Number.isInteger(n) || n < 1 || n > 512) throw new Error(`BENCH_CONNECTIONS: "${c}" is not a connection count`);
   return n;
 });
-const WORKLOADS = (process.env.BENCH_WORKLOADS || 'http-echo,stdio-everything').split(',').map((w) => w.trim());
-for (const w of WORKLOADS) if (!['http-echo', 'stdio-everything'].includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
+const WORKLOADS = (process.env.BENCH_WORKLOADS || 'http-echo,stdio-everything,catalog').split(',').map((w) => w.trim());
+for (const w of WORKLOADS) if (!['http-echo', 'stdio-everything', 'catalog'].includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
 const MEMORY_CALLS = numberSetting('BENCH_MEMORY_CALLS', 50_000, 0);
-const MEMORY_BOUND_SECONDS = 120;
+const MEMORY_BOUND_SECONDS = 180;
+const CATALOG = {
+  sources: numberSetting('BENCH_CATALOG_SOURCES', 100, 1),
+  toolsPerSource: numberSetting('BENCH_CATALOG_TOOLS', 100, 1),
+  searchRounds: numberSetting('BENCH_CATALOG_ROUNDS', 10, 1),
+  listRepetitions: numberSetting('BENCH_CATALOG_LISTS', 5, 1),
+  searchConnections: 16,
+  concurrentSearchSeconds: 5,
+  // allowance of the watchdog: registration, searches and listings are bounded by their own count
+  allowanceSeconds: 600,
+};
 const IDLE_SECONDS = 5;
 const MEMORY_CONNECTIONS = 16;
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
@@ -74,24 +105,30 @@ const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 // ---------------------------------------------------------------------------------------------
 // Watchdog and cleanup: whatever happens, no process is left behind.
 
-const TARGETS_PER_WORKLOAD = { 'http-echo': 3, 'stdio-everything': 2 };
+const TARGETS_PER_WORKLOAD = { 'http-echo': 5, 'stdio-everything': 4, catalog: 0 };
+const MEMORY_RUNS = 2;
 const plannedSeconds =
   WORKLOADS.reduce((sum, w) => sum + TARGETS_PER_WORKLOAD[w] * (FIRST_WARMUP_SECONDS + CONNECTIONS.length * (SECONDS + 2 * WARMUP_SECONDS)), 0) +
-  (MEMORY_CALLS > 0 ? MEMORY_BOUND_SECONDS : 0);
+  (MEMORY_CALLS > 0 ? MEMORY_RUNS * MEMORY_BOUND_SECONDS : 0) +
+  (WORKLOADS.includes('catalog') ? CATALOG.allowanceSeconds : 0);
 const WATCHDOG_MS = (plannedSeconds * 1.5 + 300) * 1000;
 const watchdog = setTimeout(() => {
   log(`watchdog: still running after ${Math.round(WATCHDOG_MS / 1000)} s; stopping everything`);
   killAllNow();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  removeTemporaryDirectories();
   process.exit(3);
 }, WATCHDOG_MS);
 
 let cleaningUp;
 let dataDir;
+let scratchDir;
+function removeTemporaryDirectories() {
+  for (const dir of [dataDir, scratchDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+}
 async function cleanup() {
   cleaningUp ??= (async () => {
     await stopAll(25_000);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    removeTemporaryDirectories();
   })();
   return cleaningUp;
 }
@@ -162,6 +199,7 @@ async function checkTarget(t) {
   const response = await fetch(t.url, { method: 'POST', headers: t.headers, body: t.body, signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   if (!response.ok || !t.verify(text)) throw new Error(`${t.name}: unexpected answer ${response.status}: ${text.slice(0, 1000)}`);
+  log(`${t.name} answers ${response.status} ${response.headers.get('content-type')}, ${text.length} bytes`);
   return text;
 }
 
@@ -195,28 +233,8 @@ async function main() {
   dataDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-'));
 
   // --- upstreams -------------------------------------------------------------------------------
-  const legacyHeaders = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-  const echoCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } };
-  const modernHeaders = {
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': 'tools/call',
-    'mcp-name': 'echo',
-  };
-  const modernEchoCall = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name: 'echo',
-      arguments: { message: 'hello' },
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'toolplane-bench', version: '1.0.0' },
-        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-      },
-    },
-  };
+  const echoArgs = { message: 'hello' };
+  const echoCall = legacyToolsCall('echo', echoArgs);
   const targets = {};
   const upstreamProcesses = [];
 
@@ -226,10 +244,16 @@ async function main() {
     upstreamProcesses.push(echo);
     const verifyEcho = (body) => body.includes('"text":"hello"') && body.includes('"result"');
     // A stateless 2025-era client: tools/call with no initialize (the fixture serves it statelessly).
-    targets.echoDirect = target('direct 2025-11-25', `http://127.0.0.1:${port}/mcp`, legacyHeaders, echoCall, verifyEcho);
+    targets.echoDirect = target(`direct ${LEGACY_VERSION}`, `http://127.0.0.1:${port}/mcp`, LEGACY_HEADERS, echoCall, verifyEcho);
     // What Toolplane itself sends to this server, which it speaks 2026-07-28 with: the same request
     // with the per-request `_meta` envelope and the Mcp-Method/Mcp-Name headers.
-    targets.echoDirectModern = target('direct 2026-07-28', targets.echoDirect.url, modernHeaders, modernEchoCall, verifyEcho);
+    targets.echoDirectModern = target(
+      `direct ${MODERN_VERSION}`,
+      targets.echoDirect.url,
+      modernHeaders('tools/call', 'echo'),
+      modernToolsCall('echo', echoArgs),
+      verifyEcho,
+    );
     for (const t of [targets.echoDirect, targets.echoDirectModern]) {
       t.pid = echo.pid;
       t.upstreamPid = echo.pid;
@@ -248,7 +272,7 @@ async function main() {
       [MCP_PROXY, '--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
       { env: baseEnv, cwd: ROOT },
     );
-    targets.everythingProxy = target('mcp-proxy', `http://127.0.0.1:${port}/mcp`, legacyHeaders, echoCall, (body) =>
+    targets.everythingProxy = target('mcp-proxy', `http://127.0.0.1:${port}/mcp`, LEGACY_HEADERS, echoCall, (body) =>
       body.includes('Echo: hello') && body.includes('"result"'),
     );
     targets.everythingProxy.pid = proxy.pid;
@@ -262,7 +286,10 @@ async function main() {
   // --- Toolplane -------------------------------------------------------------------------------
   const port = await freePort();
   const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
-  const nodeArgs = [];
+  scratchDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-scratch-'));
+  const heapFile = join(scratchDir, 'heap.json');
+  // The heap probe only listens for SIGUSR2 (a full GC, then process.memoryUsage() to heapFile).
+  const nodeArgs = ['--expose-gc', '--import', HEAP_PROBE];
   if (CPU_PROF_DIR) {
     mkdirSync(CPU_PROF_DIR, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`);
@@ -278,6 +305,7 @@ async function main() {
       TOOLPLANE_ADMIN_KEY: adminKey,
       LOG_LEVEL: 'warn',
       TOOLPLANE_REFRESH_TICK_MS: '3600000',
+      BENCH_HEAP_FILE: heapFile,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -288,8 +316,16 @@ async function main() {
   log(`Toolplane on ${baseUrl} (pid ${toolplane.pid}), ready in ${startupMs} ms`);
 
   const auth = { authorization: `Bearer ${adminKey}` };
-  const invokeBody = { arguments: { message: 'hello' } };
+  const invokeBody = { arguments: echoArgs };
   const tpVerify = (text) => (body) => body.includes('"status":"succeeded"') && body.includes(text);
+  // A /mcp answer: the result (not a JSON-RPC error, not isError) naming a succeeded execution.
+  const mcpVerify = (text) => (body) =>
+    body.includes('"result"') && body.includes(text) && body.includes('"status":"succeeded"') && !body.includes('"isError":true');
+  /** The two /mcp targets calling `toolName`: a 2026-07-28 `tools/call` and a stateless 2025-era one. */
+  const mcpTargets = (toolName, text) => [
+    target(`Toolplane /mcp ${MODERN_VERSION}`, `${baseUrl}/mcp`, { ...auth, ...modernHeaders('tools/call', toolName) }, modernToolsCall(toolName, echoArgs), mcpVerify(text)),
+    target('Toolplane /mcp 2025-era', `${baseUrl}/mcp`, { ...auth, ...LEGACY_HEADERS }, legacyToolsCall(toolName, echoArgs), mcpVerify(text)),
+  ];
 
   if (targets.echoDirect) {
     const { status, text } = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
@@ -300,7 +336,8 @@ async function main() {
       refreshIntervalSeconds: 0,
     });
     if (status >= 300) throw new Error(`registering http-echo answered ${status}: ${text.slice(0, 1000)}`);
-    targets.echoToolplane = target('Toolplane', `${baseUrl}/api/v1/tools/http-echo__echo/invoke`, auth, invokeBody, tpVerify('"text":"hello"'));
+    targets.echoToolplane = target('Toolplane REST', `${baseUrl}/api/v1/tools/http-echo__echo/invoke`, auth, invokeBody, tpVerify('"text":"hello"'));
+    [targets.echoMcpModern, targets.echoMcpLegacy] = mcpTargets('http-echo__echo', '"text":"hello"');
   }
   if (targets.everythingProxy) {
     const { status, text } = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
@@ -314,15 +351,16 @@ async function main() {
     });
     if (status >= 300) throw new Error(`registering everything answered ${status}: ${text.slice(0, 1000)}`);
     targets.everythingToolplane = target(
-      'Toolplane',
+      'Toolplane REST',
       `${baseUrl}/api/v1/tools/everything__echo/invoke`,
       auth,
       invokeBody,
       tpVerify('Echo: hello'),
     );
+    [targets.everythingMcpModern, targets.everythingMcpLegacy] = mcpTargets('everything__echo', 'Echo: hello');
   }
   for (const t of Object.values(targets)) t.pid ??= toolplane.pid;
-  if (targets.echoToolplane) targets.echoToolplane.upstreamPid = targets.echoDirect.pid;
+  for (const t of [targets.echoToolplane, targets.echoMcpModern, targets.echoMcpLegacy]) if (t) t.upstreamPid = targets.echoDirect.pid;
 
   // Every target answers the real result before any load.
   const toolplaneCalls = { answered: 0, sent: 0 };
@@ -336,7 +374,8 @@ async function main() {
   toolplane.rememberGroups();
   // The stdio upstreams run once the first call (or the discovery) started them.
   if (targets.everythingToolplane) {
-    targets.everythingToolplane.upstreamPid = findDescendant(toolplane.pid, EVERYTHING);
+    const upstreamPid = findDescendant(toolplane.pid, EVERYTHING);
+    for (const t of [targets.everythingToolplane, targets.everythingMcpModern, targets.everythingMcpLegacy]) t.upstreamPid = upstreamPid;
     targets.everythingProxy.upstreamPid = findDescendant(targets.everythingProxy.pid, EVERYTHING);
   }
   const executionsBefore = await executionCounts(baseUrl, adminKey);
@@ -394,14 +433,22 @@ async function main() {
   // Per workload: the baselines (the first one is the reference of the goals) and Toolplane.
   const groups = [];
   if (targets.echoDirect) {
-    groups.push({ workload: 'http-echo', baselines: [targets.echoDirect, targets.echoDirectModern], toolplane: targets.echoToolplane });
+    groups.push({
+      workload: 'http-echo',
+      baselines: [targets.echoDirect, targets.echoDirectModern],
+      toolplanes: [targets.echoToolplane, targets.echoMcpModern, targets.echoMcpLegacy],
+    });
   }
   if (targets.everythingProxy) {
-    groups.push({ workload: 'stdio-everything', baselines: [targets.everythingProxy], toolplane: targets.everythingToolplane });
+    groups.push({
+      workload: 'stdio-everything',
+      baselines: [targets.everythingProxy],
+      toolplanes: [targets.everythingToolplane, targets.everythingMcpModern, targets.everythingMcpLegacy],
+    });
   }
 
   for (const group of groups) {
-    for (const t of [...group.baselines, group.toolplane]) {
+    for (const t of [...group.baselines, ...group.toolplanes]) {
       log(`${group.workload}: first warm-up of ${t.name} (${FIRST_WARMUP_SECONDS} s, 16 connections)`);
       await measure(t, 16, FIRST_WARMUP_SECONDS);
     }
@@ -410,7 +457,7 @@ async function main() {
   for (const group of groups) {
     for (const connections of CONNECTIONS) {
       // Two halves, in order A B … then … B A, so drift during the group weighs on every target alike.
-      const order = [...group.baselines, group.toolplane];
+      const order = [...group.baselines, ...group.toolplanes];
       const halves = new Map(order.map((t) => [t, []]));
       for (const t of [...order, ...[...order].reverse()]) {
         if (WARMUP_SECONDS > 0) await measure(t, connections, WARMUP_SECONDS);
@@ -422,19 +469,23 @@ async function main() {
         );
       }
       for (const t of order) {
-        runs.push(combine(group.workload, t === group.toolplane ? 'toolplane' : 'baseline', t, connections, halves.get(t)));
+        runs.push(combine(group.workload, group.toolplanes.includes(t) ? 'toolplane' : 'baseline', t, connections, halves.get(t)));
       }
     }
   }
 
   // --- memory ----------------------------------------------------------------------------------
-  let memory;
-  if (MEMORY_CALLS > 0 && targets.echoToolplane) {
+  /** `MEMORY_CALLS` calls of `t` with Toolplane's RSS along the way and its heap (after a GC) around them. */
+  async function memoryRun(t) {
+    // A warm-up with this target first, so the RSS before is that of this load, not of the previous one or the last forced GC.
+    await measure(t, MEMORY_CONNECTIONS, FIRST_WARMUP_SECONDS);
     const live = await fetch(`${baseUrl}/health/live`);
     const liveBefore = live.status;
     await live.arrayBuffer();
     await sleep(1000);
+    // RSS as the previous load left it, then the heap after a full GC (which may shrink the RSS).
     const rssBefore = rssBytes(toolplane.pid);
+    const heapBefore = await heapAfterGc(toolplane.pid, heapFile);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => {
       const rss = rssBytes(toolplane.pid);
@@ -443,10 +494,10 @@ async function main() {
     // RSS at every tenth of the calls: a plateau is warm-up, a steady climb is a leak.
     const milestones = [];
     const step = Math.max(1, Math.floor(MEMORY_CALLS / 10));
-    log(`memory: ${MEMORY_CALLS} calls of http-echo__echo with ${MEMORY_CONNECTIONS} connections (bounded at ${MEMORY_BOUND_SECONDS} s)`);
+    log(`memory: ${MEMORY_CALLS} calls of ${t.name} with ${MEMORY_CONNECTIONS} connections (bounded at ${MEMORY_BOUND_SECONDS} s)`);
     let result;
     try {
-      result = await measure(targets.echoToolplane, MEMORY_CONNECTIONS, MEMORY_BOUND_SECONDS, {
+      result = await measure(t, MEMORY_CONNECTIONS, MEMORY_BOUND_SECONDS, {
         amount: MEMORY_CALLS,
         onResponse: (count) => {
           if (count % step === 0) milestones.push({ calls: count, rss: rssBytes(toolplane.pid) });
@@ -458,9 +509,15 @@ async function main() {
     const rssAfter = rssBytes(toolplane.pid);
     await sleep(5000);
     const rssSettled = rssBytes(toolplane.pid);
+    const heapAfter = await heapAfterGc(toolplane.pid, heapFile);
     const liveAfter = await fetch(`${baseUrl}/health/live`);
     await liveAfter.arrayBuffer();
-    memory = {
+    log(
+      `memory (${t.name}): RSS ${mb(rssBefore)} -> ${mb(rssAfter)} MB (${mb(rssSettled)} MB 5 s later, peak ${mb(rssPeak)} MB); ` +
+        `heap after GC ${mb(heapBefore.heapUsed)} -> ${mb(heapAfter.heapUsed)} MB`,
+    );
+    return {
+      target: t.name,
       requested: MEMORY_CALLS,
       calls: result.completed,
       ok: result.ok,
@@ -473,11 +530,17 @@ async function main() {
       rssAfter,
       rssSettled,
       rssPeak,
+      heapBefore,
+      heapAfter,
       milestones,
       liveBefore,
       liveAfter: liveAfter.status,
     };
-    log(`memory: RSS ${mb(rssBefore)} -> ${mb(rssAfter)} MB (${mb(rssSettled)} MB 5 s later, peak ${mb(rssPeak)} MB)`);
+  }
+
+  const memory = [];
+  if (MEMORY_CALLS > 0 && targets.echoToolplane) {
+    for (const t of [targets.echoToolplane, targets.echoMcpModern]) memory.push(await memoryRun(t));
   }
 
   // --- execution records -----------------------------------------------------------------------
@@ -495,15 +558,23 @@ async function main() {
   }
 
   // Toolplane's own view of each Toolplane row: the duration it records per execution (resolve →
-  // invoke → classify; not the HTTP layer nor the write of the record itself). The window spans
-  // both measured halves and the warm-up between them (same connection count).
+  // invoke → classify; not the HTTP layer nor the write of the record itself), over each measured
+  // half (only that target ran then: the stats cannot tell REST from MCP calls apart otherwise).
   for (const run of runs.filter((r) => r.side === 'toolplane')) {
-    const query = `since=${new Date(run.window.since).toISOString()}&until=${new Date(run.window.until + 1).toISOString()}`;
-    const { status, json } = await api(baseUrl, adminKey, 'GET', `/api/v1/executions/stats?groupBy=source&${query}`);
     const sourceName = run.workload === 'http-echo' ? 'http-echo' : 'everything';
-    const group = status === 200 ? json.groups.find((g) => g.sourceName === sourceName) : undefined;
-    if (group) run.recorded = { count: group.count, p50: group.p50DurationMs, p95: group.p95DurationMs };
+    const halves = [];
+    for (const half of run.halves) {
+      const query = `since=${new Date(half.since).toISOString()}&until=${new Date(half.until + 1).toISOString()}`;
+      const { status, json } = await api(baseUrl, adminKey, 'GET', `/api/v1/executions/stats?groupBy=source&${query}`);
+      const group = status === 200 ? json.groups.find((g) => g.sourceName === sourceName) : undefined;
+      if (group) halves.push(group);
+    }
+    if (halves.length > 0) run.recorded = recordedOfHalves(halves);
   }
+
+  const catalog = WORKLOADS.includes('catalog')
+    ? await catalogWorkload(baseUrl, auth, toolplane.pid, (method, path, body) => api(baseUrl, adminKey, method, path, body))
+    : undefined;
 
   const report = renderReport({
     machine,
@@ -512,6 +583,7 @@ async function main() {
     idle,
     runs,
     memory,
+    catalog,
     executions: { created: executions, toolplaneCalls },
     cpuProfile: Boolean(CPU_PROF_DIR),
   });
@@ -532,6 +604,76 @@ function ensureAlive(handles) {
   }
 }
 
+/** The recorded durations of the two halves of a row as one: their count-weighted mean p50 and p95. */
+function recordedOfHalves(groups) {
+  const count = groups.reduce((n, g) => n + g.count, 0);
+  const weighted = (key) => groups.reduce((sum, g) => sum + g[key] * g.count, 0) / Math.max(1, count);
+  return { count, p50: weighted('p50DurationMs'), p95: weighted('p95DurationMs') };
+}
+
+/**
+ * `measure()`, with the CPU that Toolplane and its PostgreSQL spent meanwhile, per unit of work
+ * (`unitsOf(result)`: requests or whole listings), in ms.
+ */
+async function withCpu(toolplanePid, unitsOf, measure) {
+  const before = { toolplane: cpuSeconds(toolplanePid), postgres: postgresCpuSeconds(toolplanePid) };
+  const result = await measure();
+  const units = Math.max(1, unitsOf(result));
+  result.toolplaneCpuMs = ((cpuSeconds(toolplanePid) - before.toolplane) * 1000) / units;
+  result.postgresCpuMs = ((postgresCpuSeconds(toolplanePid) - before.postgres) * 1000) / units;
+  return result;
+}
+
+/**
+ * The catalog workload: registers CATALOG.sources × CATALOG.toolsPerSource tools, then times REST
+ * searches (one at a time, then CATALOG.searchConnections at once), the whole MCP `tools/list` of
+ * `/mcp` in both eras and the whole REST catalog in format=openai.
+ */
+async function catalogWorkload(baseUrl, headers, toolplanePid, api) {
+  const dir = join(scratchDir, 'inventories');
+  mkdirSync(dir, { recursive: true });
+  log(`catalog: registering ${CATALOG.sources} sources of ${CATALOG.toolsPerSource} tools`);
+  const registration = await registerCatalogSources({
+    api,
+    dir,
+    fixture: INVENTORY_FIXTURE,
+    sourceCount: CATALOG.sources,
+    toolsPerSource: CATALOG.toolsPerSource,
+  });
+  log(`catalog: ${registration.tools} tools registered in ${registration.seconds.toFixed(1)} s`);
+  const listMcp = (era) => () => listAllMcpTools({ baseUrl, headers, era });
+  const perRequest = (result) => result.count;
+  const perListing = (result) => result.repetitions;
+  // The first listing after the registrations, which may rebuild Toolplane's MCP catalog snapshot.
+  const firstMcpList = await listMcp(MODERN_VERSION)();
+  // Warm-up: every query once, every listing once.
+  await measureSearchSequential({ baseUrl, headers, queries: CATALOG_QUERIES, rounds: 1 });
+  await listMcp(LEGACY_VERSION)();
+
+  const search = await withCpu(toolplanePid, perRequest, () =>
+    measureSearchSequential({ baseUrl, headers, queries: CATALOG_QUERIES, rounds: CATALOG.searchRounds }),
+  );
+  log(`catalog: search p50 ${search.p50.toFixed(2)} ms, p95 ${search.p95.toFixed(2)} ms over ${search.count} searches`);
+  // The same request without a search (one tool): what every catalog answer pays besides the search.
+  const unsearched = await withCpu(toolplanePid, perRequest, () =>
+    measureRequests({ url: `${baseUrl}/api/v1/tools?limit=1`, headers, count: CATALOG_QUERIES.length * 2 }),
+  );
+  const concurrentSearch = await withCpu(toolplanePid, perRequest, () =>
+    measureSearchConcurrent({ baseUrl, headers, queries: CATALOG_QUERIES, connections: CATALOG.searchConnections, seconds: CATALOG.concurrentSearchSeconds }),
+  );
+  log(`catalog: search at ${concurrentSearch.connections} connections: ${Math.round(concurrentSearch.rps)}/s, p50 ${concurrentSearch.p50.toFixed(2)} ms`);
+
+  const lists = {};
+  for (const era of [MODERN_VERSION, LEGACY_VERSION]) {
+    lists[`/mcp tools/list ${era}`] = await withCpu(toolplanePid, perListing, () => repeatListing(CATALOG.listRepetitions, listMcp(era)));
+  }
+  lists['REST format=openai, 500 a page'] = await withCpu(toolplanePid, perListing, () =>
+    repeatListing(CATALOG.listRepetitions, () => listAllRestTools({ baseUrl, headers, format: 'openai' })),
+  );
+  for (const [name, l] of Object.entries(lists)) log(`catalog: ${name}: ${l.tools} tools in ${l.pages} pages, p50 ${l.p50.toFixed(1)} ms`);
+  return { registration, firstMcpList, search, unsearched, concurrentSearch, lists, settings: CATALOG };
+}
+
 function mb(bytes) {
   return (bytes / 2 ** 20).toFixed(1);
 }
@@ -546,7 +688,7 @@ function combine(workload, side, t, connections, halves) {
     workload,
     side,
     target: t.name,
-    window: { since: Math.min(...halves.map((h) => h.startedAtMs)), until: Math.max(...halves.map((h) => h.endedAtMs)) },
+    halves: halves.map((h) => ({ since: h.startedAtMs, until: h.endedAtMs })),
     connections,
     seconds: elapsedS,
     completed,

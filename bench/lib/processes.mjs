@@ -2,7 +2,7 @@
 // Everything is spawned in its own process group and loopback-only; stopAll() ends every group
 // that was started, and every process group found below them, even after a failure.
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -231,4 +231,19 @@ export function killAllNow() {
   for (const handle of started) {
     for (const pgrp of [handle.pid, ...handle.groups]) signalGroup(pgrp, 'SIGKILL');
   }
+}
+
+/**
+ * `process.memoryUsage()` of a process preloaded with bench/lib/heap-probe.mjs, after a full GC:
+ * signals it and waits (at most `timeoutMs`) for the file it writes.
+ */
+export async function heapAfterGc(pid, file, timeoutMs = 10_000) {
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    await sleep(20);
+  }
+  throw new Error(`no heap figures from process ${pid} within ${timeoutMs} ms (is it running with bench/lib/heap-probe.mjs?)`);
 }

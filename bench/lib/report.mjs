@@ -4,6 +4,8 @@ const GOALS = {
   cpuUsPerCall: 400,
   addedP50Ms: 1,
   memoryGrowthMB: 50,
+  searchP50Ms: 20,
+  toolsListMs: 200,
 };
 
 const f = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
@@ -34,9 +36,9 @@ function errorText(run) {
   return `**${run.errors}** (${parts.join('; ')})`;
 }
 
-export function renderReport({ machine, settings, startupMs, idle, runs, memory, executions, cpuProfile }) {
+export function renderReport({ machine, settings, startupMs, idle, runs, memory, catalog, executions, cpuProfile }) {
   const out = [];
-  out.push('# Toolplane benchmark: tool calls through Toolplane vs. without it', '');
+  out.push('# Toolplane benchmark: tool calls through Toolplane vs. without it, and the catalog', '');
   out.push(`Run ${machine.date} on commit ${machine.commit}${cpuProfile ? ' — **Toolplane ran under `--cpu-prof`: numbers are not comparable**' : ''}.`, '');
   out.push(
     table(
@@ -65,6 +67,32 @@ export function renderReport({ machine, settings, startupMs, idle, runs, memory,
     '',
   );
 
+  const pairs = baselinePairs(runs);
+  if (runs.length > 0) out.push(...callSections(runs, pairs));
+  for (const run of memory) out.push(...memorySection(run));
+  if (catalog) out.push(...catalogSection(catalog));
+  if (runs.length > 0) out.push(...executionSection(executions));
+
+  out.push('## Goals', '');
+  const goals = [];
+  goals.push(...callGoals(runs, pairs), ...memory.map(memoryGoal));
+  if (catalog) goals.push(...catalogGoals(catalog));
+  out.push(table(['goal', 'measured', 'verdict'], goals), '');
+  return `${out.join('\n')}\n`;
+}
+
+/** Every (Toolplane row, baseline row) of the same workload and connections; the first baseline is the reference of the goals. */
+function baselinePairs(runs) {
+  const pairs = [];
+  for (const r of runs.filter((r) => r.side === 'toolplane')) {
+    const bases = runs.filter((b) => b.side === 'baseline' && b.workload === r.workload && b.connections === r.connections);
+    bases.forEach((base, i) => pairs.push({ toolplane: r, base, reference: i === 0 }));
+  }
+  return pairs;
+}
+
+function callSections(runs, pairs) {
+  const out = [];
   out.push('## Results', '');
   out.push(
     table(
@@ -96,18 +124,13 @@ export function renderReport({ machine, settings, startupMs, idle, runs, memory,
   );
 
   out.push('## Toolplane against the baseline', '');
-  const pairs = [];
-  for (const r of runs.filter((r) => r.side === 'toolplane')) {
-    // The first baseline of a workload is the reference of the goals.
-    const bases = runs.filter((b) => b.side === 'baseline' && b.workload === r.workload && b.connections === r.connections);
-    bases.forEach((base, i) => pairs.push({ toolplane: r, base, reference: i === 0 }));
-  }
   out.push(
     table(
-      ['workload', 'connections', 'baseline', 'throughput Toolplane/baseline', 'added p50 ms', 'added p99 ms', 'Toolplane-recorded p50 / p95 ms'],
+      ['workload', 'connections', 'Toolplane', 'baseline', 'throughput Toolplane/baseline', 'added p50 ms', 'added p99 ms', 'Toolplane-recorded p50 / p95 ms'],
       pairs.map(({ toolplane, base }) => [
         WORKLOAD_LABEL[toolplane.workload],
         toolplane.connections,
+        toolplane.target.replace(/^Toolplane /, ''),
         base.target,
         `${f(toolplane.rps / base.rps)}×`,
         f(toolplane.p50 - base.p50),
@@ -118,40 +141,18 @@ export function renderReport({ machine, settings, startupMs, idle, runs, memory,
     '',
   );
   out.push(
-    '"Toolplane-recorded" is the `durationMs` Toolplane stores with each execution (from `GET /api/v1/executions/stats`, over the window of the row): ' +
+    '"Toolplane-recorded" is the `durationMs` Toolplane stores with each execution (from `GET /api/v1/executions/stats`, over each measured half of the row; ' +
+      'the mean of the two halves\' p50 and p95, weighted by their calls): ' +
       'resolving, validating and calling the tool, without the HTTP layer and without writing the execution record, which the answer waits for. ' +
       'The end-to-end p50 minus this is roughly what HTTP handling and the durable record add.',
     '',
   );
 
-  if (memory) {
-    out.push(`## Memory over ${int(memory.requested)} calls`, '');
-    out.push(
-      table(
-        ['', ''],
-        [
-          ['calls answered (2xx, right body)', `${int(memory.ok)} of ${int(memory.calls)} in ${f(memory.seconds, 1)} s${memory.stoppedEarly ? ' (**stopped at the time bound**)' : ''}`],
-          ['errors', String(memory.errors)],
-          ['Toolplane RSS before', `${f(mb(memory.rssBefore), 1)} MB`],
-          ['Toolplane RSS right after', `${f(mb(memory.rssAfter), 1)} MB`],
-          ['Toolplane RSS 5 s later', `${f(mb(memory.rssSettled), 1)} MB`],
-          ['Toolplane RSS peak (sampled every 200 ms)', `${f(mb(memory.rssPeak), 1)} MB`],
-          ['growth (right after − before)', `${f(mb(memory.rssAfter - memory.rssBefore), 1)} MB`],
-          ['RSS along the run', memory.milestones.map((m) => `${int(m.calls)}: ${f(mb(m.rss), 0)}`).join(', ') + ' (calls: MB)'],
-          ['server CPU per call', `${int(memory.cpuUsPerCall)} µs`],
-          ['other load (cores)', f(memory.otherCores)],
-          ['`GET /health/live` before / after', `${memory.liveBefore} / ${memory.liveAfter}`],
-        ],
-      ),
-      '',
-    );
-    out.push(
-      'Toolplane has no heap endpoint, so this is the resident set size of its process (`VmRSS` in `/proc/<pid>/status`): ' +
-        'it includes the V8 heap, code and buffers, and V8 does not hand freed heap back to the system at once.',
-      '',
-    );
-  }
+  return out;
+}
 
+function executionSection(executions) {
+  const out = [];
   out.push('## Execution records', '');
   const created = Object.entries(executions.created);
   const totalCreated = created.reduce((n, [, c]) => n + c.count, 0);
@@ -171,47 +172,154 @@ export function renderReport({ machine, settings, startupMs, idle, runs, memory,
       `${int(totalCreated)} records: ${consistent ? 'one per call, as expected' : '**not one per call**'}.`,
     '',
   );
+  return out;
+}
 
-  out.push('## Goals', '');
+const toolplaneTargets = (runs) => [...new Set(runs.filter((r) => r.side === 'toolplane').map((r) => r.target))];
+
+/** The goals of the calls, for every Toolplane target (REST, /mcp in each era). */
+function callGoals(runs, pairs) {
   const goals = [];
-  const stdio = pairs.filter((p) => p.reference && p.toolplane.workload === 'stdio-everything' && p.toolplane.connections >= 16);
-  if (stdio.length > 0) {
-    const met = stdio.every((p) => p.toolplane.rps >= p.base.rps);
+  for (const name of toolplaneTargets(runs)) {
+    const mine = pairs.filter((p) => p.reference && p.toolplane.target === name);
+    const stdio = mine.filter((p) => p.toolplane.workload === 'stdio-everything' && p.toolplane.connections >= 16);
+    if (stdio.length > 0) {
+      const met = stdio.every((p) => p.toolplane.rps >= p.base.rps);
+      goals.push([
+        `${name}: throughput ≥ mcp-proxy, stdio, ${stdio.map((p) => p.toolplane.connections).join(' and ')} connections`,
+        stdio.map((p) => `${p.toolplane.connections} conns: ${f(p.toolplane.rps / p.base.rps)}×`).join('; '),
+        met ? 'met' : '**missed**',
+      ]);
+    }
+    const oneConn = mine.find((p) => p.toolplane.workload === 'http-echo' && p.toolplane.connections === 1);
+    if (oneConn) {
+      const added = oneConn.toolplane.p50 - oneConn.base.p50;
+      const modern = pairs.find((p) => !p.reference && p.toolplane === oneConn.toolplane);
+      goals.push([
+        `${name}: added p50 ≤ ${GOALS.addedP50Ms} ms over direct HTTP echo, 1 connection`,
+        `${f(added)} ms over ${oneConn.base.target}${modern ? ` (${f(oneConn.toolplane.p50 - modern.base.p50)} ms over ${modern.base.target})` : ''}`,
+        added <= GOALS.addedP50Ms ? 'met' : '**missed**',
+      ]);
+    }
+    const rows = runs.filter((r) => r.target === name);
+    const worst = rows.reduce((a, b) => (b.cpuUsPerCall > a.cpuUsPerCall ? b : a));
+    const best = rows.reduce((a, b) => (b.cpuUsPerCall < a.cpuUsPerCall ? b : a));
     goals.push([
-      `throughput ≥ mcp-proxy, stdio, ${stdio.map((p) => p.toolplane.connections).join(' and ')} connections`,
-      stdio.map((p) => `${p.toolplane.connections} conns: ${f(p.toolplane.rps / p.base.rps)}×`).join('; '),
-      met ? 'met' : '**missed**',
-    ]);
-  }
-  const oneConn = pairs.find((p) => p.reference && p.toolplane.workload === 'http-echo' && p.toolplane.connections === 1);
-  if (oneConn) {
-    const added = oneConn.toolplane.p50 - oneConn.base.p50;
-    const modern = pairs.find((p) => !p.reference && p.toolplane.workload === 'http-echo' && p.toolplane.connections === 1);
-    goals.push([
-      `added p50 ≤ ${GOALS.addedP50Ms} ms over direct HTTP echo, 1 connection`,
-      `${f(added)} ms over ${oneConn.base.target}${modern ? ` (${f(oneConn.toolplane.p50 - modern.base.p50)} ms over ${modern.base.target})` : ''}`,
-      added <= GOALS.addedP50Ms ? 'met' : '**missed**',
-    ]);
-  }
-  const tpRuns = runs.filter((r) => r.side === 'toolplane');
-  if (tpRuns.length > 0) {
-    const worst = tpRuns.reduce((a, b) => (b.cpuUsPerCall > a.cpuUsPerCall ? b : a));
-    const best = tpRuns.reduce((a, b) => (b.cpuUsPerCall < a.cpuUsPerCall ? b : a));
-    goals.push([
-      `Toolplane CPU ≤ ${GOALS.cpuUsPerCall} µs per call`,
+      `${name}: CPU ≤ ${GOALS.cpuUsPerCall} µs per call`,
       `${int(best.cpuUsPerCall)}–${int(worst.cpuUsPerCall)} µs (worst: ${WORKLOAD_LABEL[worst.workload]}, ${worst.connections} conns)`,
       worst.cpuUsPerCall <= GOALS.cpuUsPerCall ? 'met' : best.cpuUsPerCall <= GOALS.cpuUsPerCall ? '**missed in some rows**' : '**missed**',
     ]);
   }
-  if (memory) {
-    const growth = mb(memory.rssAfter - memory.rssBefore);
-    const complete = !memory.stoppedEarly;
+  return goals;
+}
+
+function memoryGoal(run) {
+  const heapGrowth = mb(run.heapAfter.heapUsed - run.heapBefore.heapUsed);
+  const rssGrowth = mb(run.rssAfter - run.rssBefore);
+  const complete = !run.stoppedEarly;
+  const met = heapGrowth < GOALS.memoryGrowthMB;
+  return [
+    `${run.target}: heap growth < ${GOALS.memoryGrowthMB} MB over ${int(run.requested)} calls`,
+    `heap after GC ${signed(heapGrowth)} MB (RSS ${signed(rssGrowth)} MB) over ${int(run.calls)} calls`,
+    !complete ? '**not measured in full**' : met ? 'met' : '**missed**',
+  ];
+}
+
+function catalogGoals(catalog) {
+  const goals = [
+    [
+      `catalog search p50 ≤ ${GOALS.searchP50Ms} ms, ${int(catalog.registration.tools)} tools`,
+      `${f(catalog.search.p50)} ms (p95 ${f(catalog.search.p95)} ms), one at a time`,
+      catalog.search.p50 <= GOALS.searchP50Ms ? 'met' : '**missed**',
+    ],
+  ];
+  for (const [name, l] of Object.entries(catalog.lists).filter(([n]) => n.startsWith('/mcp'))) {
     goals.push([
-      `RSS growth < ${GOALS.memoryGrowthMB} MB over ${int(memory.requested)} calls`,
-      `${f(growth, 1)} MB over ${int(memory.calls)} calls`,
-      !complete ? '**not measured in full**' : growth < GOALS.memoryGrowthMB ? 'met' : '**missed**',
+      `${name} of ${int(l.tools)} tools ≤ ${GOALS.toolsListMs} ms (every page)`,
+      `${f(l.p50, 1)} ms p50 over ${l.repetitions} (${l.pages} pages; first page ${f(l.firstPageP50)} ms)`,
+      l.p50 <= GOALS.toolsListMs ? 'met' : '**missed**',
     ]);
   }
-  out.push(table(['goal', 'measured', 'verdict'], goals), '');
-  return `${out.join('\n')}\n`;
+  return goals;
+}
+
+const signed = (value) => `${value >= 0 ? '+' : '−'}${f(Math.abs(value), 1)}`;
+
+function memorySection(memory) {
+  return [
+    `## Memory over ${int(memory.requested)} calls: ${memory.target}`,
+    '',
+    table(
+      ['', ''],
+      [
+        ['calls answered (2xx, right body)', `${int(memory.ok)} of ${int(memory.calls)} in ${f(memory.seconds, 1)} s${memory.stoppedEarly ? ' (**stopped at the time bound**)' : ''}`],
+        ['errors', String(memory.errors)],
+        ['heap used after a full GC, before → after (+5 s)', `${f(mb(memory.heapBefore.heapUsed), 1)} → ${f(mb(memory.heapAfter.heapUsed), 1)} MB (${signed(mb(memory.heapAfter.heapUsed - memory.heapBefore.heapUsed))} MB)`],
+        ['heap total (V8), before → after', `${f(mb(memory.heapBefore.heapTotal), 1)} → ${f(mb(memory.heapAfter.heapTotal), 1)} MB`],
+        ['external + array buffers, before → after', `${f(mb(memory.heapBefore.external), 1)} → ${f(mb(memory.heapAfter.external), 1)} MB`],
+        ['Toolplane RSS before (before the GC)', `${f(mb(memory.rssBefore), 1)} MB`],
+        ['Toolplane RSS right after', `${f(mb(memory.rssAfter), 1)} MB`],
+        ['Toolplane RSS 5 s later', `${f(mb(memory.rssSettled), 1)} MB`],
+        ['Toolplane RSS peak (sampled every 200 ms)', `${f(mb(memory.rssPeak), 1)} MB`],
+        ['RSS growth (right after − before)', `${signed(mb(memory.rssAfter - memory.rssBefore))} MB`],
+        ['RSS along the run', memory.milestones.map((m) => `${int(m.calls)}: ${f(mb(m.rss), 0)}`).join(', ') + ' (calls: MB)'],
+        ['server CPU per call', `${int(memory.cpuUsPerCall)} µs`],
+        ['other load (cores)', f(memory.otherCores)],
+        ['`GET /health/live` before / after', `${memory.liveBefore} / ${memory.liveAfter}`],
+      ],
+    ),
+    '',
+    'Heap figures are `process.memoryUsage()` of Toolplane right after a full garbage collection, taken through `bench/lib/heap-probe.mjs` ' +
+      '(preloaded with `--expose-gc`; it answers SIGUSR2), before the calls and 5 s after them. ' +
+      'RSS is the resident set size of the process (`VmRSS` in `/proc/<pid>/status`): it includes the heap, code and buffers, ' +
+      'and V8 does not hand freed heap back to the system at once.',
+    '',
+  ];
+}
+
+function catalogSection(catalog) {
+  const { registration, firstMcpList, search, unsearched, concurrentSearch, lists, settings } = catalog;
+  return [
+    `## Catalog: ${int(registration.tools)} tools across ${int(registration.sources)} sources`,
+    '',
+    `${int(registration.sources)} stdio transient sources of \`test/fixtures/changing-inventory-server.mjs\`, ${int(settings.toolsPerSource)} tools each ` +
+      `(generated by \`bench/lib/catalog-inventory.mjs\`), registered 4 at a time in ${f(registration.seconds, 1)} s (each registration spawns its server and discovers its tools). ` +
+      `The first whole \`/mcp\` \`tools/list\` after the registrations took ${f(firstMcpList.totalMs, 1)} ms (first page ${f(firstMcpList.firstPageMs)} ms). ` +
+      'Times are wall-clock in the benchmark process (fetch, keep-alive, the answer read and parsed), one request at a time unless said otherwise.',
+    '',
+    table(
+      ['request', 'requests', 'p50 ms', 'p95 ms', 'max ms', 'rate', 'Toolplane CPU ms/request', 'PostgreSQL CPU ms/request'],
+      [
+        ['`GET /api/v1/tools?q=…`, one at a time', search, '—'],
+        ['`GET /api/v1/tools?limit=1` (no search), one at a time', unsearched, '—'],
+        [`\`GET /api/v1/tools?q=…\`, ${concurrentSearch.connections} at once`, concurrentSearch, `${int(concurrentSearch.rps)}/s`],
+      ].map(([name, r, rate]) => [name, int(r.count), f(r.p50), f(r.p95), f(r.max), rate, f(r.toolplaneCpuMs, 1), f(r.postgresCpuMs, 1)]),
+    ),
+    '',
+    table(
+      ['listing (every page)', 'tools', 'pages', 'bytes', 'whole list p50 ms', 'max ms', 'first page p50 ms', 'Toolplane CPU ms/list', 'PostgreSQL CPU ms/list'],
+      Object.entries(lists).map(([name, l]) => [
+        name,
+        int(l.tools),
+        int(l.pages),
+        int(l.bytes),
+        f(l.p50, 1),
+        f(l.max, 1),
+        f(l.firstPageP50),
+        f(l.toolplaneCpuMs, 0),
+        f(l.postgresCpuMs, 0),
+      ]),
+    ),
+    '',
+    'CPU is user + system time from `/proc/<pid>/stat` (10 ms ticks) over the whole measurement, divided by its requests or listings; ' +
+      'the `limit=1` row shows what every catalog answer costs besides the search itself (authentication, the `ETag` version of the listing, one row).',
+    '',
+    `Search queries (${search.rounds} rounds, one at a time; "found" is the first page of at most 100, "+" when there are more):`,
+    '',
+    table(
+      ['q', 'found', 'p50 ms', 'p95 ms'],
+      search.queries.map((q) => [`\`${q.query}\``, `${q.items}${q.more ? '+' : ''}`, f(q.p50), f(q.p95)]),
+    ),
+    '',
+  ];
 }
