@@ -22,7 +22,9 @@ export interface Toolplane {
 /** Builds, documents and starts Toolplane; used by main and by the end-to-end tests alike. */
 export async function startToolplane(config: AppConfig, logger: LoggerService | false): Promise<Toolplane> {
   const admin = await loadAdminKey(config);
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true });
+  // Closing destroys the connections still open: by then in-flight calls have drained (close() below), and
+  // what remains are MCP streams (listeners, 2025-era sessions) that would otherwise hold the process.
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true });
   const root = AppModule.forRoot(config, admin.key);
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: logger === false ? false : logger,

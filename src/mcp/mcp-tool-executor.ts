@@ -1,4 +1,4 @@
-import { ProtocolError, type CallToolRequest, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type CallToolRequest, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
 import {
   InvocationFailure,
   ToolInvoker,
@@ -78,6 +78,8 @@ export class McpToolExecutor extends ToolInvoker {
     const params: Record<string, unknown> & { name: string } = {
       name: request.toolName,
       arguments: request.arguments,
+      // The upstream learns what the caller itself can answer (user-supplied _meta keys win over the client's envelope).
+      ...(modern && request.clientCapabilities !== undefined ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: relayableInputCapabilities(request.clientCapabilities) } } : {}),
       ...(request.inputResponses !== undefined && Object.keys(request.inputResponses).length > 0 ? { inputResponses: request.inputResponses } : {}),
       ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
     };
@@ -158,7 +160,7 @@ export function toInvocationFailure(error: unknown, request: Pick<InvocationRequ
   const kind = failureKind(error);
   const rpcError = kind === 'protocol' && error.kind === 'protocol' ? rpcErrorOf(error) : undefined;
   const message = error.kind === 'limit' ? `the answer of ${request.toolName} is too large: ${error.message}` : error.message;
-  return withCause(new InvocationFailure(kind, message, rpcError?.code), error);
+  return withCause(new InvocationFailure(kind, message, rpcError?.code, rpcError?.data), error);
 }
 
 function failureKind(error: UpstreamError): InvocationFailureKind {
@@ -194,6 +196,15 @@ function rpcErrorOf(error: UpstreamError): ProtocolError | undefined {
 function withCause<T extends Error>(error: T, cause: unknown): T {
   Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
   return error;
+}
+
+/** Input kinds an upstream may ask for through Toolplane; other declared capabilities (e.g. extensions) are Toolplane's business, not the caller's. */
+const RELAYABLE_INPUT_KINDS = ['elicitation', 'sampling', 'roots'] as const;
+
+function relayableInputCapabilities(declared: Record<string, unknown>): Record<string, unknown> {
+  const relayed: Record<string, unknown> = {};
+  for (const kind of RELAYABLE_INPUT_KINDS) if (isRecord(declared[kind])) relayed[kind] = declared[kind];
+  return relayed;
 }
 
 /** Whether `key` appears anywhere in a JSON schema (bounded walk). */

@@ -54,14 +54,7 @@ export const KNOWN_GAPS: Record<ConformanceEra, Readonly<Record<string, string>>
   '2025-11-25': {
     'tools-call-with-logging':
       "Upstream log notifications are not relayed: the ToolInvoker port carries progress only, so the tool's notifications/message never leave Toolplane.",
-    'tools-call-sampling':
-      'The upstream asks through an input_required result, which a stateless 2025-era exchange cannot turn into sampling/createMessage: the answer would come back as a separate POST, and the capabilities the client declared in initialize are unknown to later exchanges. The call answers an isError result pointing to 2026-07-28.',
-    'tools-call-elicitation': 'As tools-call-sampling, for elicitation/create.',
   },
   '2026-07-28': {
-    'server-stateless':
-      "Two of 29 checks: test_missing_capability must be refused with -32021 when the caller did not declare sampling, but the upstream sees Toolplane's own capabilities (it relays sampling), not the caller's.",
-    'input-required-result-capability-check':
-      "The upstream sees Toolplane's capabilities (elicitation, sampling, roots) instead of the caller's (sampling only), asks for elicitation too, and Toolplane refuses to pass that on to a caller that did not declare it (-32021).",
   },
 };

@@ -51,9 +51,11 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
+    // A 2025-era session answers on an SSE stream: its last data line is the answer.
+    const data = text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').filter((line) => line.startsWith('data:')).at(-1)?.slice(5).trim() : text;
     let json: any;
     try {
-      json = text ? JSON.parse(text) : undefined;
+      json = data ? JSON.parse(data) : undefined;
     } catch {
       json = text;
     }
@@ -172,16 +174,12 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
 
     it(
       mode === 'legacy'
-        ? 'cannot carry an upstream input_required to a 2025-era caller: an error result says so'
+        ? "puts an upstream's input request to a 2025-era client as a real elicitation on its session, then continues the call"
         : "passes an upstream's input_required (inputRequests, requestState) through and accepts the continuation",
       async () => {
         const result: any = await client.callTool({ name: 'mod__confirm', arguments: { action: 'deploy' } });
-        if (mode === 'legacy') {
-          expect(result.isError).toBe(true);
-          expect(textOf(result)).toContain('input_required');
-          return;
-        }
-        // The client fulfilled the elicitation and retried with the byte-exact requestState (the fixture checks it).
+        // The client answered the elicitation (as a 2026 multi round-trip, or as a 2025 server-to-client
+        // request on its session) and the call went on with the byte-exact requestState (the fixture checks it).
         expect(result.isError ?? false).toBe(false);
         expect(textOf(result)).toBe('deploy: done');
         const rows = await h.sql("SELECT status FROM executions WHERE qualified_name = 'mod__confirm' AND caller->>'correlationId' = $1 ORDER BY started_at", [correlationId]);
@@ -224,7 +222,59 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     expect(legacy.body.result.ttlMs).toBeUndefined();
   });
 
-  it('serves the 2025-era housekeeping statelessly: initialize, ping, logging/setLevel; GET and DELETE are not offered', async () => {
+  it("tells a sessionless 2025-era caller that the upstream needs a capability it did not declare (-32021)", async () => {
+    const answer = await post('/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mod__confirm', arguments: { action: 'deploy' } } }, { 'mcp-protocol-version': LEGACY });
+    expect(answer.body).toMatchObject({ id: 7, error: { code: -32021, data: { requiredCapabilities: { elicitation: expect.any(Object) } } } });
+  });
+
+  it('opens a 2025-era session only for a client that can answer server-to-client requests; DELETE ends it', async () => {
+    const initialize = (capabilities: Record<string, unknown>) =>
+      post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'raw', version: '1' } } });
+    expect((await initialize({})).headers.get('mcp-session-id')).toBeNull();
+    const opened = await initialize({ elicitation: {} });
+    const sessionId = opened.headers.get('mcp-session-id');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const headers = { 'mcp-protocol-version': LEGACY, 'mcp-session-id': sessionId! };
+    expect((await post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
+    expect((await post('/mcp', { jsonrpc: '2.0', id: 2, method: 'ping' }, headers)).body).toMatchObject({ id: 2, result: {} });
+    // The session belongs to its endpoint: elsewhere it is just an unknown id, served statelessly.
+    expect((await post('/mcp/gateway', { jsonrpc: '2.0', id: 3, method: 'tools/list' }, headers)).body.result.tools).toHaveLength(2);
+    const ended = await fetch(`${h.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${h.adminKey}`, ...headers } });
+    expect(ended.status).toBe(200);
+    const after = await post('/mcp', { jsonrpc: '2.0', id: 4, method: 'ping' }, headers);
+    expect(after.status).toBe(404);
+    expect(after.body).toMatchObject({ id: 4, error: { code: -32001 } });
+  });
+
+  it('sends notifications/tools/list_changed on a 2025-era standalone GET stream within a second', async () => {
+    const abort = new AbortController();
+    const response = await fetch(`${h.url}/mcp`, { headers: { authorization: `Bearer ${h.adminKey}`, accept: 'text/event-stream', 'mcp-protocol-version': LEGACY }, signal: abort.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let seen = '';
+    const heard = (async () => {
+      while (!seen.includes('notifications/tools/list_changed')) {
+        const { value, done } = await reader.read();
+        if (done) return false;
+        seen += new TextDecoder().decode(value);
+      }
+      return true;
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    const changedAt = Date.now();
+    await h.api.patch('/api/v1/tools/ev__get-env', { enabled: false });
+    try {
+      const outcome = await Promise.race([heard, new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+      expect(outcome).toBe(true);
+      expect(Date.now() - changedAt).toBeLessThan(1000);
+    } finally {
+      abort.abort();
+      await h.api.patch('/api/v1/tools/ev__get-env', { enabled: true });
+    }
+  });
+
+  it('serves the 2025-era housekeeping statelessly: initialize, ping, logging/setLevel; DELETE without a session is 404', async () => {
     const init = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toContain('application/json');
@@ -232,11 +282,9 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     expect(init.body.result).toMatchObject({ protocolVersion: LEGACY, serverInfo: { name: 'toolplane' }, capabilities: { tools: {} } });
     expect((await post('/mcp', { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-protocol-version': LEGACY })).body).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect((await post('/mcp', { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'warning' } }, { 'mcp-protocol-version': LEGACY })).body).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
-    for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${h.url}/mcp`, { method, headers: { authorization: `Bearer ${h.adminKey}`, accept: 'text/event-stream' } });
-      expect(response.status).toBe(405);
-      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
-    }
+    const response = await fetch(`${h.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${h.adminKey}`, 'mcp-session-id': randomUUID() } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
   });
 
   it('aborts the call a 2025-era notifications/cancelled names', async () => {

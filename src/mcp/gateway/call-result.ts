@@ -1,22 +1,27 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
-import type { ExecutionError, ExecutionRecord } from '../../modules/execution/domain/execution.js';
+import type { ExecutionRecord } from '../../modules/execution/domain/execution.js';
 
 /** `_meta` key under which every tools/call result names the execution Toolplane recorded for it. */
 export const EXECUTION_META_KEY = 'dev.toolplane/execution';
 
 export type ServedEra = 'legacy' | 'modern';
 
+/** 2026-07-28: the request needs a client capability the client did not declare. */
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
 /**
  * The MCP answer to a tools/call, from the execution ExecuteTool recorded:
  *
  * - the tool ran: its content, structuredContent and isError as it answered them (capped);
  * - the upstream asks for input (2026-07-28): an `input_required` result carrying its
- *   inputRequests and requestState untouched; a 2025-era caller cannot answer one, and gets an
- *   error result saying so;
+ *   inputRequests and requestState untouched (for a 2025-era caller the SDK sends the requests
+ *   themselves when its session allows, and answers an error result otherwise);
  * - no such tool: a JSON-RPC invalid-params error (-32602), as the specification requires (an
  *   error result through the gateway's call_tool, which itself exists);
  * - the upstream answered the call with a JSON-RPC invalid-params error (e.g. a tampered
- *   `requestState`): the same error, for the request was invalid, not the tool's run;
+ *   `requestState`): the same error, for the request was invalid, not the tool's run; likewise a
+ *   missing-client-capability error (-32021, with its data), the upstream having been told the
+ *   caller's own capabilities;
  * - any other refusal (invalid arguments, disabled, read-only, concurrency limit, open circuit,
  *   timeout, upstream failure): an `isError` result whose text gives the reason, so that the
  *   model can read it and act on it.
@@ -25,7 +30,6 @@ export type ServedEra = 'legacy' | 'modern';
  */
 export function toCallToolResult(
   record: ExecutionRecord,
-  era: ServedEra,
   requestedName: string,
   /** When set, an unknown tool is an error result with this text (the gateway's call_tool itself exists). */
   unknownToolText?: string,
@@ -41,37 +45,33 @@ export function toCallToolResult(
     };
   }
   if (record.status === 'input_required' && result) {
-    if (era === 'modern') {
-      return {
-        resultType: 'input_required',
-        ...(result.inputRequests !== undefined ? { inputRequests: result.inputRequests as InputRequests } : {}),
-        ...(result.requestState !== undefined ? { requestState: result.requestState } : {}),
-        _meta: meta,
-      };
-    }
-    return errorResult(
-      `${record.qualifiedName} needs more input from the user before it can finish (input_required), which only the 2026-07-28 protocol revision can carry; call it over 2026-07-28.`,
-      meta,
-    );
+    // Toward a 2025-era caller the SDK turns this into real server-to-client requests on a session
+    // whose client declared the capability (and answers an error result otherwise).
+    return {
+      resultType: 'input_required',
+      ...(result.inputRequests !== undefined ? { inputRequests: result.inputRequests as InputRequests } : {}),
+      ...(result.requestState !== undefined ? { requestState: result.requestState } : {}),
+      _meta: meta,
+    };
   }
   const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'The call ended without a result.', retryable: false };
   if (error.code === 'TOOL_NOT_FOUND') {
     if (unknownToolText !== undefined) return errorResult(unknownToolText, meta);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${requestedName.slice(0, 200)}`, { code: error.code, execution: record.id });
   }
-  if (upstreamRejectedParams(error)) {
+  const upstream = error.upstream;
+  if (upstream?.code === ProtocolErrorCode.InvalidParams) {
     // The upstream refused the request itself (a forged requestState, malformed inputResponses):
     // as for an unknown tool, the caller gets the JSON-RPC error the upstream answered.
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code, execution: record.id });
   }
+  if (upstream?.code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
+    // The upstream was told the caller's own capabilities: what it misses is the caller's to declare.
+    throw new ProtocolError(MISSING_REQUIRED_CLIENT_CAPABILITY, `${requestedName.slice(0, 200)} needs a capability the client did not declare`, upstream.data ?? { requiredCapabilities: {} });
+  }
   const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
   const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';
   return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, meta);
-}
-
-/** An upstream JSON-RPC invalid-params error, which ExecuteTool records with the upstream's code as `rpcCode`. */
-function upstreamRejectedParams(error: ExecutionError): boolean {
-  return error.code === 'UPSTREAM_PROTOCOL_ERROR' && (error.details ?? []).some((d) => d.path === 'rpcCode' && d.message === String(ProtocolErrorCode.InvalidParams));
 }
 
 function errorResult(text: string, meta: Record<string, unknown>): CallToolResult {

@@ -8,10 +8,12 @@ import {
   type McpHttpHandler,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
+import { authInfoOf, exchangeOf } from './exchange-auth-info.js';
+import { LegacyListStreams, untilClosed } from './legacy-list-streams.js';
+import { declaresInputCapabilities, LegacySessions } from './legacy-sessions.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { McpToolServers, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 
-const EXCHANGE = 'toolplane.exchange';
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */
 const BATCH_REVISIONS = new Set(['2025-03-26']);
 
@@ -25,7 +27,10 @@ const BATCH_REVISIONS = new Set(['2025-03-26']);
  *   relayed. One handler per surface lives as long as the process.
  * - 2025-era requests (`initialize`, then every request on its own, no session) are answered
  *   statelessly on a per-request streamable HTTP transport with a plain JSON response — or an SSE
- *   stream when the request asks for progress, the only way to deliver it.
+ *   stream when the request asks for progress, the only way to deliver it. Sessions only where
+ *   they are needed (LegacySessions): for a client that can answer server-to-client requests. A
+ *   GET opens the standalone stream (LegacyListStreams without a session), which hears of
+ *   tool-list changes.
  *
  * A `notifications/cancelled` (2025-era clients send it as a separate POST) aborts the call it
  * names; a closed request stream aborts its own call. Either reaches ExecuteTool's AbortSignal.
@@ -34,23 +39,29 @@ const BATCH_REVISIONS = new Set(['2025-03-26']);
 export class McpGatewayServer implements BeforeApplicationShutdown {
   private readonly logger = new Logger('mcp-server');
   private readonly modern: Record<McpSurface['kind'], McpHttpHandler>;
+  private readonly sessions = new LegacySessions();
+  private readonly listStreams = new LegacyListStreams();
   private readonly stopListening: () => void;
+  private closing = false;
 
   constructor(
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(McpCatalog) catalog: McpCatalog,
   ) {
     const handler = () =>
-      createMcpHandler((ctx: McpRequestContext) => this.servers.create(exchangeOf(ctx.authInfo), 'modern'), {
+      createMcpHandler((ctx: McpRequestContext) => this.servers.create(exchangeFor(ctx.authInfo), 'modern'), {
         legacy: 'reject',
         responseMode: 'auto',
         onerror: (error) => this.logger.debug(error.message),
       });
     this.modern = { all: handler(), source: handler(), gateway: handler() };
     // 2026-07-28 subscribers (subscriptions/listen) hear when the catalog they list has changed.
+    // 2025-era sessions and standalone streams hear it as notifications/tools/list_changed.
     this.stopListening = catalog.onToolsChanged(() => {
       this.modern.all.notify.toolsChanged();
       this.modern.source.notify.toolsChanged();
+      this.sessions.notifyToolsChanged();
+      this.listStreams.notifyToolsChanged();
     });
   }
 
@@ -62,9 +73,19 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     const modern = this.modern[exchange.surface.kind];
     const authInfo = authInfoOf(exchange);
     const method = request.method.toUpperCase();
+    if (this.closing) return jsonRpcError(503, -32000, 'Toolplane is shutting down; try another instance or again shortly.', idOf(parsedBody), { 'Retry-After': '1' });
+    const sessionId = request.headers.get('mcp-session-id') ?? undefined;
+    const owner = { principalId: exchange.principal.id, surface: surfaceKey(exchange.surface) };
+    const session = sessionId === undefined ? undefined : this.sessions.find(sessionId, owner);
+    if (session) return session.transport.handleRequest(request, { parsedBody, authInfo });
+    if (sessionId !== undefined && this.sessions.wasEnded(sessionId)) {
+      return jsonRpcError(404, -32001, 'Session not found: it was terminated; initialize again.', idOf(parsedBody));
+    }
+    if (method === 'GET') return this.openListStream(request, exchange, authInfo);
     if (method !== 'POST') {
-      // No sessions, hence no standalone GET stream and nothing to DELETE.
-      return jsonRpcError(405, -32000, 'Method not allowed: this endpoint is stateless; send JSON-RPC messages with POST.', null, { Allow: 'POST' });
+      // DELETE names a session: one this process does not hold (another may).
+      if (method === 'DELETE') return jsonRpcError(404, -32001, 'Session not found.', null);
+      return jsonRpcError(405, -32000, 'Method not allowed: send JSON-RPC messages with POST, or GET for the standalone stream.', null, { Allow: 'GET, POST, DELETE' });
     }
     if (parsedBody === undefined || !isJsonContentType(request.headers.get('content-type'))) {
       // The SDK answers these with its own errors: 415, or -32700 for a body that is not JSON.
@@ -78,7 +99,10 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     if (Array.isArray(parsedBody) && !BATCH_REVISIONS.has(request.headers.get('mcp-protocol-version') ?? '2025-03-26')) {
       return jsonRpcError(400, -32600, 'Invalid Request: JSON-RPC batches are not part of this protocol revision; send one message per request.', null);
     }
-    if (await isLegacyRequest(request, parsedBody)) return this.serveLegacy(request, parsedBody, exchange, authInfo);
+    if (await isLegacyRequest(request, parsedBody)) {
+      if (declaresInputCapabilities(parsedBody)) return this.sessions.open(this.servers.create(exchange, 'legacy'), request, parsedBody, authInfo, owner);
+      return this.serveLegacy(request, parsedBody, exchange, authInfo);
+    }
     if (!acceptsAnAnswer(request.headers.get('accept'))) {
       return jsonRpcError(406, -32000, 'Not Acceptable: accept application/json and text/event-stream', idOf(parsedBody));
     }
@@ -87,8 +111,20 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
 
   beforeApplicationShutdown(): Promise<void> {
     // Ends open subscriptions/listen streams, so that the HTTP server can close.
+    // From now on no stream or session opens (a client whose stream just ended would reconnect at once).
+    this.closing = true;
     this.stopListening();
-    return Promise.all(Object.values(this.modern).map((handler) => handler.close())).then(() => undefined);
+    return Promise.all([...Object.values(this.modern).map((handler) => handler.close()), this.sessions.closeAll(), this.listStreams.closeAll()]).then(() => undefined);
+  }
+
+  /** A 2025-era standalone stream without a session: it carries tool-list changes. */
+  private async openListStream(request: Request, exchange: McpExchange, authInfo: AuthInfo): Promise<Response> {
+    try {
+      return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo);
+    } catch (error) {
+      this.logger.warn(`2025-era stream failed: ${error instanceof Error ? error.message : String(error)}`);
+      return jsonRpcError(500, -32603, 'Internal error', null);
+    }
   }
 
   /** A 2025-era message, served statelessly (the SDK's stateless idiom, JSON unless progress must stream). */
@@ -112,7 +148,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
         teardown();
         return response;
       }
-      return new Response(untilDone(response.body, teardown), { status: response.status, headers: response.headers });
+      return new Response(untilClosed(response.body, teardown).stream, { status: response.status, headers: response.headers });
     } catch (error) {
       teardown();
       this.logger.warn(`2025-era request failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -121,13 +157,12 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
   }
 }
 
-function authInfoOf(exchange: McpExchange): AuthInfo {
-  // Toolplane authenticates before the SDK sees the request; the key itself is never handed on.
-  return { token: '', clientId: exchange.principal.id, scopes: [...exchange.principal.roles], extra: { [EXCHANGE]: exchange } };
+function surfaceKey(surface: McpSurface): string {
+  return surface.kind === 'source' ? `source:${surface.source}` : surface.kind;
 }
 
-function exchangeOf(authInfo: AuthInfo | undefined): McpExchange {
-  const exchange = authInfo?.extra?.[EXCHANGE] as McpExchange | undefined;
+function exchangeFor(authInfo: AuthInfo | undefined): McpExchange {
+  const exchange = exchangeOf(authInfo);
   if (!exchange) throw new Error('an MCP request reached the server without an authenticated exchange');
   return exchange;
 }
@@ -152,31 +187,6 @@ function acceptsAnAnswer(accept: string | null): boolean {
   return accept.split(',').some((range) => {
     const type = range.split(';')[0]!.trim().toLowerCase();
     return type === 'application/json' || type === 'text/event-stream' || type === '*/*' || type === 'application/*' || type === 'text/*';
-  });
-}
-
-/** The stream, calling `done` once it ends, fails or is cancelled (the caller went away). */
-function untilDone(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: finished, value } = await reader.read();
-        if (finished) {
-          done();
-          controller.close();
-          return;
-        }
-        controller.enqueue(value);
-      } catch (error) {
-        done();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      done();
-      return reader.cancel(reason).catch(() => undefined);
-    },
   });
 }
 

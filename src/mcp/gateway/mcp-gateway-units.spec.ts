@@ -30,9 +30,9 @@ function record(overrides: Partial<ExecutionRecord>): ExecutionRecord {
 
 describe('toCallToolResult', () => {
   it('answers what the tool answered, with the execution in _meta', () => {
-    const result = toCallToolResult(record({ result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, truncated: false, originalBytes: 10 } }), 'modern', 'ev__echo');
+    const result = toCallToolResult(record({ result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, truncated: false, originalBytes: 10 } }), 'ev__echo');
     expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, _meta: { [EXECUTION_META_KEY]: { id: 'exec-1', status: 'succeeded' } } });
-    expect(toCallToolResult(record({ status: 'tool_error', isError: true }), 'legacy', 'ev__echo')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'hi' }] });
+    expect(toCallToolResult(record({ status: 'tool_error', isError: true }), 'ev__echo')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('turns refusals into error results with the reason', () => {
@@ -43,14 +43,14 @@ describe('toCallToolResult', () => {
     );
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: '[CIRCUIT_OPEN] Source "ev" is failing; calls are paused. Retry after 3 s.' }] });
     expect(result._meta![EXECUTION_META_KEY]).toEqual({ id: 'exec-1', status: 'circuit_open', code: 'CIRCUIT_OPEN', retryable: true, retryAfterMs: 2500 });
-    const invalid = toCallToolResult(record({ status: 'invalid_arguments', result: null, error: { code: 'INVALID_ARGUMENTS', message: 'bad', retryable: false, details: [{ path: 'message', message: 'must be string' }] } }), 'legacy', 'x');
+    const invalid = toCallToolResult(record({ status: 'invalid_arguments', result: null, error: { code: 'INVALID_ARGUMENTS', message: 'bad', retryable: false, details: [{ path: 'message', message: 'must be string' }] } }), 'x');
     expect((invalid as any).content[0].text).toBe('[INVALID_ARGUMENTS] bad\n- message: must be string');
   });
 
   it('answers an unknown tool with -32602, or with an error result where the caller names tools itself', () => {
     const unknown = record({ status: 'rejected', result: null, error: { code: 'TOOL_NOT_FOUND', message: 'No tool named "x".', retryable: false } });
-    expect(() => toCallToolResult(unknown, 'modern', 'x')).toThrow(expect.objectContaining({ code: -32602 }));
-    expect(toCallToolResult(unknown, 'modern', 'x', 'use search_tools')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
+    expect(() => toCallToolResult(unknown, 'x')).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(toCallToolResult(unknown, 'x', 'use search_tools')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
   });
 
   it("relays the upstream's invalid-params error, and keeps other upstream protocol errors as error results", () => {
@@ -58,16 +58,23 @@ describe('toCallToolResult', () => {
       record({
         status: 'upstream_error',
         result: null,
-        error: { code: 'UPSTREAM_PROTOCOL_ERROR', message: 'The upstream refused the call: Invalid or expired requestState', retryable: false, details: [{ path: 'rpcCode', message: String(rpcCode) }] },
+        error: {
+          code: 'UPSTREAM_PROTOCOL_ERROR',
+          message: 'The upstream refused the call: Invalid or expired requestState',
+          retryable: false,
+          details: [{ path: 'rpcCode', message: String(rpcCode) }],
+          upstream: { code: rpcCode, ...(rpcCode === -32021 ? { data: { requiredCapabilities: { sampling: {} } } } : {}) },
+        },
       });
-    expect(() => toCallToolResult(upstream(-32602), 'modern', 'x')).toThrow(expect.objectContaining({ code: -32602, message: expect.stringContaining('Invalid or expired requestState') }));
-    expect(toCallToolResult(upstream(-32603), 'modern', 'x')).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('[UPSTREAM_PROTOCOL_ERROR]') }] });
+    expect(() => toCallToolResult(upstream(-32602), 'x')).toThrow(expect.objectContaining({ code: -32602, message: expect.stringContaining('Invalid or expired requestState') }));
+    expect(toCallToolResult(upstream(-32603), 'x')).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('[UPSTREAM_PROTOCOL_ERROR]') }] });
+    // The missing-capability error comes with its data: the upstream was told the caller's own capabilities.
+    expect(() => toCallToolResult(upstream(-32021), 'x')).toThrow(expect.objectContaining({ code: -32021, data: { requiredCapabilities: { sampling: {} } } }));
   });
 
-  it('passes input_required through untouched to 2026-07-28 callers only', () => {
+  it('passes input_required through untouched (the SDK fulfils it on 2025-era sessions)', () => {
     const asking = record({ status: 'input_required', result: { content: [], truncated: false, originalBytes: 0, inputRequests: { ok: { method: 'elicitation/create', params: {} } }, requestState: 'opaque \u2028 "state"' } });
-    expect(toCallToolResult(asking, 'modern', 'x')).toMatchObject({ resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create' } }, requestState: 'opaque \u2028 "state"' });
-    expect(toCallToolResult(asking, 'legacy', 'x')).toMatchObject({ isError: true });
+    expect(toCallToolResult(asking, 'x')).toMatchObject({ resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create' } }, requestState: 'opaque \u2028 "state"' });
   });
 });
 

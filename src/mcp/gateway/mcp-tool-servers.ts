@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
@@ -22,6 +23,7 @@ import type { ProgressUpdate } from '../../modules/execution/domain/tool-invoker
 import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
 import { toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
+import { exchangeOf } from './exchange-auth-info.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { SourcePrimitives } from './source-primitives.js';
@@ -120,9 +122,8 @@ function serverOptions(
   const listTtl = kind === 'gateway' ? STATIC_TTL_MS : CATALOG_LIST_TTL_MS;
   const relayedList = { ttlMs: CATALOG_LIST_TTL_MS, cacheScope: 'private' } as const;
   return {
-    // listChanged reaches 2026-07-28 subscribers (subscriptions/listen); stateless 2025-era
-    // exchanges have no channel to announce it on.
-    capabilities: { tools: kind !== 'gateway' && era === 'modern' ? { listChanged: true } : {}, logging: {}, ...primitives },
+    // listChanged reaches 2026-07-28 subscribers (subscriptions/listen) and 2025-era standalone streams.
+    capabilities: { tools: kind !== 'gateway' ? { listChanged: true } : {}, logging: {}, ...primitives },
     instructions,
     cacheHints: {
       'tools/list': { ttlMs: listTtl, cacheScope: 'private' },
@@ -169,7 +170,8 @@ export class McpToolServers {
         : OPTIONS[surface.kind][era];
     const server = new Server(SERVER_INFO, options);
     server.setRequestHandler('tools/list', async (request) => this.listTools(surface, request.params?.cursor));
-    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchange, era, request, ctx));
+    // A 2025-era session's server serves many requests: each call goes on its own request's exchange.
+    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchangeOf(ctx.http?.authInfo) ?? exchange, era, request, ctx));
     if (surface.kind === 'source') this.primitives.serve(server, surface.source, exchange.principal.id, era, this.calls);
     return server;
   }
@@ -203,8 +205,8 @@ export class McpToolServers {
     const tool = surface.kind === 'all' ? snapshot?.byQualifiedName.get(name) : snapshot?.sources.get(surface.source)?.byName.get(name);
     // A tool the snapshot does not know (yet) is still tried under its default qualified name.
     const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'all' ? name : `${surface.source}__${name}`);
-    const record = await this.execute(exchange, era, qualifiedName, args, request, ctx);
-    const result = toCallToolResult(record, era, name);
+    const record = await this.execute(server, exchange, era, qualifiedName, args, request, ctx);
+    const result = toCallToolResult(record, name);
     return isComplete(result) ? server.projectCallToolResult(result, tool?.outputSchema ?? undefined) : result;
   }
 
@@ -224,13 +226,21 @@ export class McpToolServers {
     const inner = args?.arguments ?? {};
     if (typeof name !== 'string' || name.length === 0) return invalidArguments(CALL_TOOL, 'name: must be a tool name that search_tools answered');
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
-    const record = await this.execute(exchange, era, name, inner, request, ctx);
+    const record = await this.execute(server, exchange, era, name, inner, request, ctx);
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
-    const result = toCallToolResult(record, era, name, unknown);
+    const result = toCallToolResult(record, name, unknown);
     return isComplete(result) ? server.projectCallToolResult(result, undefined) : result;
   }
 
-  private async execute(exchange: McpExchange, era: ServedEra, qualifiedName: string, args: unknown, request: CallToolRequest, ctx: ServerContext): Promise<ExecutionRecord> {
+  private async execute(
+    server: Server,
+    exchange: McpExchange,
+    era: ServedEra,
+    qualifiedName: string,
+    args: unknown,
+    request: CallToolRequest,
+    ctx: ServerContext,
+  ): Promise<ExecutionRecord> {
     const { mcpReq } = ctx;
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
     const tracked = this.calls.track(exchange.principal.id, mcpReq.id, mcpReq.signal);
@@ -244,8 +254,9 @@ export class McpToolServers {
             arguments: args ?? {},
             ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
             ...(typeof requestState === 'string' ? { requestState } : {}),
+            clientCapabilities: callerCapabilities(server, era, ctx),
           },
-          callerOf(exchange, era, ctx),
+          callerOf(exchange, era, ctx, server),
           'mcp',
           tracked.signal,
           progress?.onProgress,
@@ -299,8 +310,17 @@ function progressRelay(request: CallToolRequest, ctx: ServerContext): ProgressRe
   return { onProgress, flush: () => chain };
 }
 
+/**
+ * What the caller declared it can answer: the 2026-07-28 request's envelope, or what a 2025-era
+ * client declared in `initialize` on its session (nothing is known of a sessionless one).
+ */
+function callerCapabilities(server: Server, era: ServedEra, ctx: ServerContext): Record<string, unknown> {
+  const declared = era === 'modern' ? ((ctx.mcpReq.envelope ?? {}) as Record<string, unknown>)[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities();
+  return typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? (declared as Record<string, unknown>) : {};
+}
+
 /** Who calls: the principal, and what the client says about itself (2026-07-28 envelope, else its headers). */
-function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext): ExecutionCaller {
+function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext, server: Server): ExecutionCaller {
   const caller: ExecutionCaller = { principalId: exchange.principal.id, principalName: exchange.principal.name };
   if (exchange.correlationId) caller.correlationId = clip(exchange.correlationId);
   if (era === 'modern') {
@@ -312,9 +332,12 @@ function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext): Ex
     const version = envelope[PROTOCOL_VERSION_META_KEY];
     if (typeof version === 'string') caller.protocolVersion = clip(version);
   } else {
-    // Stateless 2025-era exchanges never see the client's initialize again: its headers are all there is.
-    if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
-    caller.protocolVersion = clip(exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION);
+    // A session remembers the client's initialize; stateless exchanges have only their headers.
+    const client = server.getClientVersion();
+    if (client?.name) caller.clientName = clip(client.name);
+    else if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
+    if (client?.version) caller.clientVersion = clip(client.version);
+    caller.protocolVersion = clip(server.getNegotiatedProtocolVersion() ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION);
   }
   return caller;
 }

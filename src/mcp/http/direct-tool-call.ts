@@ -50,8 +50,8 @@ export class DirectToolCaller {
     const modern = session.era === 'modern';
     const id = `toolplane-${++this.nextId}`;
     const meta = {
-      ...(isRecord(params._meta) ? params._meta : {}),
       ...(modern ? session.metaEnvelope() : {}),
+      ...(isRecord(params._meta) ? params._meta : {}),
       ...(options.onProgress ? { progressToken: id } : {}),
     };
     const message = { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } };

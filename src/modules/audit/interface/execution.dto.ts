@@ -22,12 +22,18 @@ export class ExecutionResultViewDto {
   @ApiPropertyOptional({ description: 'status input_required: state to echo back with the answers.' }) requestState?: string;
 }
 
+export class UpstreamRpcErrorDto {
+  @ApiProperty({ example: -32602, description: 'JSON-RPC error code.' }) code!: number;
+  @ApiPropertyOptional({ description: 'JSON-RPC error data, as the upstream sent it.' }) data?: unknown;
+}
+
 export class ExecutionErrorViewDto {
   @ApiProperty({ example: 'UPSTREAM_TIMEOUT', description: 'Stable, machine-readable code.' }) code!: string;
   @ApiProperty() message!: string;
   @ApiProperty({ description: 'Whether the same call may succeed if tried again later.' }) retryable!: boolean;
   @ApiPropertyOptional({ description: 'When trying again makes sense (circuit open, concurrency limit); also sent as Retry-After.' }) retryAfterMs?: number;
   @ApiPropertyOptional({ type: [ErrorDetailDto] }) details?: ErrorDetailDto[];
+  @ApiPropertyOptional({ type: UpstreamRpcErrorDto, description: 'The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR).' }) upstream?: UpstreamRpcErrorDto;
 }
 
 export class ExecutionResponseDto {

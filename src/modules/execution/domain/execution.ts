@@ -53,6 +53,13 @@ export interface ExecutionError {
   /** When trying again makes sense (circuit open, concurrency limit). */
   retryAfterMs?: number;
   details?: ProblemDetail[];
+  /** The JSON-RPC error the upstream answered the call with, when it did (its code and data, as sent). */
+  upstream?: UpstreamRpcError;
+}
+
+export interface UpstreamRpcError {
+  code: number;
+  data?: unknown;
 }
 
 /** One call of one tool, whatever its outcome; written before the answer is sent. */

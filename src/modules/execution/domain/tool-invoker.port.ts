@@ -22,6 +22,12 @@ export interface InvocationRequest {
   /** 2026-07-28 multi round-trip continuation: the caller's answers and the upstream's state, echoed. */
   inputResponses?: Record<string, unknown>;
   requestState?: string;
+  /**
+   * What the caller can answer when the upstream asks for input (the `clientCapabilities` an MCP
+   * caller declared); the upstream is told these instead of Toolplane's own. Unset: every kind
+   * Toolplane relays (a REST caller answers any).
+   */
+  clientCapabilities?: Record<string, unknown>;
   onProgress?: (update: ProgressUpdate) => void;
 }
 
@@ -49,6 +55,8 @@ export class InvocationFailure extends Error {
     message: string,
     /** JSON-RPC error code for `protocol` failures. */
     readonly rpcCode?: number,
+    /** JSON-RPC error data for `protocol` failures. */
+    readonly rpcData?: unknown,
   ) {
     super(message);
     this.name = 'InvocationFailure';

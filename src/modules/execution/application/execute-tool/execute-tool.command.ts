@@ -10,6 +10,8 @@ export interface ExecuteToolInput {
   /** 2026-07-28 multi round-trip continuation. */
   inputResponses?: Record<string, unknown>;
   requestState?: string;
+  /** The input kinds an MCP caller declared it can answer (its `clientCapabilities`); see InvocationRequest. */
+  clientCapabilities?: Record<string, unknown>;
   /** Problems with the request itself (e.g. a bad timeoutMs), recorded as invalid_arguments. */
   shapeProblems?: ProblemDetail[];
 }

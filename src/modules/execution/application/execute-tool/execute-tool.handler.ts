@@ -19,6 +19,8 @@ import type { ToolRoute } from '../tool-route.js';
 import { ExecuteToolCommand } from './execute-tool.command.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
+/** Upstream JSON-RPC error data larger than this is not kept with the execution. */
+const MAX_RPC_DATA_CHARS = 8 * 1024;
 
 /** Why a call ended without a tool result: status, stable code, and whether trying again may help. */
 class Refusal {
@@ -169,6 +171,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             definition: { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? undefined },
             inputResponses: input.inputResponses,
             requestState: input.requestState,
+            clientCapabilities: input.clientCapabilities,
             onProgress: command.onProgress,
           });
         } catch (error) {
@@ -229,11 +232,21 @@ function failureRefusal(failure: InvocationFailure, timeoutMs: number): Refusal 
       return refuse('timeout', 'TIMEOUT', `The tool did not answer within ${timeoutMs} ms; the call was cancelled upstream.`, true);
     case 'cancelled':
       return refuse('cancelled', 'CANCELLED', 'The caller cancelled the call; it was cancelled upstream.');
-    case 'protocol':
-      return refuse('upstream_error', 'UPSTREAM_PROTOCOL_ERROR', `The upstream refused the call: ${failure.message}`, false, failure.rpcCode !== undefined ? [{ path: 'rpcCode', message: String(failure.rpcCode) }] : undefined);
+    case 'protocol': {
+      const refusal = refuse('upstream_error', 'UPSTREAM_PROTOCOL_ERROR', `The upstream refused the call: ${failure.message}`, false, failure.rpcCode !== undefined ? [{ path: 'rpcCode', message: String(failure.rpcCode) }] : undefined);
+      if (failure.rpcCode !== undefined) refusal.error.upstream = { code: failure.rpcCode, ...(keptRpcData(failure.rpcData) !== undefined ? { data: failure.rpcData } : {}) };
+      return refusal;
+    }
     default:
       return refuse('upstream_error', 'UPSTREAM_UNAVAILABLE', `The upstream failed: ${failure.message}`, true);
   }
+}
+
+/** Error data worth keeping with the record: present and small (the full answer is the upstream's business). */
+function keptRpcData(data: unknown): unknown {
+  if (data === undefined) return undefined;
+  const text = JSON.stringify(data);
+  return text !== undefined && text.length <= MAX_RPC_DATA_CHARS ? data : undefined;
 }
 
 function depthOf(value: unknown, depth = 0): number {

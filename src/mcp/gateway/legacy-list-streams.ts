@@ -1,0 +1,94 @@
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+
+interface ListStream {
+  server: Server;
+  /** Ends the HTTP response (closing the server alone leaves the client's stream open). */
+  end: () => void;
+}
+
+/**
+ * Standalone GET streams of sessionless 2025-era clients: the one thing such a client can listen
+ * on. Each stream has a server instance of its own that stays connected while the client reads,
+ * and hears `notifications/tools/list_changed` when the catalog it lists changes.
+ */
+export class LegacyListStreams {
+  private readonly streams = new Set<ListStream>();
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  async open(server: Server, request: Request, authInfo: AuthInfo): Promise<Response> {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const stream: ListStream = { server, end: () => undefined };
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      this.streams.delete(stream);
+      void server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { authInfo });
+    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      close();
+      return response;
+    }
+    const body = untilClosed(response.body, close);
+    stream.end = body.end;
+    this.streams.add(stream);
+    request.signal.addEventListener('abort', close, { once: true });
+    return new Response(body.stream, { status: response.status, headers: response.headers });
+  }
+
+  notifyToolsChanged(): void {
+    for (const { server } of this.streams) void server.sendToolListChanged().catch(() => undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    const streams = [...this.streams];
+    this.streams.clear();
+    for (const stream of streams) stream.end();
+    await Promise.allSettled(streams.map(({ server }) => server.close()));
+  }
+}
+
+/** The stream, calling `done` once it ends, fails or the reader cancels it; `end` ends it from this side. */
+export function untilClosed(body: ReadableStream<Uint8Array>, done: () => void): { stream: ReadableStream<Uint8Array>; end: () => void } {
+  const reader = body.getReader();
+  let ended = false;
+  let endController: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      endController = controller;
+    },
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await reader.read();
+        if (ended) return;
+        if (finished) {
+          done();
+          controller.close();
+          return;
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended = true;
+      done();
+      return reader.cancel(reason).catch(() => undefined);
+    },
+  });
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    done();
+    endController?.close();
+    void reader.cancel().catch(() => undefined);
+  };
+  return { stream, end };
+}
