@@ -29,6 +29,8 @@ export interface AppConfig {
   storedResultBytes: number;
   /** How long shutdown waits for calls under way. */
   shutdownGraceMs: number;
+  /** Tools per page of an MCP tools/list. */
+  mcpPageSize: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxResultBytes: int('TOOLPLANE_MAX_RESULT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     storedResultBytes: int('TOOLPLANE_STORED_RESULT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
+    mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -9,7 +9,8 @@ import { spawnToolplane } from '../helpers/toolplane-process.js';
 import { FIXTURES } from '../helpers/upstreams.js';
 
 const MODERN = '2026-07-28';
-const BIG_INVENTORY = 250; // more than two pages of Toolplane's tools/list (100 a page)
+const BIG_INVENTORY = 250; // more than two pages of Toolplane's tools/list at 100 a page
+const PAGES_OF_100 = { TOOLPLANE_MCP_PAGE_SIZE: '100' };
 
 type ProcessName = 'A' | 'B';
 interface Relayed {
@@ -58,8 +59,8 @@ describe('two Toolplane processes on one database', () => {
       inputSchema: { type: 'object', properties: {} },
     }));
     writeFileSync(inventory, JSON.stringify(tools));
-    h = await startHarness();
-    peer = await h.startPeer();
+    h = await startHarness(PAGES_OF_100);
+    peer = await h.startPeer(PAGES_OF_100);
     const sources = [
       { name: 'big', command: 'node', args: [join(FIXTURES, 'changing-inventory-server.mjs'), tag], env: { INVENTORY_FILE: inventory, PAGE_SIZE: '100' } },
       { name: 'mod', command: 'node', args: [join(FIXTURES, 'modern-server.mjs'), 'stdio', tag], env: { EXTRA_TOOLS: '1' } },

@@ -16,6 +16,7 @@ import {
   type ServerOptions,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
@@ -46,8 +47,6 @@ export interface McpExchange {
 export const CATALOG_LIST_TTL_MS = 30_000;
 /** The gateway's two meta-tools and every server/discover answer change only with a new release. */
 const STATIC_TTL_MS = 3_600_000;
-/** Tools per tools/list page. */
-export const TOOLS_PAGE_SIZE = 100;
 const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_SEARCH_LIMIT = 50;
 /** The revision a 2025-era request without an `MCP-Protocol-Version` header is assumed to speak. */
@@ -155,6 +154,7 @@ export class McpToolServers {
     @Inject(McpCatalog) private readonly catalog: McpCatalog,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   create(exchange: McpExchange, era: ServedEra): Server {
@@ -177,9 +177,9 @@ export class McpToolServers {
   }
 
   private async listTools(surface: McpSurface, cursor: string | undefined): Promise<ListToolsResult> {
-    if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor);
+    if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
-    return paginate(surface.kind === 'all' ? snapshot.qualifiedTools() : snapshot.sourceTools(surface.source), cursor);
+    return paginate(surface.kind === 'all' ? snapshot.qualifiedTools() : snapshot.sourceTools(surface.source), cursor, this.config.mcpPageSize);
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -343,15 +343,23 @@ function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext, ser
 }
 
 /** One page of a list sorted by name; the cursor is the last name served (opaque to clients). */
-export function paginate(tools: readonly Tool[], cursor: string | undefined, pageSize = TOOLS_PAGE_SIZE): ListToolsResult {
-  let start = 0;
-  if (cursor !== undefined) {
-    const after = decodeCursor(cursor);
-    while (start < tools.length && tools[start]!.name <= after) start++;
-  }
+export function paginate(tools: readonly Tool[], cursor: string | undefined, pageSize: number): ListToolsResult {
+  const start = cursor === undefined ? 0 : firstAfter(tools, decodeCursor(cursor));
   const page = tools.slice(start, start + pageSize);
   const more = start + pageSize < tools.length;
   return { tools: page, ...(more ? { nextCursor: Buffer.from(JSON.stringify({ after: page.at(-1)!.name })).toString('base64url') } : {}) };
+}
+
+/** Index of the first tool named after `name` (binary search: the list is in name order). */
+function firstAfter(tools: readonly Tool[], name: string): number {
+  let low = 0;
+  let high = tools.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tools[middle]!.name <= name) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function decodeCursor(cursor: string): string {

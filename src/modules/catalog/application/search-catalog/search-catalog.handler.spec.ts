@@ -2,6 +2,7 @@ import type { CatalogEntry, CatalogFilter, CatalogSearch, CatalogSlice } from '.
 import { DEFAULT_FILTER } from '../../domain/catalog.js';
 import { decodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader, CatalogView } from '../catalog-reader.js';
+import { CatalogVersions } from '../catalog-versions.js';
 import { SearchCatalogHandler } from './search-catalog.handler.js';
 import { CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 
@@ -48,7 +49,7 @@ describe('SearchCatalogHandler', () => {
 
   beforeEach(() => {
     reader = new FakeReader();
-    handler = new SearchCatalogHandler(reader);
+    handler = new SearchCatalogHandler(reader, new CatalogVersions(reader));
   });
 
   it('answers a page with an ETag, and "not modified" without reading the page while the tag holds', async () => {
@@ -102,5 +103,22 @@ describe('SearchCatalogHandler', () => {
     const openai = await handler.execute(new SearchCatalogQuery(request({ format: 'openai' })));
     expect(mcp.notModified || 'notConvertible' in mcp.page).toBe(false);
     expect(!openai.notModified && openai.page.notConvertible).toEqual([]);
+  });
+
+  it('reads the agent view version once until the catalog changes; the admin view every time', async () => {
+    const versions = new CatalogVersions(reader);
+    const agent = new SearchCatalogHandler(reader, versions);
+    const first = await agent.execute(new SearchCatalogQuery(request({ format: 'mcp' })));
+    await agent.execute(new SearchCatalogQuery(request({ format: 'openai' })));
+    expect(reader.views).toEqual(['agent']);
+
+    reader.catalogVersion = 'v2';
+    expect((await agent.execute(new SearchCatalogQuery(request({ format: 'mcp' }), first.etag))).notModified).toBe(true);
+    versions.handle();
+    expect((await agent.execute(new SearchCatalogQuery(request({ format: 'mcp' }), first.etag))).notModified).toBe(false);
+
+    await agent.execute(new SearchCatalogQuery(request()));
+    await agent.execute(new SearchCatalogQuery(request()));
+    expect(reader.views).toEqual(['agent', 'agent', 'admin', 'admin']);
   });
 });

@@ -4,16 +4,20 @@ import { catalogEtag, ifNoneMatchHits } from '../../domain/catalog-etag.js';
 import { formatTools } from '../../domain/tool-formats.js';
 import { encodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader } from '../catalog-reader.js';
+import { CatalogVersions } from '../catalog-versions.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 
 @QueryHandler(SearchCatalogQuery)
 export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, CatalogAnswer> {
-  constructor(@Inject(CatalogReader) private readonly reader: CatalogReader) {}
+  constructor(
+    @Inject(CatalogReader) private readonly reader: CatalogReader,
+    @Inject(CatalogVersions) private readonly versions: CatalogVersions,
+  ) {}
 
   async execute({ request, ifNoneMatch }: SearchCatalogQuery): Promise<CatalogAnswer> {
     // The version is read before the page: the page is then at least as new as the tag it gets,
     // so a tag never vouches for rows older than the ones it was computed from.
-    const version = await this.reader.version(request.filter, request.format === 'admin' ? 'admin' : 'agent');
+    const version = await this.versions.version(request.filter, request.format === 'admin' ? 'admin' : 'agent');
     const etag = catalogEtag(etagKey(request), version);
     if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
 
