@@ -14,11 +14,21 @@ interface ListStream {
 export class LegacyListStreams {
   private readonly streams = new Set<ListStream>();
 
+  /** @param maxStreams streams open at most per process; past it a GET is answered 503. */
+  constructor(private readonly maxStreams = 10_000) {}
+
   get size(): number {
     return this.streams.size;
   }
 
   async open(server: Server, request: Request, authInfo: AuthInfo): Promise<Response> {
+    if (this.streams.size >= this.maxStreams) {
+      void server.close().catch(() => undefined);
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32000, message: `Too many open streams (${this.maxStreams}); try again later.` }, id: null },
+        { status: 503, headers: { 'Retry-After': '5' } },
+      );
+    }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const stream: ListStream = { server, end: () => undefined };
     let closed = false;

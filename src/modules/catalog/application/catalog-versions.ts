@@ -9,11 +9,12 @@ export const CATALOG_VERSION_TTL_MS = 2000;
 const MAX_ENTRIES = 1000;
 
 /**
- * Versions of the agent view by filter, kept until the catalog changes: computing one hashes
- * every matching row, which on a large catalog costs more than the search it tags. Every change
- * publishes CatalogChanged in the process that made it and, through the database, in every other
- * one; the TTL bounds what a missed event could cost. The admin view (it shows refresh times,
- * which change without an event) is always read.
+ * Catalog versions by view and filter, kept until the catalog changes: computing one hashes every
+ * matching row, which on a large catalog costs more than the search it tags. Every change of what
+ * a client lists publishes CatalogChanged in the process that made it and, through the database,
+ * in every other one; the TTL bounds the rest. The one thing that changes without an event is the
+ * refresh time the admin view shows (`lastSeenAt` of an unchanged tool): its ETag follows within
+ * CATALOG_VERSION_TTL_MS.
  */
 @Injectable()
 @EventsHandler(CatalogChanged)
@@ -23,8 +24,7 @@ export class CatalogVersions implements IEventHandler<CatalogChanged> {
   constructor(@Inject(CatalogReader) private readonly reader: CatalogReader) {}
 
   version(filter: CatalogFilter, view: CatalogView): Promise<string> {
-    if (view !== 'agent') return this.reader.version(filter, view);
-    const key = JSON.stringify(filter);
+    const key = `${view}:${JSON.stringify(filter)}`;
     const now = Date.now();
     const hit = this.versions.get(key);
     if (hit && hit.expiresAt > now) return hit.version;

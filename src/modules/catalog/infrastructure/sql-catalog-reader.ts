@@ -97,7 +97,7 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
 /**
  * Full-text search on the generated `search_vector` (names weighted A, title B, description C):
  * every word of the search must match a word of the tool as a prefix, stemmed (english) or not
- * (simple). Names also match by substring (ILIKE), so any part of a name finds the tool. The rank
+ * (simple). A one-word search also matches names by substring, so any part of a name finds the tool. The rank
  * is ts_rank plus a bonus for name matches (exact 2, prefix 1, substring 0.5), rounded to six
  * decimals so it can be compared exactly in the keyset `(rank DESC, qualified_name ASC)`.
  */
@@ -114,22 +114,36 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
   const text = search.text.toLowerCase();
   const exact = st.bind(text);
   const prefix = st.bind(`${escapeLike(text)}%`);
-  const substring = st.bind(`%${escapeLike(text)}%`);
-  const nameHit = `(t.name ILIKE ${substring} ESCAPE '\\' OR t.qualified_name ILIKE ${substring} ESCAPE '\\')`;
+  // Names hold no blanks, so a search with one cannot be part of a name: the full-text index alone
+  // answers it. A one-word search scans the names (strpos: cheaper than an unanchored ILIKE).
+  const nameMatch = (alias: string) => `(strpos(lower(${alias}.name), ${exact}) > 0 OR strpos(lower(${alias}.qualified_name), ${exact}) > 0)`;
+  const byName = !/\s/.test(text);
+  const nameHit = byName ? nameMatch('t') : 'false';
+  // Candidates from the full-text index, plus (one word) from a scan of the names only: an OR of
+  // the two in one WHERE would evaluate the text match on every row.
+  const candidates = `SELECT c.id FROM source_tools c CROSS JOIN (SELECT ${query} AS query) cq WHERE c.retired_at IS NULL AND c.search_vector @@ cq.query${
+    byName ? ` UNION SELECT c.id FROM source_tools c WHERE c.retired_at IS NULL AND ${nameMatch('c')}` : ''
+  }`;
   const bonus = `CASE WHEN lower(t.name) = ${exact} OR lower(t.qualified_name) = ${exact} THEN 2
                       WHEN t.name ILIKE ${prefix} ESCAPE '\\' THEN 1
                       WHEN ${nameHit} THEN 0.5 ELSE 0 END`;
   const keyset = after
     ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
     : '';
-  return `SELECT * FROM (
-            SELECT ${TOOL_COLUMNS},
+  // Ranks the matches on narrow rows, and reads the wide columns (schemas) of the page alone.
+  return `WITH ranked AS (
+            SELECT t.id, t.qualified_name,
                    round((coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
               ${TOOL_FROM} CROSS JOIN (SELECT ${query} AS query) q
-             WHERE ${where.join(' AND ')} AND (t.search_vector @@ q.query OR ${nameHit})
-          ) x ${keyset}
-          ORDER BY x.rank DESC, x.qualified_name
-          LIMIT ${st.bind(limit + 1)}`;
+             WHERE ${where.join(' AND ')} AND t.id IN (${candidates})
+          ), page AS (
+            SELECT * FROM ranked x ${keyset}
+             ORDER BY x.rank DESC, x.qualified_name
+             LIMIT ${st.bind(limit + 1)}
+          )
+          SELECT ${TOOL_COLUMNS}, page.rank
+            FROM page JOIN source_tools t ON t.id = page.id JOIN sources s ON s.id = t.source_id
+           ORDER BY page.rank DESC, page.qualified_name`;
 }
 
 function escapeLike(text: string): string {
