@@ -102,15 +102,16 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
  * decimals so it can be compared exactly in the keyset `(rank DESC, qualified_name ASC)`.
  */
 function rankedSearch(search: CatalogSearchText, where: string[], st: Statement, after: { name: string; rank?: string } | undefined, limit: number): string {
-  const query =
-    search.terms.length === 0
-      ? 'NULL::tsquery'
-      : search.terms
-          .map((term) => {
-            const p = st.bind(`'${term}':*`); // letters and digits only: no tsquery syntax to escape
-            return `(to_tsquery('simple', ${p}) || to_tsquery('english', ${p}))`;
-          })
-          .join(' && ');
+  // Each word matches as a prefix, stemmed (english) or not (simple). A tool must match every word
+  // of a one- or two-word search, and at least half of a longer one (an agent's request has words
+  // no tool text holds); it ranks first by how many it matches.
+  const termQueries = search.terms.map((term) => {
+    const p = st.bind(`'${term}':*`); // letters and digits only: no tsquery syntax to escape
+    return `(to_tsquery('simple', ${p}) || to_tsquery('english', ${p}))`;
+  });
+  const query = termQueries.length === 0 ? 'NULL::tsquery' : termQueries.join(' || ');
+  const matched = termQueries.length === 0 ? '0' : termQueries.map((q) => `(t.search_vector @@ ${q})::int`).join(' + ');
+  const required = termQueries.length <= 2 ? termQueries.length : Math.ceil(termQueries.length / 2);
   const text = search.text.toLowerCase();
   const exact = st.bind(text);
   const prefix = st.bind(`${escapeLike(text)}%`);
@@ -130,12 +131,16 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
   const keyset = after
     ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
     : '';
-  // Ranks the matches on narrow rows, and reads the wide columns (schemas) of the page alone.
-  return `WITH ranked AS (
+  // The candidates first, whatever the planner's statistics say (right after a bulk registration
+  // they are stale, and a plan that starts from the tools instead took seconds); then the ranking
+  // on narrow rows; the wide columns (schemas) are read for the page alone.
+  return `WITH candidates AS MATERIALIZED (${candidates}),
+          ranked AS (
             SELECT t.id, t.qualified_name,
-                   round((coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
-              ${TOOL_FROM} CROSS JOIN (SELECT ${query} AS query) q
-             WHERE ${where.join(' AND ')} AND t.id IN (${candidates})
+                   round((${matched} + coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
+              FROM candidates JOIN source_tools t ON t.id = candidates.id JOIN sources s ON s.id = t.source_id
+             CROSS JOIN (SELECT ${query} AS query) q
+             WHERE ${where.join(' AND ')} AND (${matched} >= ${required} OR ${nameHit})
           ), page AS (
             SELECT * FROM ranked x ${keyset}
              ORDER BY x.rank DESC, x.qualified_name
