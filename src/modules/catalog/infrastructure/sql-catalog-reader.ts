@@ -127,7 +127,7 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
   }`;
   const bonus = `CASE WHEN lower(t.name) = ${exact} OR lower(t.qualified_name) = ${exact} THEN 2
                       WHEN t.name ILIKE ${prefix} ESCAPE '\\' THEN 1
-                      WHEN ${nameHit} THEN 0.5 ELSE 0 END`;
+                      WHEN m.name_hit THEN 0.5 ELSE 0 END`;
   const keyset = after
     ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
     : '';
@@ -137,10 +137,11 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
   return `WITH candidates AS MATERIALIZED (${candidates}),
           ranked AS (
             SELECT t.id, t.qualified_name,
-                   round((${matched} + coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
+                   round((m.matched + coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
               FROM candidates JOIN source_tools t ON t.id = candidates.id JOIN sources s ON s.id = t.source_id
              CROSS JOIN (SELECT ${query} AS query) q
-             WHERE ${where.join(' AND ')} AND (${matched} >= ${required} OR ${nameHit})
+             CROSS JOIN LATERAL (SELECT ${matched} AS matched, ${nameHit} AS name_hit) m
+             WHERE ${where.join(' AND ')} AND (m.matched >= ${required} OR m.name_hit)
           ), page AS (
             SELECT * FROM ranked x ${keyset}
              ORDER BY x.rank DESC, x.qualified_name
