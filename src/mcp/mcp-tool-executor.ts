@@ -6,6 +6,7 @@ import {
   type InvocationOutcome,
   type InvocationRequest,
 } from '../modules/execution/domain/tool-invoker.port.js';
+import { relayedInputCapabilities } from './relayed-input.js';
 import { listAllTools } from './tool-inventory.js';
 import { limitResult } from '../modules/execution/domain/tool-result.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
@@ -79,7 +80,7 @@ export class McpToolExecutor extends ToolInvoker {
       name: request.toolName,
       arguments: request.arguments,
       // The upstream learns what the caller itself can answer (user-supplied _meta keys win over the client's envelope).
-      ...(modern && request.clientCapabilities !== undefined ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: relayableInputCapabilities(request.clientCapabilities) } } : {}),
+      ...(modern && request.clientCapabilities !== undefined ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: relayedInputCapabilities(request.clientCapabilities) } } : {}),
       ...(request.inputResponses !== undefined && Object.keys(request.inputResponses).length > 0 ? { inputResponses: request.inputResponses } : {}),
       ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
     };
@@ -196,15 +197,6 @@ function rpcErrorOf(error: UpstreamError): ProtocolError | undefined {
 function withCause<T extends Error>(error: T, cause: unknown): T {
   Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
   return error;
-}
-
-/** Input kinds an upstream may ask for through Toolplane; other declared capabilities (e.g. extensions) are Toolplane's business, not the caller's. */
-const RELAYABLE_INPUT_KINDS = ['elicitation', 'sampling', 'roots'] as const;
-
-function relayableInputCapabilities(declared: Record<string, unknown>): Record<string, unknown> {
-  const relayed: Record<string, unknown> = {};
-  for (const kind of RELAYABLE_INPUT_KINDS) if (isRecord(declared[kind])) relayed[kind] = declared[kind];
-  return relayed;
 }
 
 /** Whether `key` appears anywhere in a JSON schema (bounded walk). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RELAYED_INPUT_KINDS } from '../relayed-input.js';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 
 export interface LegacySessionLimits {
@@ -126,5 +127,5 @@ export function declaresInputCapabilities(body: unknown): boolean {
   const { method, params } = body as { method?: unknown; params?: { capabilities?: Record<string, unknown> } };
   if (method !== 'initialize') return false;
   const capabilities = params?.capabilities;
-  return typeof capabilities === 'object' && capabilities !== null && ['elicitation', 'sampling', 'roots'].some((kind) => capabilities[kind] !== undefined);
+  return typeof capabilities === 'object' && capabilities !== null && RELAYED_INPUT_KINDS.some((kind) => capabilities[kind] !== undefined);
 }
