@@ -180,7 +180,8 @@ async function connectOnce(
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
   const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
-  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings));
+  const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
+  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
     return connection;

@@ -3,6 +3,7 @@ import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstr
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
 import type { DirectToolCaller } from './http/direct-tool-call.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
+import { UpstreamLogRelay, type LogAttribution } from './upstream-log-relay.js';
 import type { UpstreamError } from './upstream-error.js';
 
 export interface ConnectionIdentity {
@@ -30,6 +31,8 @@ const SESSION_TERMINATION_MS = 1000;
 export class McpConnection {
   private isClosed = false;
   private closing?: Promise<void>;
+  /** Log messages that arrive on the connection itself, for the call they can be attributed to. */
+  readonly logs: UpstreamLogRelay;
 
   constructor(
     readonly client: Client,
@@ -37,7 +40,11 @@ export class McpConnection {
     readonly identity: ConnectionIdentity,
     /** Direct `tools/call` sender of Streamable HTTP connections (see DirectToolCaller). */
     readonly directCaller?: DirectToolCaller,
+    /** Whether the connection serves a single use (a transient stdio process). */
+    exclusive = false,
   ) {
+    this.logs = new UpstreamLogRelay((): LogAttribution => (exclusive ? 'exclusive' : client.getProtocolEra() === 'modern' ? 'requested' : 'never'));
+    client.setNotificationHandler('notifications/message', (notification) => this.logs.receive(notification.params));
     const previous = client.onclose;
     client.onclose = () => {
       this.isClosed = true;

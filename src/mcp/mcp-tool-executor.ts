@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type CallToolRequest, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, ProtocolError, type CallToolRequest, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
 import {
   InvocationFailure,
   ToolInvoker,
@@ -9,6 +9,7 @@ import {
 import { relayedInputCapabilities } from './relayed-input.js';
 import { listAllTools } from './tool-inventory.js';
 import { limitResult } from '../modules/execution/domain/tool-result.js';
+import type { DirectToolCaller } from './http/direct-tool-call.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -40,6 +41,9 @@ const HEADER_MISMATCH = -32020;
  *   `tools/list` is needed before a call; the discovered definition only serves to mirror
  *   `x-mcp-header` parameters into `Mcp-Param-*` headers (2026-07-28 over HTTP), and is looked up
  *   when the server asks for such headers and the caller had none.
+ * - Log messages: a 2026-07-28 upstream is asked for them with the subscriber's level in `_meta`;
+ *   those on a direct call's own stream are the call's, the rest are attributed by the
+ *   connection's UpstreamLogRelay (or dropped where they cannot be).
  * - 2026-07-28 `input_required` answers are handed back, never fulfilled here; a continuation sends
  *   `inputResponses` and the byte-exact `requestState` on a fresh `tools/call`.
  */
@@ -79,8 +83,7 @@ export class McpToolExecutor extends ToolInvoker {
     const params: Record<string, unknown> & { name: string } = {
       name: request.toolName,
       arguments: request.arguments,
-      // The upstream learns what the caller itself can answer (user-supplied _meta keys win over the client's envelope).
-      ...(modern && request.clientCapabilities !== undefined ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: relayedInputCapabilities(request.clientCapabilities) } } : {}),
+      ...(modern ? modernMeta(request) : {}),
       ...(request.inputResponses !== undefined && Object.keys(request.inputResponses).length > 0 ? { inputResponses: request.inputResponses } : {}),
       ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
     };
@@ -98,40 +101,70 @@ export class McpToolExecutor extends ToolInvoker {
           }
         }
       : undefined;
-    const options = () => ({
-      ...session.requestOptions(),
-      allowInputRequired: true,
-      ...(relayProgress ? { onprogress: relayProgress } : {}),
-    });
     // callTool() mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition. With
     // no outputSchema in it, the SDK neither validates structuredContent nor lists tools to find one.
     const callWithDefinition = (inputSchema: unknown) =>
-      client.callTool(params as CallToolRequest['params'], { ...options(), toolDefinition: { name: request.toolName, inputSchema } as Tool });
+      client.callTool(params as CallToolRequest['params'], { ...this.options(session, relayProgress), toolDefinition: { name: request.toolName, inputSchema } as Tool });
 
+    const direct = session.connection.directCaller;
+    // A direct call hears the log messages on its own stream; those that come on the connection
+    // itself (stdio, SDK requests) are attributed by the connection's relay.
+    const stopLogs = request.log ? session.connection.logs.subscribe(request.log) : undefined;
+    try {
+      return toOutcome(await this.send(session, request, params, direct, callWithDefinition, relayProgress), request);
+    } finally {
+      stopLogs?.();
+    }
+  }
+
+  private async send(
+    session: ClientSession,
+    request: InvocationRequest,
+    params: Record<string, unknown> & { name: string },
+    direct: DirectToolCaller | undefined,
+    callWithDefinition: (inputSchema: unknown) => Promise<unknown>,
+    relayProgress: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined,
+  ): Promise<unknown> {
+    const { client } = session;
+    const modern = client.getProtocolEra() === 'modern';
     const mirroring = modern && session.connection.identity.transport === 'streamable-http';
     const inputSchema = request.definition?.inputSchema;
-    let answer: unknown;
-    if (mirroring && declaresKey(inputSchema, PARAM_HEADER_KEY)) {
-      answer = await callWithDefinition(inputSchema);
-    } else {
-      try {
-        const direct = session.connection.directCaller;
-        answer = direct
-          ? await direct.call(params, { signal: session.deadline.signal, ...(relayProgress ? { onProgress: relayProgress } : {}) })
-          : await client.request({ method: 'tools/call', params }, RAW_RESULT, options());
-      } catch (error) {
-        // The server wants mirrored headers the caller's definition did not announce (or none was
-        // given): look the current definition up once and call with it.
-        if (!mirroring || !(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH) throw error;
-        session.setPhase(`listing tools to call ${request.toolName}`);
-        const tool = (await listAllTools(client, session.requestOptions)).find((candidate) => candidate.name === request.toolName);
-        if (!tool || !declaresKey(tool.inputSchema, PARAM_HEADER_KEY)) throw error;
-        session.setPhase(`calling tool ${request.toolName}`);
-        answer = await callWithDefinition(tool.inputSchema);
-      }
+    if (mirroring && declaresKey(inputSchema, PARAM_HEADER_KEY)) return callWithDefinition(inputSchema);
+    try {
+      return direct
+        ? await direct.call(params, {
+            signal: session.deadline.signal,
+            ...(relayProgress ? { onProgress: relayProgress } : {}),
+            ...(request.log ? { log: request.log } : {}),
+          })
+        : await client.request({ method: 'tools/call', params }, RAW_RESULT, this.options(session, relayProgress));
+    } catch (error) {
+      // The server wants mirrored headers the caller's definition did not announce (or none was
+      // given): look the current definition up once and call with it.
+      if (!mirroring || !(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH) throw error;
+      session.setPhase(`listing tools to call ${request.toolName}`);
+      const tool = (await listAllTools(client, session.requestOptions)).find((candidate) => candidate.name === request.toolName);
+      if (!tool || !declaresKey(tool.inputSchema, PARAM_HEADER_KEY)) throw error;
+      session.setPhase(`calling tool ${request.toolName}`);
+      return callWithDefinition(tool.inputSchema);
     }
-    return toOutcome(answer, request);
   }
+
+  private options(session: ClientSession, relayProgress: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined) {
+    return { ...session.requestOptions(), allowInputRequired: true, ...(relayProgress ? { onprogress: relayProgress } : {}) };
+  }
+}
+
+/**
+ * The `_meta` Toolplane adds to a 2026-07-28 call (user-supplied keys win over the client's
+ * envelope): what the caller itself can answer, and the log level it listens at (a modern server
+ * logs only for requests that carry one).
+ */
+function modernMeta(request: InvocationRequest): { _meta?: Record<string, unknown> } {
+  const meta: Record<string, unknown> = {};
+  if (request.clientCapabilities !== undefined) meta[CLIENT_CAPABILITIES_META_KEY] = relayedInputCapabilities(request.clientCapabilities);
+  if (request.log) meta[LOG_LEVEL_META_KEY] = request.log.level;
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }
 
 function toOutcome(answer: unknown, request: InvocationRequest): InvocationOutcome {

@@ -52,8 +52,6 @@ export const REQUIRED_SCENARIOS: Record<ConformanceEra, readonly string[]> = {
  */
 export const KNOWN_GAPS: Record<ConformanceEra, Readonly<Record<string, string>>> = {
   '2025-11-25': {
-    'tools-call-with-logging':
-      "Upstream log notifications are not relayed: the ToolInvoker port carries progress only, so the tool's notifications/message never leave Toolplane.",
   },
   '2026-07-28': {
   },

@@ -154,6 +154,26 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
     });
 
+    it("relays the upstream's log messages for the call at the level the caller asked for", async () => {
+      const logs: unknown[] = [];
+      client.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params));
+      // A 2026-07-28 client names its level per request; a 2025-era one sets it for its session.
+      if (mode === 'legacy') await client.setLoggingLevel('info');
+      const meta = mode === 'legacy' ? {} : { _meta: { 'io.modelcontextprotocol/logLevel': 'info' } };
+      const result: any = await client.callTool({ name: 'mod__chatty', arguments: { text: `hi ${mode}` }, ...meta });
+      expect(textOf(result)).toBe(`logged hi ${mode}`);
+      expect(logs).toEqual([
+        { level: 'info', logger: 'chatty', data: `info: hi ${mode}` },
+        { level: 'warning', logger: 'chatty', data: `warning: hi ${mode}` },
+      ]);
+      if (mode !== 'legacy') {
+        // No level named: a 2026-07-28 caller hears none.
+        logs.length = 0;
+        await client.callTool({ name: 'mod__chatty', arguments: { text: 'quiet' } });
+        expect(logs).toEqual([]);
+      }
+    });
+
     it('cancels the upstream call when the caller gives up mid-stream, and records it as cancelled', async () => {
       // Given up after the first progress notification: the answer is an SSE stream by then, in both eras.
       const abort = new AbortController();

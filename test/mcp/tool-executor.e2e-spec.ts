@@ -3,7 +3,7 @@ import { RequestScopedHttpTransport } from '../../src/mcp/http/request-scoped-ht
 import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
 import { liveStdioProcessIds } from '../../src/mcp/stdio/process-registry.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
-import { InvocationFailure, type InvocationOutcome, type InvocationRequest, type ProgressUpdate } from '../../src/modules/execution/domain/tool-invoker.port.js';
+import { InvocationFailure, type InvocationOutcome, type InvocationRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../src/modules/execution/domain/tool-invoker.port.js';
 import type { UpstreamTarget } from '../../src/modules/sources/domain/upstream.js';
 import {
   closedPort,
@@ -409,6 +409,47 @@ describe('McpToolExecutor', () => {
       // The state is echoed byte for byte: the server notices any change.
       const altered = await call(target, 'confirm', { action: 'deploy' }, { inputResponses: answer, requestState: `${EXPECTED_STATE} ` });
       expect(altered).toMatchObject({ isError: true });
+    });
+  });
+
+  describe("the upstream's log messages", () => {
+    /** Calls chatty with a log subscription at info; answers what the subscription heard. */
+    async function chatty(target: UpstreamTarget, text: string): Promise<UpstreamLogMessage[]> {
+      const heard: UpstreamLogMessage[] = [];
+      const result = await call(target, 'chatty', { text }, { log: { level: 'info', onMessage: (message) => heard.push(message) } });
+      expect(result.content).toEqual([{ type: 'text', text: `logged ${text}` }]);
+      return heard;
+    }
+    const expected = (text: string) => [
+      { level: 'info', logger: 'chatty', data: `info: ${text}` },
+      { level: 'warning', logger: 'chatty', data: `warning: ${text}` },
+    ];
+
+    test('over 2026-07-28 HTTP each call hears its own, however many run at once', async () => {
+      const server = await start([paths.modern, 'http', '--port', '{port}'], { EXTRA_TOOLS: '1' });
+      const target = remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`);
+      const texts = ['a', 'b', 'c', 'd', 'e'];
+      const heard = await Promise.all(texts.map((text) => chatty(target, text)));
+      expect(heard).toEqual(texts.map(expected));
+    });
+
+    test('a transient stdio process serves one call: everything it logs is that call’s', async () => {
+      const target = stdioTarget(node, [paths.modern, 'stdio', tag], { env: { EXTRA_TOOLS: '1' } });
+      expect(await chatty(target, 'alone')).toEqual(expected('alone'));
+    });
+
+    test('a singleton 2026-07-28 stdio connection relays them while one call listens, and never to the wrong call', async () => {
+      const target = stdioTarget(node, [paths.modern, 'stdio', tag], { lifecycle: 'singleton', env: { EXTRA_TOOLS: '1' } });
+      expect(await chatty(target, 'single')).toEqual(expected('single'));
+      // Concurrent calls: nothing on stdio says whose a message is, so a call hears its own or none.
+      const texts = ['p', 'q', 'r', 's'];
+      const heard = await Promise.all(texts.map((text) => chatty(target, text)));
+      heard.forEach((messages, index) => expect(messages.every((message) => String(message.data).endsWith(`: ${texts[index]}`))).toBe(true));
+    });
+
+    test('a call without a subscription asks for none (a 2026-07-28 server then logs nothing)', async () => {
+      const target = stdioTarget(node, [paths.modern, 'stdio', tag], { lifecycle: 'singleton', env: { EXTRA_TOOLS: '1' } });
+      expect((await call(target, 'chatty', { text: 'unheard' })).content).toEqual([{ type: 'text', text: 'logged unheard' }]);
     });
   });
 

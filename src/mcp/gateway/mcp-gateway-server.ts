@@ -27,7 +27,8 @@ const BATCH_REVISIONS = new Set(['2025-03-26']);
  *   relayed. One handler per surface lives as long as the process.
  * - 2025-era requests (`initialize`, then every request on its own, no session) are answered
  *   statelessly on a per-request streamable HTTP transport with a plain JSON response — or an SSE
- *   stream when the request asks for progress, the only way to deliver it. Sessions only where
+ *   stream when progress or log messages may have to precede the answer, the only way to deliver
+ *   them. Sessions only where
  *   they are needed (LegacySessions): for a client that can answer server-to-client requests. A
  *   GET opens the standalone stream (LegacyListStreams without a session), which hears of
  *   tool-list changes.
@@ -127,10 +128,10 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     }
   }
 
-  /** A 2025-era message, served statelessly (the SDK's stateless idiom, JSON unless progress must stream). */
+  /** A 2025-era message, served statelessly (the SDK's stateless idiom, JSON unless notifications may have to stream). */
   private async serveLegacy(request: Request, parsedBody: unknown, exchange: McpExchange, authInfo: AuthInfo): Promise<Response> {
     const server = this.servers.create(exchange, 'legacy');
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(parsedBody) });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayNotify(parsedBody) });
     let closed = false;
     const teardown = () => {
       if (closed) return;
@@ -175,10 +176,16 @@ function cancellationOf(body: unknown): { requestId: string | number; reason?: s
   return { requestId, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-/** Whether any request in the message asks for progress notifications. */
-function asksForProgress(body: unknown): boolean {
+/**
+ * Whether the answer to a message may need notifications ahead of it, which only an SSE stream
+ * carries: a request asking for progress, or a tool call (its upstream may log while it runs).
+ */
+function mayNotify(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => isRecord(message) && isRecord(message.params) && isRecord(message.params._meta) && message.params._meta.progressToken !== undefined);
+  return messages.some(
+    (message) =>
+      isRecord(message) && (message.method === 'tools/call' || (isRecord(message.params) && isRecord(message.params._meta) && message.params._meta.progressToken !== undefined)),
+  );
 }
 
 /** Whether a 2026-07-28 answer (JSON, or SSE once progress flows) is acceptable; no Accept header accepts anything. */

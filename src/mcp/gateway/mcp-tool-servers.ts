@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -20,7 +21,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
-import type { ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
+import type { LogSubscription, ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
+import { isLogLevel } from '../upstream-log-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
 import { toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
@@ -245,7 +247,7 @@ export class McpToolServers {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
     const tracked = this.calls.track(exchange.principal.id, mcpReq.id, mcpReq.signal);
     const requestState = mcpReq.requestState<unknown>();
-    const progress = progressRelay(request, ctx);
+    const notifications = callerNotifications(request, ctx, era);
     try {
       const record = await this.commands.execute(
         new ExecuteToolCommand(
@@ -259,10 +261,11 @@ export class McpToolServers {
           callerOf(exchange, era, ctx, server),
           'mcp',
           tracked.signal,
-          progress?.onProgress,
+          notifications.onProgress,
+          notifications.log,
         ),
       );
-      await progress?.flush();
+      await notifications.flush();
       return record;
     } finally {
       tracked.done();
@@ -281,33 +284,46 @@ export class McpToolServers {
   }
 }
 
-interface ProgressRelay {
-  onProgress: (update: ProgressUpdate) => void;
+interface CallerNotifications {
+  onProgress?: (update: ProgressUpdate) => void;
+  log?: LogSubscription;
   /** Resolves once every relayed notification has been handed to the transport (before the result is). */
   flush: () => Promise<void>;
 }
 
 /**
- * Relays the upstream's progress to the caller's progress token, when it gave one: in order, never
- * backwards (a retried attempt starts over), and all of it before the result, which ends the stream.
+ * What of the upstream's notifications reach the caller, in the order they came and all before the
+ * result, which ends the stream:
+ *
+ * - progress, re-tagged with the caller's progress token when it gave one, never backwards (a
+ *   retried attempt starts over);
+ * - log messages: a 2026-07-28 caller hears them at the level its request's `_meta` names (none
+ *   without one); a 2025-era caller at every level, filtered by the SDK by what it set with
+ *   `logging/setLevel` on its session.
  */
-function progressRelay(request: CallToolRequest, ctx: ServerContext): ProgressRelay | undefined {
-  const token = request.params._meta?.progressToken;
-  if (token === undefined) return undefined;
-  let last = -Infinity;
+function callerNotifications(request: CallToolRequest, ctx: ServerContext, era: ServedEra): CallerNotifications {
   let chain: Promise<void> = Promise.resolve();
+  const send = (notify: () => Promise<void>) => {
+    chain = chain.then(notify).catch(() => undefined);
+  };
+  const token = request.params._meta?.progressToken;
+  let last = -Infinity;
   const onProgress = (update: ProgressUpdate) => {
     if (!(update.progress > last)) return;
     last = update.progress;
     const params = {
-      progressToken: token,
+      progressToken: token!,
       progress: update.progress,
       ...(update.total !== undefined ? { total: update.total } : {}),
       ...(update.message !== undefined ? { message: update.message } : {}),
     };
-    chain = chain.then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params })).catch(() => undefined);
+    send(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }));
   };
-  return { onProgress, flush: () => chain };
+  const requested = era === 'modern' ? ((ctx.mcpReq.envelope ?? {}) as Record<string, unknown>)[LOG_LEVEL_META_KEY] : 'debug';
+  const log: LogSubscription | undefined = isLogLevel(requested)
+    ? { level: requested, onMessage: (message) => send(() => ctx.mcpReq.log(message.level, message.data, message.logger)) }
+    : undefined;
+  return { ...(token !== undefined ? { onProgress } : {}), ...(log ? { log } : {}), flush: () => chain };
 }
 
 /**

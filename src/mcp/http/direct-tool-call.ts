@@ -1,4 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { LogSubscription } from '../../modules/execution/domain/tool-invoker.port.js';
+import { deliverLog } from '../upstream-log-relay.js';
 import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
 
 /** What a direct call needs to know of the connection the SDK client negotiated. */
@@ -14,6 +16,8 @@ export interface NegotiatedSession {
 export interface DirectCallOptions {
   signal: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Log messages on the request's own stream: the call's, whichever era the server speaks. */
+  log?: LogSubscription;
 }
 
 const METHOD_NOT_FOUND = -32601;
@@ -27,9 +31,10 @@ const CANCEL_NOTICE_MS = 1000;
  * It speaks what the SDK would on the wire: the connection's protocol version and session
  * headers, on 2026-07-28 the `_meta` envelope plus `Mcp-Method`/`Mcp-Name`, progress through a
  * progress token, cancellation by closing the request's stream (and, on 2025-era sessions, with
- * `notifications/cancelled`). Server requests arriving on the stream are answered like the
- * capability-less SDK client answers them (`ping`, else method not found). Ids are strings of
- * their own, so they never collide with the client's numeric ones on the same session.
+ * `notifications/cancelled`). Log messages on the request's stream are the call's. Server requests
+ * arriving on the stream are answered like the capability-less SDK client answers them (`ping`,
+ * else method not found). Ids are strings of their own, so they never collide with the client's
+ * numeric ones on the same session.
  */
 export class DirectToolCaller {
   private nextId = 0;
@@ -90,6 +95,10 @@ export class DirectToolCaller {
           ...(typeof text === 'string' ? { message: text } : {}),
         });
       }
+      return;
+    }
+    if (message.method === 'notifications/message') {
+      if (options.log) deliverLog(options.log, message.params);
       return;
     }
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {

@@ -6,6 +6,28 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/** MCP's log severities (RFC 5424), least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A log message an upstream sent while serving one call (`notifications/message`). */
+export interface UpstreamLogMessage {
+  level: LogLevel;
+  logger?: string;
+  data: unknown;
+}
+
+/** A caller that hears the upstream's log messages of `level` and more severe while its call runs. */
+export interface LogSubscription {
+  level: LogLevel;
+  onMessage: (message: UpstreamLogMessage) => void;
+}
+
+/** Whether `level` is at least as severe as `threshold`. */
+export function isAtLeast(level: LogLevel, threshold: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+}
+
 export interface InvocationRequest {
   target: UpstreamTarget;
   /** The tool's name upstream (not the qualified name). */
@@ -29,6 +51,11 @@ export interface InvocationRequest {
    */
   clientCapabilities?: Record<string, unknown>;
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * The upstream's log messages for this call. Relayed only where they can be told apart from
+   * other calls' (see McpToolExecutor); never required for the call to work.
+   */
+  log?: LogSubscription;
 }
 
 export type InvocationOutcome =

@@ -173,6 +173,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             requestState: input.requestState,
             clientCapabilities: input.clientCapabilities,
             onProgress: command.onProgress,
+            log: command.log,
           });
         } catch (error) {
           const failure = asFailure(error, command.signal, timeoutMs);
