@@ -3,14 +3,16 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { CanActivate } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { hostHeaderValidationResponse, isJsonContentType, localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { jsonRpcError, McpGatewayServer } from './mcp-gateway-server.js';
+import { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpCatalog } from './mcp-catalog.js';
 import type { McpExchange, McpSurface } from './mcp-tool-servers.js';
+import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -64,8 +66,10 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         correlationId: header(request, 'x-correlation-id'),
         protocolVersionHeader: header(request, 'mcp-protocol-version'),
       };
-      const { webRequest, parsedBody } = toWebRequest(request, reply);
-      const response = await gateway.handle(webRequest, parsedBody, exchange);
+      const parsedBody = parseBody(request);
+      const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;
+      if (call) return serveStatelessCall(gateway, call, exchange, reply);
+      const response = await gateway.handle(toWebRequest(request, reply, parsedBody), parsedBody, exchange);
       return sendResponse(reply, response);
     };
 
@@ -115,37 +119,66 @@ function hostnameOf(url: string): string | undefined {
   }
 }
 
+/** The body as JSON, or undefined when there is none or it does not parse (the SDK answers the parse error from the bytes). */
+function parseBody(request: FastifyRequest): unknown {
+  const body = bodyOf(request);
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function bodyOf(request: FastifyRequest): Buffer | undefined {
+  return Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
+}
+
+/** A plain stateless tools/call, which is served without the web-standard round trip and SDK server. */
+function statelessCallOf(request: FastifyRequest, parsedBody: unknown): StatelessToolCall | undefined {
+  if (request.method !== 'POST' || parsedBody === undefined || !isJsonContentType(header(request, 'content-type') ?? null)) return undefined;
+  return recognizeStatelessToolCall(parsedBody, (name) => header(request, name), Object.keys(request.headers));
+}
+
+/** Answers the call on the raw response, JSON or SSE as it goes (see LazyAnswerStream). */
+async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply): Promise<void> {
+  void reply.hijack();
+  const stream = new LazyAnswerStream(reply.raw);
+  const gone = abortedOnClose(reply);
+  try {
+    await gateway.serveStatelessCall(call, exchange, gone, stream);
+  } finally {
+    // Whatever went wrong, the exchange ends.
+    if (!stream.closed) stream.answer({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } }, 500);
+  }
+}
+
+/** A signal that aborts when the client goes away before the answer is complete. */
+function abortedOnClose(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
 /** The Fastify request as a web-standard Request, aborted when the client goes away before the answer. */
-function toWebRequest(request: FastifyRequest, reply: FastifyReply): { webRequest: Request; parsedBody: unknown } {
+function toWebRequest(request: FastifyRequest, reply: FastifyReply, parsedBody: unknown): Request {
   const headers = new Headers();
   const raw = request.raw.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (FORWARDED_HEADERS.has(name) || name.startsWith('mcp-')) headers.append(name, raw[i + 1]!);
   }
-  const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
-  let parsedBody: unknown;
-  if (body) {
-    try {
-      parsedBody = JSON.parse(body.toString('utf8'));
-    } catch {
-      // left to the SDK, which answers a JSON-RPC parse error from the bytes
-    }
-  }
-  const gone = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  };
-  reply.raw.once('close', onClose);
+  const body = bodyOf(request);
   const method = request.method;
-  const webRequest = new Request(`http://${header(request, 'host') ?? 'localhost'}${request.url}`, {
+  return new Request(`http://${header(request, 'host') ?? 'localhost'}${request.url}`, {
     method,
     headers,
     // A parsed body travels as `parsedBody`; only bytes that did not parse are handed on as they came.
     ...(body && parsedBody === undefined && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
-    signal: gone.signal,
+    signal: abortedOnClose(reply),
   });
-  return { webRequest, parsedBody };
 }
 
 async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  ProtocolError,
+  SERVER_INFO_META_KEY,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isJsonContentType,
@@ -12,7 +14,13 @@ import { authInfoOf, exchangeOf } from './exchange-auth-info.js';
 import { LegacyListStreams, untilClosed } from './legacy-list-streams.js';
 import { declaresInputCapabilities, LegacySessions } from './legacy-sessions.js';
 import { McpCatalog } from './mcp-catalog.js';
-import { McpToolServers, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
+import type { ServedEra } from './call-result.js';
+import type { LazyAnswerStream } from './lazy-answer-stream.js';
+import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
+import type { StatelessToolCall } from './stateless-tool-call.js';
+
+/** 2026-07-28: the request needs a client capability the client did not declare (answered with HTTP 400). */
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */
 const BATCH_REVISIONS = new Set(['2025-03-26']);
@@ -110,6 +118,31 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     return modern.fetch(request, { authInfo, parsedBody });
   }
 
+  /** Whether new requests are taken (false once shutdown began: they get 503). */
+  get accepting(): boolean {
+    return !this.closing;
+  }
+
+  /**
+   * Serves a plain stateless `tools/call` (see recognizeStatelessToolCall) without a per-exchange
+   * SDK server: the call runs exactly as the SDK's handler runs it, and the answer is encoded as
+   * the SDK encodes it for the era (a 2026-07-28 result says `resultType` and carries the server's
+   * identity in `_meta`). Notifications turn the answer into an SSE stream; a caller that went
+   * away gets no answer.
+   */
+  async serveStatelessCall(call: StatelessToolCall, exchange: McpExchange, signal: AbortSignal, stream: LazyAnswerStream): Promise<void> {
+    try {
+      const result = await this.servers.callStateless(exchange, call, signal, (notification) => stream.notify({ jsonrpc: '2.0', ...notification }));
+      if (!signal.aborted) stream.answer({ result: encodeResult(call.era, result), jsonrpc: '2.0', id: call.id });
+    } catch (error) {
+      if (signal.aborted) return;
+      if (!(error instanceof ProtocolError)) this.logger.warn(`tools/call failed: ${error instanceof Error ? error.message : String(error)}`);
+      const { code, message, data } = error instanceof ProtocolError ? error : { code: -32603, message: 'Internal error', data: undefined };
+      const status = call.era === 'modern' && code === MISSING_REQUIRED_CLIENT_CAPABILITY ? 400 : 200;
+      stream.answer({ jsonrpc: '2.0', id: call.id, error: { code, message, ...(data !== undefined ? { data } : {}) } }, status);
+    }
+  }
+
   beforeApplicationShutdown(): Promise<void> {
     // Ends open subscriptions/listen streams, so that the HTTP server can close.
     // From now on no stream or session opens (a client whose stream just ended would reconnect at once).
@@ -156,6 +189,17 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       return jsonRpcError(500, -32603, 'Internal error', idOf(parsedBody));
     }
   }
+}
+
+/** A result as the era's wire carries it: 2026-07-28 results say what they are and who answered. */
+function encodeResult(era: ServedEra, result: Record<string, unknown>): Record<string, unknown> {
+  if (era === 'legacy') return result;
+  const meta = isRecord(result._meta) ? result._meta : {};
+  return {
+    ...result,
+    resultType: result.resultType ?? 'complete',
+    _meta: meta[SERVER_INFO_META_KEY] === undefined ? { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } : meta,
+  };
 }
 
 function surfaceKey(surface: McpSurface): string {

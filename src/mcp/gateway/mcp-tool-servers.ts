@@ -30,6 +30,8 @@ import { exchangeOf } from './exchange-auth-info.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { SourcePrimitives } from './source-primitives.js';
+import type { StatelessToolCall } from './stateless-tool-call.js';
+import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './tool-call-context.js';
 import { searchTools } from './tool-search.js';
 
 /** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
@@ -51,10 +53,13 @@ export const CATALOG_LIST_TTL_MS = 30_000;
 const STATIC_TTL_MS = 3_600_000;
 const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_SEARCH_LIMIT = 50;
+/** How the SDK's 2025-era serving continues an `input_required` that asks for nothing (rounds, pacing). */
+const LEGACY_INPUT_ROUNDS = 8;
+const LEGACY_STATE_ONLY_PACING_MS = 250;
 /** The revision a 2025-era request without an `MCP-Protocol-Version` header is assumed to speak. */
 const DEFAULT_LEGACY_VERSION = '2025-03-26';
 
-const SERVER_INFO = { name: 'toolplane', title: 'Toolplane', version: TOOLPLANE_CLIENT_VERSION };
+export const SERVER_INFO = { name: 'toolplane', title: 'Toolplane', version: TOOLPLANE_CLIENT_VERSION };
 
 export const SEARCH_TOOLS = 'search_tools';
 export const CALL_TOOL = 'call_tool';
@@ -193,23 +198,80 @@ export class McpToolServers {
     }
   }
 
+  /**
+   * A plain stateless `tools/call` on `/mcp` or `/mcp/sources/{name}`, served without an SDK server
+   * instance (see recognizeStatelessToolCall); `send` hands a notification to the caller's answer
+   * stream. Answers the result to encode for the call's era, or throws the JSON-RPC error.
+   */
+  async callStateless(exchange: McpExchange, call: StatelessToolCall, signal: AbortSignal, send: (notification: OutboundNotification) => Promise<void>): Promise<CallToolResult | InputRequiredResult> {
+    const context: ToolCallContext = {
+      era: call.era,
+      id: call.id,
+      signal,
+      ...(call.progressToken !== undefined ? { progressToken: call.progressToken } : {}),
+      ...(call.logLevel !== undefined ? { logLevel: call.logLevel } : {}),
+      clientCapabilities: call.clientCapabilities,
+      caller: callerOf(exchange, { ...call.clientInfo, protocolVersion: call.protocolVersion }),
+      notify: send,
+      log: (message) => send({ method: 'notifications/message', params: { level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) } }),
+      project: (result, outputSchema) => projectCallToolResult(call.era, result, outputSchema),
+    };
+    const first = await this.callCatalogTool(exchange, call.name, call.arguments, context);
+    return call.era === 'legacy' ? this.settleLegacyInputRequired(exchange, call, context, first) : first;
+  }
+
   private async callTool(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const { surface } = exchange;
     const { name } = request.params;
     const args = request.params.arguments;
+    const context = sdkCallContext(server, exchange, era, request, ctx);
     if (surface.kind === 'gateway') {
       if (name === SEARCH_TOOLS) return this.search(args);
-      if (name === CALL_TOOL) return this.callThroughGateway(server, exchange, era, request, ctx);
+      if (name === CALL_TOOL) return this.callThroughGateway(exchange, args, context);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)} (this endpoint offers ${SEARCH_TOOLS} and ${CALL_TOOL})`);
     }
+    return this.callCatalogTool(exchange, name, args, context);
+  }
+
+  /** A tool of the catalog (`/mcp`) or of one source (`/mcp/sources/{name}`), by the name the surface gives it. */
+  private async callCatalogTool(exchange: McpExchange, name: string, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
+    const { surface } = exchange;
     // The snapshot only maps names (and tells the output schema); the call itself does not depend on it.
     const snapshot = await this.catalog.snapshot().catch(() => undefined);
-    const tool = surface.kind === 'all' ? snapshot?.byQualifiedName.get(name) : snapshot?.sources.get(surface.source)?.byName.get(name);
+    const tool = surface.kind === 'all' ? snapshot?.byQualifiedName.get(name) : surface.kind === 'source' ? snapshot?.sources.get(surface.source)?.byName.get(name) : undefined;
     // A tool the snapshot does not know (yet) is still tried under its default qualified name.
-    const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'all' ? name : `${surface.source}__${name}`);
-    const record = await this.execute(server, exchange, era, qualifiedName, args, request, ctx);
+    const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'source' ? `${surface.source}__${name}` : name);
+    const record = await this.execute(exchange, qualifiedName, args, context);
     const result = toCallToolResult(record, name);
-    return isComplete(result) ? server.projectCallToolResult(result, tool?.outputSchema ?? undefined) : result;
+    return isComplete(result) ? context.project(result, tool?.outputSchema ?? undefined) : result;
+  }
+
+  /**
+   * What the SDK's 2025-era serving makes of an `input_required` result on a connection without a
+   * session, which cannot carry server-to-client requests: an error result when the upstream asks
+   * for input, and the call re-run with the upstream's state when it asks for none (at most eight
+   * rounds, a quarter second apart).
+   */
+  private async settleLegacyInputRequired(
+    exchange: McpExchange,
+    call: StatelessToolCall,
+    context: ToolCallContext,
+    result: CallToolResult | InputRequiredResult,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    for (let round = 1; !isComplete(result); round++) {
+      const [key, request] = Object.entries(result.inputRequests ?? {})[0] ?? [];
+      if (key !== undefined) {
+        const method = isRecord(request) && typeof request.method === 'string' ? request.method : 'an input request';
+        return legacyFailure(
+          `Cannot request input '${key}' (${method}): the client on this 2025-era connection did not declare the required capability (no client capabilities are available on this connection — per-request legacy serving cannot receive server-to-client requests)`,
+        );
+      }
+      if (round >= LEGACY_INPUT_ROUNDS) return legacyFailure(`Multi-round-trip request 'tools/call' still required input after ${LEGACY_INPUT_ROUNDS} rounds (inputRequired.maxRounds)`);
+      if (!(await pause(LEGACY_STATE_ONLY_PACING_MS, context.signal))) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled.');
+      const next = { ...context, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };
+      result = await this.callCatalogTool(exchange, call.name, call.arguments, next);
+    }
+    return result;
   }
 
   private async search(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -222,43 +284,32 @@ export class McpToolServers {
     return this.searchSnapshot(query.slice(0, 1000), limit);
   }
 
-  private async callThroughGateway(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
-    const args = request.params.arguments;
+  private async callThroughGateway(exchange: McpExchange, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
     const name = args?.name;
     const inner = args?.arguments ?? {};
     if (typeof name !== 'string' || name.length === 0) return invalidArguments(CALL_TOOL, 'name: must be a tool name that search_tools answered');
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
-    const record = await this.execute(server, exchange, era, name, inner, request, ctx);
+    const record = await this.execute(exchange, name, inner, context);
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
     const result = toCallToolResult(record, name, unknown);
-    return isComplete(result) ? server.projectCallToolResult(result, undefined) : result;
+    return isComplete(result) ? context.project(result, undefined) : result;
   }
 
-  private async execute(
-    server: Server,
-    exchange: McpExchange,
-    era: ServedEra,
-    qualifiedName: string,
-    args: unknown,
-    request: CallToolRequest,
-    ctx: ServerContext,
-  ): Promise<ExecutionRecord> {
-    const { mcpReq } = ctx;
+  private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutionRecord> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
-    const tracked = this.calls.track(exchange.principal.id, mcpReq.id, mcpReq.signal);
-    const requestState = mcpReq.requestState<unknown>();
-    const notifications = callerNotifications(request, ctx, era);
+    const tracked = this.calls.track(exchange.principal.id, context.id, context.signal);
+    const notifications = callerNotifications(context);
     try {
       const record = await this.commands.execute(
         new ExecuteToolCommand(
           {
             qualifiedName,
             arguments: args ?? {},
-            ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
-            ...(typeof requestState === 'string' ? { requestState } : {}),
-            clientCapabilities: callerCapabilities(server, era, ctx),
+            ...(context.inputResponses !== undefined ? { inputResponses: context.inputResponses } : {}),
+            ...(context.requestState !== undefined ? { requestState: context.requestState } : {}),
+            clientCapabilities: context.clientCapabilities,
           },
-          callerOf(exchange, era, ctx, server),
+          context.caller,
           'mcp',
           tracked.signal,
           notifications.onProgress,
@@ -297,16 +348,14 @@ interface CallerNotifications {
  *
  * - progress, re-tagged with the caller's progress token when it gave one, never backwards (a
  *   retried attempt starts over);
- * - log messages: a 2026-07-28 caller hears them at the level its request's `_meta` names (none
- *   without one); a 2025-era caller at every level, filtered by the SDK by what it set with
- *   `logging/setLevel` on its session.
+ * - log messages, at the level the caller listens at (see ToolCallContext.logLevel).
  */
-function callerNotifications(request: CallToolRequest, ctx: ServerContext, era: ServedEra): CallerNotifications {
+function callerNotifications(context: ToolCallContext): CallerNotifications {
   let chain: Promise<void> = Promise.resolve();
   const send = (notify: () => Promise<void>) => {
     chain = chain.then(notify).catch(() => undefined);
   };
-  const token = request.params._meta?.progressToken;
+  const token = context.progressToken;
   let last = -Infinity;
   const onProgress = (update: ProgressUpdate) => {
     if (!(update.progress > last)) return;
@@ -317,13 +366,35 @@ function callerNotifications(request: CallToolRequest, ctx: ServerContext, era: 
       ...(update.total !== undefined ? { total: update.total } : {}),
       ...(update.message !== undefined ? { message: update.message } : {}),
     };
-    send(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }));
+    send(() => context.notify({ method: 'notifications/progress', params }));
   };
-  const requested = era === 'modern' ? ((ctx.mcpReq.envelope ?? {}) as Record<string, unknown>)[LOG_LEVEL_META_KEY] : 'debug';
-  const log: LogSubscription | undefined = isLogLevel(requested)
-    ? { level: requested, onMessage: (message) => send(() => ctx.mcpReq.log(message.level, message.data, message.logger)) }
-    : undefined;
+  const level = context.logLevel;
+  const log: LogSubscription | undefined = level ? { level, onMessage: (message) => send(() => context.log(message)) } : undefined;
   return { ...(token !== undefined ? { onProgress } : {}), ...(log ? { log } : {}), flush: () => chain };
+}
+
+/** The call context of a request the SDK serves (its per-exchange server and handler context). */
+function sdkCallContext(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): ToolCallContext {
+  const { mcpReq } = ctx;
+  const requestState = mcpReq.requestState<unknown>();
+  const envelope = (mcpReq.envelope ?? {}) as Record<string, unknown>;
+  // A 2025-era caller hears every level: the SDK's log() applies what its session set.
+  const logLevel = era === 'modern' ? envelope[LOG_LEVEL_META_KEY] : 'debug';
+  const progressToken = request.params._meta?.progressToken;
+  return {
+    era,
+    id: mcpReq.id,
+    signal: mcpReq.signal,
+    ...(progressToken !== undefined ? { progressToken } : {}),
+    ...(isLogLevel(logLevel) ? { logLevel } : {}),
+    ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
+    ...(typeof requestState === 'string' ? { requestState } : {}),
+    clientCapabilities: callerCapabilities(server, era, ctx),
+    caller: callerOf(exchange, clientOf(server, era, envelope, exchange)),
+    notify: (notification) => mcpReq.notify(notification as Parameters<typeof mcpReq.notify>[0]),
+    log: (message) => mcpReq.log(message.level, message.data, message.logger),
+    project: (result, outputSchema) => server.projectCallToolResult(result, outputSchema),
+  };
 }
 
 /**
@@ -335,26 +406,39 @@ function callerCapabilities(server: Server, era: ServedEra, ctx: ServerContext):
   return typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? (declared as Record<string, unknown>) : {};
 }
 
-/** Who calls: the principal, and what the client says about itself (2026-07-28 envelope, else its headers). */
-function callerOf(exchange: McpExchange, era: ServedEra, ctx: ServerContext, server: Server): ExecutionCaller {
+/** What the client says about itself: the 2026-07-28 envelope, or a 2025-era session's initialize (else the version header). */
+function clientOf(server: Server, era: ServedEra, envelope: Record<string, unknown>, exchange: McpExchange): CallingClient {
+  if (era === 'modern') {
+    const info = envelope[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const version = envelope[PROTOCOL_VERSION_META_KEY];
+    return {
+      ...(typeof info?.name === 'string' ? { name: info.name } : {}),
+      ...(typeof info?.version === 'string' ? { version: info.version } : {}),
+      ...(typeof version === 'string' ? { protocolVersion: version } : {}),
+    };
+  }
+  const client = server.getClientVersion();
+  return {
+    ...(client?.name ? { name: client.name } : {}),
+    ...(client?.version ? { version: client.version } : {}),
+    protocolVersion: server.getNegotiatedProtocolVersion() ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION,
+  };
+}
+
+interface CallingClient {
+  name?: string;
+  version?: string;
+  protocolVersion?: string;
+}
+
+/** Who calls: the principal, and what the client says about itself (its user agent when it names itself nowhere else). */
+function callerOf(exchange: McpExchange, client: CallingClient): ExecutionCaller {
   const caller: ExecutionCaller = { principalId: exchange.principal.id, principalName: exchange.principal.name };
   if (exchange.correlationId) caller.correlationId = clip(exchange.correlationId);
-  if (era === 'modern') {
-    const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
-    const info = envelope[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
-    if (typeof info?.name === 'string') caller.clientName = clip(info.name);
-    else if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
-    if (typeof info?.version === 'string') caller.clientVersion = clip(info.version);
-    const version = envelope[PROTOCOL_VERSION_META_KEY];
-    if (typeof version === 'string') caller.protocolVersion = clip(version);
-  } else {
-    // A session remembers the client's initialize; stateless exchanges have only their headers.
-    const client = server.getClientVersion();
-    if (client?.name) caller.clientName = clip(client.name);
-    else if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
-    if (client?.version) caller.clientVersion = clip(client.version);
-    caller.protocolVersion = clip(server.getNegotiatedProtocolVersion() ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION);
-  }
+  if (client.name) caller.clientName = clip(client.name);
+  else if (exchange.userAgent) caller.clientName = clip(exchange.userAgent);
+  if (client.version) caller.clientVersion = clip(client.version);
+  if (client.protocolVersion) caller.protocolVersion = clip(client.protocolVersion);
   return caller;
 }
 
@@ -395,6 +479,30 @@ function invalidArguments(tool: string, problem: string): CallToolResult {
 
 function isComplete(result: CallToolResult | InputRequiredResult): result is CallToolResult {
   return (result as InputRequiredResult).resultType !== 'input_required';
+}
+
+function legacyFailure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function clip(value: string): string {
