@@ -38,6 +38,7 @@ describe('stateless tools/call: the fast path answers exactly as the SDK server 
     const sources = [
       { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', tag] },
       { name: 'mod', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [join(FIXTURES, 'modern-server.mjs'), 'stdio', tag], env: { EXTRA_TOOLS: '1' } },
+      { name: 'conf', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [join(FIXTURES, 'conformance-server.mjs'), tag] },
     ];
     for (const source of sources) {
       const created = await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source });
@@ -93,6 +94,12 @@ describe('stateless tools/call: the fast path answers exactly as the SDK server 
       expect(fast.contentType).toBe('application/json');
     });
 
+    it('input_required rounds that carry only state: handed back (2026-07-28) or re-run until done (2025 era)', async () => {
+      const { fast, sdk } = await both('/mcp', era, 'mod__staged', {});
+      expect(fast.messages).toEqual(sdk.messages);
+      expect(fast.messages.at(-1).result).toMatchObject(era === MODERN ? { resultType: 'input_required', requestState: 'stage-1' } : { content: [{ type: 'text', text: 'staged: done' }] });
+    });
+
     it("the upstream's log messages ahead of the result", async () => {
       const meta = era === MODERN ? { 'io.modelcontextprotocol/logLevel': 'info' } : {};
       const { fast, sdk } = await both('/mcp', era, 'mod__chatty', { text: 'both' }, meta);
@@ -112,6 +119,15 @@ describe('stateless tools/call: the fast path answers exactly as the SDK server 
       }
       expect(fast.messages.at(-1)).toEqual(sdk.messages.at(-1));
     });
+  });
+
+  it.each<Era>([MODERN, LEGACY])('%s: an upstream refusing to ask for input the caller did not declare it can give (-32021)', async (era) => {
+    const meta = era === MODERN ? { 'io.modelcontextprotocol/clientCapabilities': {} } : {};
+    const { fast, sdk } = await both('/mcp/sources/conf', era, 'test_input_required_result_elicitation', {}, meta);
+    expect(fast.status).toBe(sdk.status);
+    expect(fast.status).toBe(era === MODERN ? 400 : 200);
+    expect(fast.messages).toEqual(sdk.messages);
+    expect(fast.messages[0].error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: expect.any(Object) } } });
   });
 
   it('records the caller alike on both paths', async () => {

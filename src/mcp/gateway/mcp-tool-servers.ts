@@ -28,6 +28,7 @@ import { toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
 import { exchangeOf } from './exchange-auth-info.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
+import { settleLegacyInputRequired } from './legacy-input-required.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
@@ -53,9 +54,6 @@ export const CATALOG_LIST_TTL_MS = 30_000;
 const STATIC_TTL_MS = 3_600_000;
 const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_SEARCH_LIMIT = 50;
-/** How the SDK's 2025-era serving continues an `input_required` that asks for nothing (rounds, pacing). */
-const LEGACY_INPUT_ROUNDS = 8;
-const LEGACY_STATE_ONLY_PACING_MS = 250;
 /** The revision a 2025-era request without an `MCP-Protocol-Version` header is assumed to speak. */
 const DEFAULT_LEGACY_VERSION = '2025-03-26';
 
@@ -217,7 +215,8 @@ export class McpToolServers {
       project: (result, outputSchema) => projectCallToolResult(call.era, result, outputSchema),
     };
     const first = await this.callCatalogTool(exchange, call.name, call.arguments, context);
-    return call.era === 'legacy' ? this.settleLegacyInputRequired(exchange, call, context, first) : first;
+    if (call.era === 'modern') return first;
+    return settleLegacyInputRequired(first, context.signal, (requestState) => this.callCatalogTool(exchange, call.name, call.arguments, { ...context, requestState }));
   }
 
   private async callTool(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
@@ -244,34 +243,6 @@ export class McpToolServers {
     const record = await this.execute(exchange, qualifiedName, args, context);
     const result = toCallToolResult(record, name);
     return isComplete(result) ? context.project(result, tool?.outputSchema ?? undefined) : result;
-  }
-
-  /**
-   * What the SDK's 2025-era serving makes of an `input_required` result on a connection without a
-   * session, which cannot carry server-to-client requests: an error result when the upstream asks
-   * for input, and the call re-run with the upstream's state when it asks for none (at most eight
-   * rounds, a quarter second apart).
-   */
-  private async settleLegacyInputRequired(
-    exchange: McpExchange,
-    call: StatelessToolCall,
-    context: ToolCallContext,
-    result: CallToolResult | InputRequiredResult,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    for (let round = 1; !isComplete(result); round++) {
-      const [key, request] = Object.entries(result.inputRequests ?? {})[0] ?? [];
-      if (key !== undefined) {
-        const method = isRecord(request) && typeof request.method === 'string' ? request.method : 'an input request';
-        return legacyFailure(
-          `Cannot request input '${key}' (${method}): the client on this 2025-era connection did not declare the required capability (no client capabilities are available on this connection — per-request legacy serving cannot receive server-to-client requests)`,
-        );
-      }
-      if (round >= LEGACY_INPUT_ROUNDS) return legacyFailure(`Multi-round-trip request 'tools/call' still required input after ${LEGACY_INPUT_ROUNDS} rounds (inputRequired.maxRounds)`);
-      if (!(await pause(LEGACY_STATE_ONLY_PACING_MS, context.signal))) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled.');
-      const next = { ...context, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };
-      result = await this.callCatalogTool(exchange, call.name, call.arguments, next);
-    }
-    return result;
   }
 
   private async search(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -479,30 +450,6 @@ function invalidArguments(tool: string, problem: string): CallToolResult {
 
 function isComplete(result: CallToolResult | InputRequiredResult): result is CallToolResult {
   return (result as InputRequiredResult).resultType !== 'input_required';
-}
-
-function legacyFailure(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-/** Waits `ms`; false when `signal` aborted first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function clip(value: string): string {
