@@ -110,38 +110,47 @@ function rankedSearch(search: CatalogSearchText, where: string[], st: Statement,
     return `(to_tsquery('simple', ${p}) || to_tsquery('english', ${p}))`;
   });
   const query = termQueries.length === 0 ? 'NULL::tsquery' : termQueries.join(' || ');
-  const matched = termQueries.length === 0 ? '0' : termQueries.map((q) => `(t.search_vector @@ ${q})::int`).join(' + ');
   const required = termQueries.length <= 2 ? termQueries.length : Math.ceil(termQueries.length / 2);
+  // What the index is asked: every word when every word is required (the index intersects them,
+  // which keeps a common word from pulling in half the catalog), else any of them.
+  const indexQuery = termQueries.length === 0 ? 'NULL::tsquery' : termQueries.join(required === termQueries.length ? ' && ' : ' || ');
+  const matched = termQueries.length === 0 ? '0' : termQueries.map((q) => `(c.search_vector @@ ${q})::int`).join(' + ');
   const text = search.text.toLowerCase();
   const exact = st.bind(text);
   const prefix = st.bind(`${escapeLike(text)}%`);
   // Names hold no blanks, so a search with one cannot be part of a name: the full-text index alone
-  // answers it. A one-word search scans the names (strpos: cheaper than an unanchored ILIKE).
-  const nameMatch = (alias: string) => `(strpos(lower(${alias}.name), ${exact}) > 0 OR strpos(lower(${alias}.qualified_name), ${exact}) > 0)`;
+  // answers it. A one-word search also looks into the names, through their trigram index (the
+  // expression is the index's; the word has no blank, so it cannot match across the two names).
   const byName = !/\s/.test(text);
-  const nameHit = byName ? nameMatch('t') : 'false';
-  // Candidates from the full-text index, plus (one word) from a scan of the names only: an OR of
-  // the two in one WHERE would evaluate the text match on every row.
-  const candidates = `SELECT c.id FROM source_tools c CROSS JOIN (SELECT ${query} AS query) cq WHERE c.retired_at IS NULL AND c.search_vector @@ cq.query${
-    byName ? ` UNION SELECT c.id FROM source_tools c WHERE c.retired_at IS NULL AND ${nameMatch('c')}` : ''
-  }`;
+  const nameHit = byName ? `lower(c.name || ' ' || c.qualified_name) LIKE ${st.bind(`%${escapeLike(text)}%`)} ESCAPE '\\'` : 'false';
+  // Candidates from the full-text index, plus (one word) from the names' index: an OR of the two
+  // in one WHERE would evaluate both on every row. Words matched are counted here, on the rows an
+  // index found, and the candidates are only those that qualify.
+  const candidate = (condition: string) =>
+    `SELECT c.id, m.matched, m.name_hit FROM source_tools c
+      CROSS JOIN LATERAL (SELECT ${matched} AS matched, ${nameHit} AS name_hit) m
+      WHERE c.retired_at IS NULL AND ${condition} AND (m.matched >= ${required} OR m.name_hit)`;
+  const candidates = `${candidate(`c.search_vector @@ (${indexQuery})`)}${byName ? ` UNION ${candidate(nameHit)}` : ''}`;
   const bonus = `CASE WHEN lower(t.name) = ${exact} OR lower(t.qualified_name) = ${exact} THEN 2
                       WHEN t.name ILIKE ${prefix} ESCAPE '\\' THEN 1
-                      WHEN m.name_hit THEN 0.5 ELSE 0 END`;
+                      WHEN c.name_hit THEN 0.5 ELSE 0 END`;
   const keyset = after
     ? `WHERE x.rank < ${st.bind(after.rank ?? '0')}::numeric OR (x.rank = ${st.bind(after.rank ?? '0')}::numeric AND x.qualified_name > ${st.bind(after.name)})`
     : '';
   // The candidates first, whatever the planner's statistics say (right after a bulk registration
-  // they are stale, and a plan that starts from the tools instead took seconds); then the ranking
-  // on narrow rows; the wide columns (schemas) are read for the page alone.
+  // they are stale, and plans that start from the tools, or from the sources, took seconds); each
+  // candidate's tool and source by their keys (OFFSET 0 keeps the planner from turning that into
+  // a scan of every tool for each source); then the ranking on narrow rows; the wide columns
+  // (schemas) are read for the page alone.
   return `WITH candidates AS MATERIALIZED (${candidates}),
           ranked AS (
             SELECT t.id, t.qualified_name,
-                   round((m.matched + coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
-              FROM candidates JOIN source_tools t ON t.id = candidates.id JOIN sources s ON s.id = t.source_id
+                   round((c.matched + coalesce(ts_rank(${RANK_WEIGHTS}, t.search_vector, q.query), 0) + ${bonus})::numeric, 6) AS rank
+              FROM candidates c
+             CROSS JOIN LATERAL (
+                   SELECT t.id, t.qualified_name, t.name, t.search_vector FROM source_tools t JOIN sources s ON s.id = t.source_id
+                    WHERE t.id = c.id AND ${where.join(' AND ')} OFFSET 0) t
              CROSS JOIN (SELECT ${query} AS query) q
-             CROSS JOIN LATERAL (SELECT ${matched} AS matched, ${nameHit} AS name_hit) m
-             WHERE ${where.join(' AND ')} AND (m.matched >= ${required} OR m.name_hit)
           ), page AS (
             SELECT * FROM ranked x ${keyset}
              ORDER BY x.rank DESC, x.qualified_name

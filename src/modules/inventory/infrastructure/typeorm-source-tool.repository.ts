@@ -5,8 +5,9 @@ import { SourceToolRepository } from '../domain/source-tool.repository.js';
 import { toolToDomain, toolToRow } from './source-tool.mapper.js';
 import { SourceToolOrmEntity } from './source-tool.orm-entity.js';
 
-/** Upserted rows from which the table's statistics are refreshed right away. */
+/** Changed rows (at least, and a tenth of the table) from which a table's statistics are refreshed right away. */
 const ANALYZE_AFTER_ROWS = 50;
+const ANALYZE_AFTER_SOURCES = 10;
 
 export class TypeormSourceToolRepository extends SourceToolRepository {
   constructor(private readonly uow: TypeormUnitOfWork) {
@@ -46,20 +47,24 @@ export class TypeormSourceToolRepository extends SourceToolRepository {
     for (let i = 0; i < tools.length; i += 200) {
       await this.repo.upsert(tools.slice(i, i + 200).map(toolToRow) as QueryDeepPartialEntity<SourceToolOrmEntity>[], { conflictPaths: ['id'] });
     }
-    if (tools.length >= ANALYZE_AFTER_ROWS) await this.refreshStatisticsIfStale();
+    if (tools.length > 0) await this.refreshStatisticsIfStale();
   }
 
   /**
    * After many rows changed (new sources, big refreshes), refreshes the planner's statistics now
    * rather than at autovacuum's next round, a minute or more away: with counts from before the
-   * change the catalog's queries pick plans that scan every tool for each page. The counters
-   * cover committed changes, so a burst of registrations analyzes every tenth of the table or so.
+   * change the catalog's queries pick plans that scan every tool for each page, or every candidate
+   * for each source. Both tables the catalog joins are looked at. The counters cover committed
+   * changes, so a burst of registrations analyzes every tenth of a table or so.
    */
   private async refreshStatisticsIfStale(): Promise<void> {
-    const rows: { stale: boolean }[] = await this.repo.query(
-      `SELECT n_mod_since_analyze > greatest(${ANALYZE_AFTER_ROWS}, n_live_tup / 10) AS stale FROM pg_stat_user_tables WHERE relid = 'source_tools'::regclass`,
+    const rows: { relname: string; stale: boolean }[] = await this.repo.query(
+      `SELECT relname, n_mod_since_analyze > greatest(CASE relname WHEN 'sources' THEN ${ANALYZE_AFTER_SOURCES} ELSE ${ANALYZE_AFTER_ROWS} END, n_live_tup / 10) AS stale
+         FROM pg_stat_user_tables WHERE relid IN ('source_tools'::regclass, 'sources'::regclass)`,
     );
-    if (rows[0]?.stale) await this.repo.query('ANALYZE source_tools');
+    for (const { relname, stale } of rows) {
+      if (stale) await this.repo.query(relname === 'sources' ? 'ANALYZE sources' : 'ANALYZE source_tools');
+    }
   }
 
   async retireAll(sourceId: string, now: Date): Promise<number> {
