@@ -3,7 +3,6 @@ import {
   Client,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SSEClientTransport,
-  mergeCapabilities,
   type ClientCapabilities,
   type DiscoverResult,
   type PriorDiscovery,
@@ -51,15 +50,21 @@ export interface ClientFactorySettings {
   http?: HttpSettings;
   pool?: PoolSettings;
   /**
-   * Client capabilities declared on 2026-07-28 connections only, where the server asks for input
+   * Client capabilities declared on 2026-07-28 connections, where the server asks for input
    * through `input_required` results that Toolplane hands back to its caller (default: form
-   * elicitation). 2025-era connections declare none: there the server would send requests
-   * Toolplane cannot relay.
+   * elicitation). 2025-era connections declare LEGACY_INPUT_CAPABILITIES.
    */
   modernInputCapabilities?: ClientCapabilities;
 }
 
 export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
+
+/**
+ * What 2025-era connections declare in `initialize`: the requests for input Toolplane puts to the
+ * caller of the call they arrive during (when that caller can be asked; else the server gets an
+ * error). Not roots: a server may ask for them at any time, outside any call.
+ */
+export const LEGACY_INPUT_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {} } };
 
 /** The SDK transport for a target: our own stdio transport, Streamable HTTP or legacy SSE. */
 export function createUpstreamTransport(target: UpstreamTarget, settings: ClientFactorySettings = {}): Transport {
@@ -101,13 +106,14 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
 
 /**
  * The SDK client, declaring `modernCapabilities` in the per-request envelope of 2026-07-28
- * connections only (2025-era connections declare them in `initialize`, which this leaves empty).
+ * connections, and LEGACY_INPUT_CAPABILITIES in the `initialize` of 2025-era ones.
  */
 export class ToolplaneClient extends Client {
   constructor(private readonly modernCapabilities: ClientCapabilities, probeTimeoutMs?: number) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
       {
+        capabilities: LEGACY_INPUT_CAPABILITIES,
         // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
         versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
         // input_required results go back to Toolplane's caller, never fulfilled here.
@@ -124,9 +130,8 @@ export class ToolplaneClient extends Client {
 
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
-    if (envelope === undefined || Object.keys(this.modernCapabilities).length === 0) return envelope;
-    const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities;
-    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: mergeCapabilities(declared, this.modernCapabilities) };
+    // The initialize capabilities are the 2025 era's: a 2026-07-28 server is told modernCapabilities alone.
+    return envelope === undefined ? undefined : { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: { ...this.modernCapabilities } };
   }
 }
 
@@ -181,7 +186,7 @@ async function connectOnce(
   const transport = createUpstreamTransport(target, settings);
   const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
   const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
-  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive);
+  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive, LEGACY_INPUT_CAPABILITIES);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
     return connection;

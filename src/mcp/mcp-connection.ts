@@ -1,9 +1,9 @@
-import { StreamableHTTPClientTransport, type Client, type Transport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstream.js';
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
 import type { DirectToolCaller } from './http/direct-tool-call.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
-import { UpstreamLogRelay, type LogAttribution } from './upstream-log-relay.js';
+import { UpstreamCallRelay, type Attribution } from './upstream-call-relay.js';
 import type { UpstreamError } from './upstream-error.js';
 
 export interface ConnectionIdentity {
@@ -31,8 +31,8 @@ const SESSION_TERMINATION_MS = 1000;
 export class McpConnection {
   private isClosed = false;
   private closing?: Promise<void>;
-  /** Log messages that arrive on the connection itself, for the call they can be attributed to. */
-  readonly logs: UpstreamLogRelay;
+  /** The calls in flight, for the log messages and requests for input that arrive on the connection itself. */
+  readonly calls: UpstreamCallRelay;
 
   constructor(
     readonly client: Client,
@@ -42,9 +42,14 @@ export class McpConnection {
     readonly directCaller?: DirectToolCaller,
     /** Whether the connection serves a single use (a transient stdio process). */
     exclusive = false,
+    /** What the client declared in a 2025-era `initialize`: the requests for input it answers (through the relay). */
+    declared: ClientCapabilities = {},
   ) {
-    this.logs = new UpstreamLogRelay((): LogAttribution => (exclusive ? 'exclusive' : client.getProtocolEra() === 'modern' ? 'requested' : 'never'));
-    client.setNotificationHandler('notifications/message', (notification) => this.logs.receive(notification.params));
+    this.calls = new UpstreamCallRelay((): Attribution => (exclusive ? 'exclusive' : client.getProtocolEra() === 'modern' ? 'requested' : 'shared'));
+    client.setNotificationHandler('notifications/message', (notification) => this.calls.receiveLog(notification.params));
+    // What a 2025-era server asks Toolplane (which declared the capability) goes to the caller it is for.
+    if (declared.sampling) client.setRequestHandler('sampling/createMessage', (request) => this.calls.answerInputRequest({ method: 'sampling/createMessage', params: request.params }) as never);
+    if (declared.elicitation) client.setRequestHandler('elicitation/create', (request) => this.calls.answerInputRequest({ method: 'elicitation/create', params: request.params }) as never);
     const previous = client.onclose;
     client.onclose = () => {
       this.isClosed = true;

@@ -41,9 +41,10 @@ const HEADER_MISMATCH = -32020;
  *   `tools/list` is needed before a call; the discovered definition only serves to mirror
  *   `x-mcp-header` parameters into `Mcp-Param-*` headers (2026-07-28 over HTTP), and is looked up
  *   when the server asks for such headers and the caller had none.
- * - Log messages: a 2026-07-28 upstream is asked for them with the subscriber's level in `_meta`;
- *   those on a direct call's own stream are the call's, the rest are attributed by the
- *   connection's UpstreamLogRelay (or dropped where they cannot be).
+ * - Log messages: a 2026-07-28 upstream is asked for them with the subscriber's level in `_meta`.
+ *   Those on a direct call's own stream are the call's, like a 2025-era server's requests for
+ *   input (sampling, elicitation) there; the rest are attributed by the connection's
+ *   UpstreamCallRelay (or dropped, or refused, where they cannot be).
  * - 2026-07-28 `input_required` answers are handed back, never fulfilled here; a continuation sends
  *   `inputResponses` and the byte-exact `requestState` on a fresh `tools/call`.
  */
@@ -107,13 +108,16 @@ export class McpToolExecutor extends ToolInvoker {
       client.callTool(params as CallToolRequest['params'], { ...this.options(session, relayProgress), toolDefinition: { name: request.toolName, inputSchema } as Tool });
 
     const direct = session.connection.directCaller;
-    // A direct call hears the log messages on its own stream; those that come on the connection
-    // itself (stdio, SDK requests) are attributed by the connection's relay.
-    const stopLogs = request.log ? session.connection.logs.subscribe(request.log) : undefined;
+    // A direct call hears the log messages and requests for input on its own stream; what comes on
+    // the connection itself (stdio, SDK requests) is attributed by the connection's relay.
+    const detach = session.connection.calls.attach({
+      ...(request.log ? { log: request.log } : {}),
+      ...(request.onInputRequest ? { onInputRequest: request.onInputRequest } : {}),
+    });
     try {
       return toOutcome(await this.send(session, request, params, direct, callWithDefinition, relayProgress), request);
     } finally {
-      stopLogs?.();
+      detach();
     }
   }
 
@@ -136,6 +140,7 @@ export class McpToolExecutor extends ToolInvoker {
             signal: session.deadline.signal,
             ...(relayProgress ? { onProgress: relayProgress } : {}),
             ...(request.log ? { log: request.log } : {}),
+            ...(request.onInputRequest ? { onInputRequest: request.onInputRequest } : {}),
           })
         : await client.request({ method: 'tools/call', params }, RAW_RESULT, this.options(session, relayProgress));
     } catch (error) {

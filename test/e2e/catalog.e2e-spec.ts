@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES } from '../helpers/upstreams.js';
 
 const CHANGING = join(FIXTURES, 'changing-inventory-server.mjs');
 
@@ -314,7 +314,7 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       for (const format of ['openai', 'openai-responses', 'anthropic']) {
         const body = (await list(`source=everything&format=${format}&limit=500`)).body;
         const fnNames = body.items.map((t: any) => t.function?.name ?? t.name);
-        expect(fnNames.length + body.notConvertible.length).toBe(13);
+        expect(fnNames.length + body.notConvertible.length).toBe(EVERYTHING_TOOL_COUNT);
         for (const name of fnNames) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       }
     });

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, MEMORY_DIR, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_TOOL_COUNT, MEMORY_DIR, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
 
-/** server-everything lists 13 tools to a client that declares no capabilities; server-memory 9. */
-const EVERYTHING_TOOLS = 13;
+const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
 const MEMORY_TOOLS = 9;
 
 describe('registering real MCP servers', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, processesMatching, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
 const MODERN = join(FIXTURES, 'modern-server.mjs');
 const CHANGING = join(FIXTURES, 'changing-inventory-server.mjs');
@@ -34,7 +34,7 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
       resolved: { transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
       connection: { ok: true, protocol: { era: 'legacy', version: '2025-11-25' }, serverInfo: { name: expect.any(String) } },
     });
-    expect(report.body.tools).toHaveLength(13);
+    expect(report.body.tools).toHaveLength(EVERYTHING_TOOL_COUNT);
     expect(report.body.tools).toContainEqual(expect.objectContaining({ name: 'echo', qualifiedName: 'preview__echo' }));
 
     const bad = await h.api.post('/api/v1/sources/validate', { name: 'Preview', transport: 'stdio', command: 'no-such-binary-xyz' });

@@ -7,6 +7,12 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const EVERYTHING = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const MEMORY_DIR = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-memory');
 export const FIXTURES = resolve(ROOT, 'test/fixtures');
+/**
+ * The tools server-everything lists to Toolplane: 13 to any client, plus trigger-sampling-request
+ * and trigger-elicitation-request, which it registers for a client that declares sampling and
+ * elicitation (Toolplane's 2025-era connections do).
+ */
+export const EVERYTHING_TOOL_COUNT = 15;
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

@@ -19,16 +19,23 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
   const clients: Client[] = [];
 
   /** An SDK v2 client on `path`, with the admin key; `legacy` is the SDK's default negotiation. */
-  const connect = async (path: string, mode: Mode, options: { correlationId?: string; elicitation?: boolean; key?: string } = {}) => {
+  const connect = async (path: string, mode: Mode, options: { correlationId?: string; elicitation?: boolean; sampling?: boolean; key?: string } = {}) => {
+    const capabilities = { ...(options.elicitation ? { elicitation: { form: {} } } : {}), ...(options.sampling ? { sampling: {} } : {}) };
     const client = new Client(
       { name: `mcp-e2e-${mode}`, version: '1.2.3' },
       {
         ...(mode === 'legacy' ? {} : { versionNegotiation: { mode: mode === 'modern' ? { pin: MODERN } : ('auto' as const) } }),
-        ...(options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {}),
+        ...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
       },
     );
     if (options.elicitation) {
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+    }
+    if (options.sampling) {
+      client.setRequestHandler('sampling/createMessage', async (request) => {
+        const asked = request.params.messages.map((m: any) => m.content?.text ?? '').join(' ');
+        return { role: 'assistant', model: 'e2e-model', content: { type: 'text', text: `Paris, asked about: ${asked}` } };
+      });
     }
     const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? h.adminKey}` };
     if (options.correlationId) headers['x-correlation-id'] = options.correlationId;
@@ -245,6 +252,31 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
   it("tells a sessionless 2025-era caller that the upstream needs a capability it did not declare (-32021)", async () => {
     const answer = await post('/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mod__confirm', arguments: { action: 'deploy' } } }, { 'mcp-protocol-version': LEGACY });
     expect(answer.body).toMatchObject({ id: 7, error: { code: -32021, data: { requiredCapabilities: { elicitation: expect.any(Object) } } } });
+  });
+
+  describe("a 2025-era upstream's requests for input (server-everything's sampling and elicitation)", () => {
+    it('reach a 2025-era session client that declared the capability, and its answers go back upstream', async () => {
+      const client = await connect('/mcp/sources/ev', 'legacy', { elicitation: true, sampling: true });
+      const sampled: any = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'the capital of France', maxTokens: 5 } });
+      expect(sampled.isError ?? false).toBe(false);
+      expect(textOf(sampled)).toContain('Paris, asked about: Resource trigger-sampling-request context: the capital of France');
+      const elicited: any = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+      expect(textOf(elicited)).toContain('User provided the requested information');
+      expect(textOf(elicited)).toContain('"confirm": true');
+    });
+
+    it('are refused with -32021 for a caller that cannot be asked: the upstream reports it as the tool result', async () => {
+      const modern = await connect('/mcp/sources/ev', 'modern');
+      const viaMcp: any = await modern.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
+      expect(viaMcp.isError).toBe(true);
+      expect(textOf(viaMcp)).toContain('Cannot relay sampling/createMessage through Toolplane: the caller of this tool cannot be asked');
+      // A 2025-era session client that did not declare sampling.
+      const elicitOnly = await connect('/mcp', 'legacy', { elicitation: true });
+      const undeclared: any = await elicitOnly.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
+      expect(textOf(undeclared)).toContain('the caller did not declare the sampling capability');
+      const viaRest = await h.api.post('/api/v1/tools/ev__trigger-elicitation-request/invoke', { arguments: {} });
+      expect(viaRest.body).toMatchObject({ status: 'tool_error', result: { content: [{ type: 'text', text: expect.stringContaining('Cannot relay elicitation/create') }] } });
+    });
   });
 
   it('opens a 2025-era session only for a client that can answer server-to-client requests; DELETE ends it', async () => {

@@ -2,9 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { UpstreamError } from '../../src/mcp/upstream-error.js';
+import { EVERYTHING_TOOL_COUNT } from '../helpers/upstreams.js';
 import { closedPort, eventually, paths, processTag, processesMatching, remoteTarget, startHttpServer, type RunningServer } from './mcp-test-support.js';
 
-const EVERYTHING_TOOLS = 13;
+const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
 
 describe('MCP discovery over HTTP', () => {
   let factory: TransportFactory;

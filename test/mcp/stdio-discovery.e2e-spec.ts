@@ -2,10 +2,11 @@ import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
 import { liveStdioProcessIds } from '../../src/mcp/stdio/process-registry.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { UpstreamError } from '../../src/mcp/upstream-error.js';
+import { EVERYTHING_TOOL_COUNT } from '../helpers/upstreams.js';
 import { eventually, isRunning, paths, processTag, processesMatching, scratchDir, stdioTarget, tool, type Scratch } from './mcp-test-support.js';
 
 const node = process.execPath;
-const EVERYTHING_TOOLS = 13;
+const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
 const MEMORY_TOOLS = 9;
 
 /** A hand-written 2025-era server that answers initialize and tools/list only and drops everything else. */

@@ -3,7 +3,7 @@ import { RequestScopedHttpTransport } from '../../src/mcp/http/request-scoped-ht
 import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
 import { liveStdioProcessIds } from '../../src/mcp/stdio/process-registry.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
-import { InvocationFailure, type InvocationOutcome, type InvocationRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../src/modules/execution/domain/tool-invoker.port.js';
+import { InvocationFailure, type InvocationOutcome, type InvocationRequest, type InputRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../src/modules/execution/domain/tool-invoker.port.js';
 import type { UpstreamTarget } from '../../src/modules/sources/domain/upstream.js';
 import {
   closedPort,
@@ -450,6 +450,44 @@ describe('McpToolExecutor', () => {
     test('a call without a subscription asks for none (a 2026-07-28 server then logs nothing)', async () => {
       const target = stdioTarget(node, [paths.modern, 'stdio', tag], { lifecycle: 'singleton', env: { EXTRA_TOOLS: '1' } });
       expect((await call(target, 'chatty', { text: 'unheard' })).content).toEqual([{ type: 'text', text: 'logged unheard' }]);
+    });
+  });
+
+  describe("a 2025-era server's requests for input", () => {
+    const answer = { role: 'assistant', model: 'executor-e2e', content: { type: 'text', text: 'forty-two' } };
+    const ask = { prompt: 'the answer', maxTokens: 5 };
+
+    test.each([
+      ['Streamable HTTP, on the call’s own stream', 'http'],
+      ['a transient stdio process', 'stdio'],
+    ])('over %s: the caller answers, and the tool gets its answer', async (_case, transport) => {
+      const target =
+        transport === 'http'
+          ? remoteTarget('streamable-http', `http://127.0.0.1:${(await start([paths.everything, 'streamableHttp'])).port}/mcp`)
+          : stdioTarget(node, [paths.everything, 'stdio', tag]);
+      const asked: InputRequest[] = [];
+      const result = await call(target, 'trigger-sampling-request', ask, { onInputRequest: async (request) => (asked.push(request), answer) });
+      expect(result.isError).toBe(false);
+      expect(JSON.stringify(result.content)).toContain('forty-two');
+      expect(asked).toEqual([{ method: 'sampling/createMessage', params: expect.objectContaining({ maxTokens: 5, messages: expect.any(Array) }) }]);
+    });
+
+    test('without a caller to ask, the server gets -32021 and says so in its result', async () => {
+      const server = await start([paths.everything, 'streamableHttp']);
+      const result = await call(remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`), 'trigger-sampling-request', ask);
+      expect(JSON.stringify(result.content)).toContain('Cannot relay sampling/createMessage through Toolplane: the caller of this tool cannot be asked');
+    });
+
+    test('a shared stdio connection puts the request to the only call in flight, and refuses while several run', async () => {
+      const target = stdioTarget(node, [paths.everything, 'stdio', tag], { lifecycle: 'singleton' });
+      const alone = await call(target, 'trigger-sampling-request', ask, { onInputRequest: async () => answer });
+      expect(JSON.stringify(alone.content)).toContain('forty-two');
+      // A slow call in flight next to it: nothing on stdio says which call asks, so the request is refused.
+      const slow = invoke(target, 'trigger-long-running-operation', { duration: 1, steps: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const crowded = await call(target, 'trigger-sampling-request', ask, { onInputRequest: async () => answer });
+      expect(JSON.stringify(crowded.content)).toContain('several tool calls are under way on this connection');
+      await slow;
     });
   });
 

@@ -21,8 +21,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
-import type { LogSubscription, ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
-import { isLogLevel } from '../upstream-log-relay.js';
+import type { CallListeners, InputRequest, LogSubscription, ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
+import { isLogLevel, refusal } from '../upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
 import { toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
@@ -283,8 +283,7 @@ export class McpToolServers {
           context.caller,
           'mcp',
           tracked.signal,
-          notifications.onProgress,
-          notifications.log,
+          { ...notifications.listeners, ...(context.ask ? { onInputRequest: context.ask } : {}) },
         ),
       );
       await notifications.flush();
@@ -307,8 +306,7 @@ export class McpToolServers {
 }
 
 interface CallerNotifications {
-  onProgress?: (update: ProgressUpdate) => void;
-  log?: LogSubscription;
+  listeners: Pick<CallListeners, 'onProgress' | 'log'>;
   /** Resolves once every relayed notification has been handed to the transport (before the result is). */
   flush: () => Promise<void>;
 }
@@ -341,7 +339,7 @@ function callerNotifications(context: ToolCallContext): CallerNotifications {
   };
   const level = context.logLevel;
   const log: LogSubscription | undefined = level ? { level, onMessage: (message) => send(() => context.log(message)) } : undefined;
-  return { ...(token !== undefined ? { onProgress } : {}), ...(log ? { log } : {}), flush: () => chain };
+  return { listeners: { ...(token !== undefined ? { onProgress } : {}), ...(log ? { log } : {}) }, flush: () => chain };
 }
 
 /** The call context of a request the SDK serves (its per-exchange server and handler context). */
@@ -362,10 +360,24 @@ function sdkCallContext(server: Server, exchange: McpExchange, era: ServedEra, r
     ...(typeof requestState === 'string' ? { requestState } : {}),
     clientCapabilities: callerCapabilities(server, era, ctx),
     caller: callerOf(exchange, clientOf(server, era, envelope, exchange)),
+    // Only a session can carry a server-to-client request back to its client.
+    ...(era === 'legacy' && ctx.sessionId !== undefined ? { ask: (request: InputRequest) => askSessionClient(server, ctx, request) } : {}),
     notify: (notification) => mcpReq.notify(notification as Parameters<typeof mcpReq.notify>[0]),
     log: (message) => mcpReq.log(message.level, message.data, message.logger),
     project: (result, outputSchema) => server.projectCallToolResult(result, outputSchema),
   };
+}
+
+/** A 2025-era upstream's request for input, put to the session's client when it declared the capability for it. */
+function askSessionClient(server: Server, ctx: ServerContext, request: InputRequest): Promise<Record<string, unknown>> {
+  const declared = (server.getClientCapabilities() ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const kind = request.method === 'sampling/createMessage' ? 'sampling' : request.method === 'elicitation/create' ? 'elicitation' : 'roots';
+  const urlMode = kind === 'elicitation' && request.params.mode === 'url';
+  if (!declared[kind] || (urlMode && !declared.elicitation?.url)) {
+    return Promise.reject(refusal(request, `the caller did not declare the ${urlMode ? 'URL elicitation' : kind} capability`));
+  }
+  const send = ctx.mcpReq.send as (request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>;
+  return send({ method: request.method, params: request.params });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, isSpecType } from '@modelcontextprotocol/server';
 import type { LogLevel } from '../../modules/execution/domain/tool-invoker.port.js';
-import { isLogLevel } from '../upstream-log-relay.js';
+import { isLogLevel } from '../upstream-call-relay.js';
 import type { ServedEra } from './call-result.js';
 
 /** The one 2026-07-28 revision served, and the 2025-era ones a stateless `tools/call` is taken from. */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionCaller } from '../../modules/execution/domain/execution.js';
-import type { LogLevel, UpstreamLogMessage } from '../../modules/execution/domain/tool-invoker.port.js';
+import type { InputRequestHandler, LogLevel, UpstreamLogMessage } from '../../modules/execution/domain/tool-invoker.port.js';
 import type { ServedEra } from './call-result.js';
 
 /** A notification toward the caller, on the stream of the request it concerns. */
@@ -31,6 +31,12 @@ export interface ToolCallContext {
   /** What the caller declared it can answer. */
   clientCapabilities: Record<string, unknown>;
   caller: ExecutionCaller;
+  /**
+   * Puts an upstream's request for input to the caller, as a server-to-client request: only a
+   * 2025-era caller on a session can be asked so (others are answered through `input_required`
+   * results, or not at all).
+   */
+  ask?: InputRequestHandler;
   notify(notification: OutboundNotification): Promise<void>;
   log(message: UpstreamLogMessage): Promise<void>;
   /** The tool result as the caller's era carries it (see projectCallToolResult). */

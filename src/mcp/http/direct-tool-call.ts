@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { LogSubscription } from '../../modules/execution/domain/tool-invoker.port.js';
-import { deliverLog } from '../upstream-log-relay.js';
+import { INPUT_REQUEST_METHODS, type InputRequestHandler, type InputRequestMethod, type LogSubscription } from '../../modules/execution/domain/tool-invoker.port.js';
+import { deliverLog, refusal } from '../upstream-call-relay.js';
 import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
 
 /** What a direct call needs to know of the connection the SDK client negotiated. */
@@ -18,10 +18,13 @@ export interface DirectCallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Log messages on the request's own stream: the call's, whichever era the server speaks. */
   log?: LogSubscription;
+  /** A 2025-era server's requests for input on the request's own stream: the call's caller answers them. */
+  onInputRequest?: InputRequestHandler;
 }
 
 const METHOD_NOT_FOUND = -32601;
 const CANCEL_NOTICE_MS = 1000;
+const ANSWER_POST_MS = 10_000;
 
 /**
  * `tools/call` over a Streamable HTTP connection the SDK client opened and negotiated, sent
@@ -31,9 +34,10 @@ const CANCEL_NOTICE_MS = 1000;
  * It speaks what the SDK would on the wire: the connection's protocol version and session
  * headers, on 2026-07-28 the `_meta` envelope plus `Mcp-Method`/`Mcp-Name`, progress through a
  * progress token, cancellation by closing the request's stream (and, on 2025-era sessions, with
- * `notifications/cancelled`). Log messages on the request's stream are the call's. Server requests
- * arriving on the stream are answered like the capability-less SDK client answers them (`ping`,
- * else method not found). Ids are strings of their own, so they never collide with the client's
+ * `notifications/cancelled`). Log messages on the request's stream are the call's, and so are a
+ * 2025-era server's requests for input there (its caller answers them, or the server gets an
+ * error); other server requests are answered like the SDK client answers them (`ping`, else
+ * method not found). Ids are strings of their own, so they never collide with the client's
  * numeric ones on the same session.
  */
 export class DirectToolCaller {
@@ -102,12 +106,26 @@ export class DirectToolCaller {
       return;
     }
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
-      const response =
-        message.method === 'ping'
-          ? { jsonrpc: '2.0', id: message.id, result: {} }
-          : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } };
-      void this.poster.send(JSON.stringify(response), this.headers(session, {}), AbortSignal.timeout(CANCEL_NOTICE_MS)).catch(() => undefined);
+      void this.answerServerRequest(session, message.id, message.method, message.params, options);
     }
+  }
+
+  /** Answers a server request on the call's stream: `ping`; a request for input, by the call's caller; anything else, method not found. */
+  private async answerServerRequest(session: NegotiatedSession, id: string | number, method: string, params: unknown, options: DirectCallOptions): Promise<void> {
+    let response: Record<string, unknown>;
+    if (method === 'ping') response = { jsonrpc: '2.0', id, result: {} };
+    else if (isInputRequestMethod(method) && session.era === 'legacy') {
+      const request = { method, params: isRecord(params) ? params : {} };
+      try {
+        if (!options.onInputRequest) throw refusal(request, 'the caller of this tool cannot be asked');
+        response = { jsonrpc: '2.0', id, result: await options.onInputRequest(request) };
+      } catch (error) {
+        const { code, message, data } = error instanceof ProtocolError ? error : { code: -32603, message: 'The caller could not answer.', data: undefined };
+        response = { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+      }
+    } else response = { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } };
+    // The answer travels as its own POST; a caller's answer may take long, the POST itself must not.
+    await this.poster.send(JSON.stringify(response), this.headers(session, {}), AbortSignal.timeout(ANSWER_POST_MS)).catch(() => undefined);
   }
 
   private notifyCancelled(session: NegotiatedSession, requestId: string): void {
@@ -147,6 +165,10 @@ function checkModernResult(result: unknown): unknown {
 export function headerValue(value: string): string {
   const plain = value.length > 0 && value === value.trim() && /^[\t\x20-\x7e]*$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
   return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+function isInputRequestMethod(method: string): method is InputRequestMethod {
+  return (INPUT_REQUEST_METHODS as readonly string[]).includes(method);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -28,6 +28,25 @@ export function isAtLeast(level: LogLevel, threshold: LogLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }
 
+/** The requests an upstream may put to the caller through Toolplane while a call runs (the 2025 era's server-to-client requests). */
+export const INPUT_REQUEST_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const;
+export type InputRequestMethod = (typeof INPUT_REQUEST_METHODS)[number];
+
+export interface InputRequest {
+  method: InputRequestMethod;
+  params: Record<string, unknown>;
+}
+
+/** Puts an upstream's request to the caller: resolves with the caller's answer, rejects when the caller cannot be asked. */
+export type InputRequestHandler = (request: InputRequest) => Promise<Record<string, unknown>>;
+
+/** What the caller hears, and can be asked, while its call runs. */
+export interface CallListeners {
+  onProgress?: (update: ProgressUpdate) => void;
+  log?: LogSubscription;
+  onInputRequest?: InputRequestHandler;
+}
+
 export interface InvocationRequest {
   target: UpstreamTarget;
   /** The tool's name upstream (not the qualified name). */
@@ -56,6 +75,11 @@ export interface InvocationRequest {
    * other calls' (see McpToolExecutor); never required for the call to work.
    */
   log?: LogSubscription;
+  /**
+   * Answers the upstream's requests to the caller (sampling, elicitation, roots) during this call,
+   * where they can be told apart from other calls'; without it they are refused.
+   */
+  onInputRequest?: InputRequestHandler;
 }
 
 export type InvocationOutcome =

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';
-import type { LogSubscription, ProgressUpdate } from '../../domain/tool-invoker.port.js';
+import type { CallListeners } from '../../domain/tool-invoker.port.js';
 
 export interface ExecuteToolInput {
   qualifiedName: string;
@@ -24,9 +24,8 @@ export class ExecuteToolCommand extends Command<ExecutionRecord> {
     readonly channel: ExecutionChannel,
     /** Aborts when the caller goes away: the upstream call is cancelled. */
     readonly signal?: AbortSignal,
-    readonly onProgress?: (update: ProgressUpdate) => void,
-    /** The upstream's log messages for this call, where they can be attributed to it. */
-    readonly log?: LogSubscription,
+    /** Progress, log messages and requests for input from the upstream, where they can be attributed to this call. */
+    readonly listeners: CallListeners = {},
   ) {
     super();
   }

@@ -172,8 +172,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             inputResponses: input.inputResponses,
             requestState: input.requestState,
             clientCapabilities: input.clientCapabilities,
-            onProgress: command.onProgress,
-            log: command.log,
+            ...command.listeners,
           });
         } catch (error) {
           const failure = asFailure(error, command.signal, timeoutMs);

@@ -1,0 +1,89 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
+import {
+  isAtLeast,
+  LOG_LEVELS,
+  type CallListeners,
+  type InputRequest,
+  type LogLevel,
+  type LogSubscription,
+  type UpstreamLogMessage,
+} from '../modules/execution/domain/tool-invoker.port.js';
+
+/**
+ * Who may hear a message that arrived on a connection rather than on a request's own stream
+ * (stdio, legacy SSE). Nothing on that wire says which call it belongs to, so it goes only where
+ * exactly one call can have caused it:
+ *
+ * - `exclusive`: the connection serves a single use (a transient stdio process): it is that call's;
+ * - `requested`: a 2026-07-28 upstream logs only for requests that carry a log level in `_meta`, so
+ *   while exactly one call listening for log messages is in flight, a log message is its own;
+ * - `shared`: a shared 2025-era connection. Its server logs whenever its session level allows, so
+ *   log messages are never relayed; a request for input is the call's while it is the only one in
+ *   flight (the server sends such requests only while serving a call).
+ */
+export type Attribution = 'exclusive' | 'requested' | 'shared';
+
+/** 2026-07-28's code for a request the client lacks the capability for; used toward upstreams of both eras. */
+const MISSING_CAPABILITY = -32021;
+
+/** The calls in flight on one upstream connection, and what of the connection's own messages each hears. */
+export class UpstreamCallRelay {
+  private readonly calls = new Set<CallListeners>();
+
+  constructor(private readonly attribution: () => Attribution) {}
+
+  /** Registers a call for as long as it runs; answers the function that ends it. */
+  attach(call: CallListeners): () => void {
+    this.calls.add(call);
+    return () => this.calls.delete(call);
+  }
+
+  /** A `notifications/message` that came on the connection itself. */
+  receiveLog(params: unknown): void {
+    const attribution = this.attribution();
+    if (attribution === 'shared') return;
+    const listening = attribution === 'exclusive' ? [...this.calls] : [...this.calls].filter((call) => call.log);
+    if (listening.length === 1 && listening[0]!.log) deliverLog(listening[0]!.log, params);
+  }
+
+  /**
+   * A request for input that came on the connection itself: put to the one call in flight when its
+   * caller can be asked, refused otherwise (a JSON-RPC error the upstream sees as the answer).
+   */
+  answerInputRequest(request: InputRequest): Promise<Record<string, unknown>> {
+    if (this.calls.size !== 1) {
+      return Promise.reject(refusal(request, this.calls.size === 0 ? 'no tool call is under way on this connection' : 'several tool calls are under way on this connection, and nothing says which one asks'));
+    }
+    const [call] = this.calls;
+    if (!call!.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
+    return call!.onInputRequest(request);
+  }
+}
+
+/** The JSON-RPC error an upstream gets for a request for input Toolplane cannot put to a caller. */
+export function refusal(request: InputRequest, why: string): ProtocolError {
+  const kind = request.method === 'sampling/createMessage' ? 'sampling' : request.method === 'elicitation/create' ? 'elicitation' : 'roots';
+  return new ProtocolError(MISSING_CAPABILITY, `Cannot relay ${request.method} through Toolplane: ${why}.`, { requiredCapabilities: { [kind]: {} } });
+}
+
+/** Hands a `notifications/message`'s params to a subscriber, if well-formed and severe enough; a failing listener is ignored. */
+export function deliverLog(subscription: LogSubscription, params: unknown): void {
+  const message = logMessageOf(params);
+  if (!message || !isAtLeast(message.level, subscription.level)) return;
+  try {
+    subscription.onMessage(message);
+  } catch {
+    // a failing listener must not fail the call
+  }
+}
+
+function logMessageOf(params: unknown): UpstreamLogMessage | undefined {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const { level, logger, data } = params as Record<string, unknown>;
+  if (!isLogLevel(level) || !('data' in params)) return undefined;
+  return { level, data, ...(typeof logger === 'string' ? { logger } : {}) };
+}
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
+}
