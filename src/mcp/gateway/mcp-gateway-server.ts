@@ -36,10 +36,11 @@ const BATCH_REVISIONS = new Set(['2025-03-26']);
  * - 2025-era requests (`initialize`, then every request on its own, no session) are answered
  *   statelessly on a per-request streamable HTTP transport with a plain JSON response — or an SSE
  *   stream when progress or log messages may have to precede the answer, the only way to deliver
- *   them. Sessions only where
- *   they are needed (LegacySessions): for a client that can answer server-to-client requests. A
- *   GET opens the standalone stream (LegacyListStreams without a session), which hears of
- *   tool-list changes.
+ *   them. Sessions only where they are needed (LegacySessions): for a client that can answer
+ *   server-to-client requests. A GET opens the standalone stream (LegacyListStreams without a
+ *   session), which hears of tool-list changes.
+ * - The most common request of both eras, a plain stateless `tools/call`, skips all of the above
+ *   (serveStatelessCall; fastify-mcp-routes recognises it).
  *
  * A `notifications/cancelled` (2025-era clients send it as a separate POST) aborts the call it
  * names; a closed request stream aborts its own call. Either reaches ExecuteTool's AbortSignal.
