@@ -59,6 +59,9 @@ export interface ClientFactorySettings {
 
 export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
 
+/** Announcements of changed tools that come within this window make one. */
+const TOOLS_CHANGED_DEBOUNCE_MS = 300;
+
 /**
  * What 2025-era connections declare in `initialize`: the requests for input Toolplane puts to the
  * caller of the call they arrive during (when that caller can be asked; else the server gets an
@@ -109,11 +112,17 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
  * connections, and LEGACY_INPUT_CAPABILITIES in the `initialize` of 2025-era ones.
  */
 export class ToolplaneClient extends Client {
-  constructor(private readonly modernCapabilities: ClientCapabilities, probeTimeoutMs?: number) {
+  constructor(
+    private readonly modernCapabilities: ClientCapabilities,
+    probeTimeoutMs?: number,
+    /** Called (debounced) when the server announces that its tools changed; the SDK listens only where the server declares it. */
+    onToolsChanged?: () => void,
+  ) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
       {
         capabilities: LEGACY_INPUT_CAPABILITIES,
+        ...(onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: TOOLS_CHANGED_DEBOUNCE_MS, onChanged: () => onToolsChanged() } } } : {}),
         // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
         versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
         // input_required results go back to Toolplane's caller, never fulfilled here.
@@ -139,8 +148,8 @@ export class ToolplaneClient extends Client {
  * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
-export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): ToolplaneClient {
-  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs);
+export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}, onToolsChanged?: () => void): ToolplaneClient {
+  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs, onToolsChanged);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
   client.onerror = () => undefined;
@@ -162,18 +171,23 @@ export function priorFor(target: UpstreamTarget): PriorDiscovery | undefined {
  * re-negotiated, and a stdio server that exits on the `server/discover` probe (older SDKs
  * terminate on any request before `initialize`) is restarted as a legacy server.
  */
-export async function connectUpstream(target: UpstreamTarget, deadline: Deadline, settings: ClientFactorySettings = {}): Promise<McpConnection> {
+export async function connectUpstream(target: UpstreamTarget, deadline: Deadline, settings: ClientFactorySettings = {}, options: ConnectOptions = {}): Promise<McpConnection> {
   const prior = priorFor(target);
   try {
-    return await connectOnce(target, prior, deadline, settings);
+    return await connectOnce(target, prior, deadline, settings, options);
   } catch (error) {
     if (!(error instanceof UpstreamError) || deadline.signal.aborted) throw error;
-    if (prior && mayStemFromStaleEra(error)) return connectOnce(target, undefined, deadline, settings);
+    if (prior && mayStemFromStaleEra(error)) return connectOnce(target, undefined, deadline, settings, options);
     if (!prior && target.transport === 'stdio' && error.cause instanceof ProbeExit) {
-      return connectOnce(target, { kind: 'legacy' }, deadline, settings);
+      return connectOnce(target, { kind: 'legacy' }, deadline, settings, options);
     }
     throw error;
   }
+}
+
+export interface ConnectOptions {
+  /** Listen for the server's announcements that its tools changed (for connections kept open). */
+  onToolsChanged?: () => void;
 }
 
 async function connectOnce(
@@ -181,10 +195,11 @@ async function connectOnce(
   prior: PriorDiscovery | undefined,
   deadline: Deadline,
   settings: ClientFactorySettings,
+  options: ConnectOptions,
 ): Promise<McpConnection> {
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
-  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
+  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings, options.onToolsChanged);
   const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
   const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive, LEGACY_INPUT_CAPABILITIES);
   try {

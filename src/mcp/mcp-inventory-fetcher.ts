@@ -33,6 +33,10 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
     return this.transports.release(sourceId);
   }
 
+  onToolsChanged(listener: (sourceId: string) => void): () => void {
+    return this.transports.onToolsChanged(listener);
+  }
+
   private discoverOnce(target: UpstreamTarget, timeoutMs: number, signal?: AbortSignal): Promise<DiscoveryResult> {
     return this.transports.withClient(
       target,

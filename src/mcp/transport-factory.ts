@@ -59,6 +59,7 @@ export class TransportFactory {
   private readonly pool = new Map<string, PooledEntry>();
   private readonly transient = new Set<McpConnection>();
   private readonly restarts = new Map<string, RestartState>();
+  private readonly toolChangeListeners = new Set<(sourceId: string) => void>();
   private readonly idleTimeoutMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
   private shuttingDown = false;
@@ -104,6 +105,16 @@ export class TransportFactory {
 
   async onApplicationShutdown(): Promise<void> {
     await this.closeAll();
+  }
+
+  /**
+   * Calls `listener` with the source's id when the upstream of a pooled connection announces that
+   * its tools changed (2025 era: the notification; 2026-07-28: on the subscription the client
+   * opens), coalesced over 300 ms. Answers the function that stops it.
+   */
+  onToolsChanged(listener: (sourceId: string) => void): () => void {
+    this.toolChangeListeners.add(listener);
+    return () => this.toolChangeListeners.delete(listener);
   }
 
   /** Consecutive connection failures of a pooled source and the wait before its next connect (diagnostics). */
@@ -198,7 +209,12 @@ export class TransportFactory {
   private connectShared(target: UpstreamTarget, deadline: Deadline, waitMs: number, entryOf: () => PooledEntry): Promise<McpConnection> {
     const connect = async () => {
       if (waitMs > 0) await deadline.run('waiting to reconnect', () => sleep(waitMs, deadline.signal));
-      return connectUpstream(target, deadline, this.settings);
+      // Only the connection the pool currently holds for the source speaks for it.
+      const onToolsChanged = () => {
+        if (this.pool.get(target.sourceId) !== entryOf()) return;
+        for (const listener of this.toolChangeListeners) listener(target.sourceId);
+      };
+      return connectUpstream(target, deadline, this.settings, { onToolsChanged });
     };
     const connecting = connect().then(
       (connection) => {

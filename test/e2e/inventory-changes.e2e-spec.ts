@@ -130,4 +130,29 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
     await refresh();
     expect((await h.api.get('/api/v1/sources/changing')).body).toMatchObject({ health: 'healthy', consecutiveFailures: 0, lastError: null });
   });
+
+  it('refreshes a singleton source within a second of its upstream announcing changed tools (no refresh scheduled)', async () => {
+    const announcingFile = join(dir, 'announcing.json');
+    writeFileSync(announcingFile, JSON.stringify([tool('first')]));
+    const created = await h.api.post('/api/v1/sources', {
+      name: 'announcing',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [SERVER, SUITE_TAG],
+      env: { INVENTORY_FILE: announcingFile, ANNOUNCE_CHANGES: '1' },
+      refreshIntervalSeconds: 0,
+    });
+    expect(created.body).toMatchObject({ health: 'healthy', toolCount: 1 });
+    const changedAt = Date.now();
+    writeFileSync(announcingFile, JSON.stringify([tool('first'), tool('second')]));
+    let toolCount = 1;
+    while (toolCount !== 2 && Date.now() - changedAt < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      toolCount = (await h.api.get('/api/v1/sources/announcing')).body.toolCount;
+    }
+    expect(toolCount).toBe(2);
+    expect(Date.now() - changedAt).toBeLessThan(1500);
+    expect((await h.api.get('/api/v1/tools/announcing__second')).body).toMatchObject({ status: 'active' });
+  });
 });

@@ -189,12 +189,15 @@ describe('McpToolExecutor', () => {
       const cancelLog = scratch.file('cancel.log');
       const server = await start([paths.modern, 'http', '--port', '{port}'], { EXTRA_TOOLS: '1', CANCEL_LOG: cancelLog });
       const target = remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`);
+      // The pooled connection keeps one request open: its subscriptions/listen stream (the server declares tools.listChanged).
+      const listening = (await httpTransportOf(target)).openRequestCount;
+      expect(listening).toBe(1);
 
       const error = await failure(invoke(target, 'slow', { ms: 20_000 }, { timeoutMs: 500 }));
       expect(error.kind).toBe('timeout');
       expect(await eventually(() => scratch.lines('cancel.log').length === 1)).toBe(true);
       expect(scratch.lines('cancel.log')[0]).toMatch(/^cancelled \S+ by disconnect$/);
-      expect((await httpTransportOf(target)).openRequestCount).toBe(0);
+      expect((await httpTransportOf(target)).openRequestCount).toBe(listening);
     });
 
     test('progress over a 2026-07-28 HTTP connection: every update, in order, before the result', async () => {

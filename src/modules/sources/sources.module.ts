@@ -12,6 +12,7 @@ import { UpstreamTargets } from './application/upstream-targets.js';
 import { GetSourceHandler } from './application/get-source/get-source.handler.js';
 import { GetSourceUpstreamHandler } from './application/get-source-upstream/get-source-upstream.handler.js';
 import { ListSourcesHandler } from './application/list-sources/list-sources.handler.js';
+import { AnnouncedChangeRefresher } from './application/refresh-inventory/announced-change-refresher.js';
 import { RefreshCoordinator } from './application/refresh-inventory/refresh-coordinator.js';
 import { RefreshInventoryHandler } from './application/refresh-inventory/refresh-inventory.handler.js';
 import { RefreshScheduler } from './application/refresh-inventory/refresh-scheduler.js';
@@ -50,6 +51,7 @@ import { SourcesController } from './interface/sources.controller.js';
     UpstreamTargetResolver,
     RefreshCoordinator,
     RefreshScheduler,
+    AnnouncedChangeRefresher,
     RegisterSourceHandler,
     UpdateSourceHandler,
     RemoveSourceHandler,

@@ -9,4 +9,10 @@ export abstract class UpstreamDiscovery {
   abstract discover(target: UpstreamTarget, options: DiscoveryOptions): Promise<DiscoveryResult>;
   /** Close every pooled connection and process of a source (update, disable, removal). */
   abstract release(sourceId: string): Promise<void>;
+  /**
+   * Calls `listener` with a source's id when its upstream announces, on a connection Toolplane
+   * keeps open, that its tools changed (MCP `notifications/tools/list_changed`); answers the
+   * function that stops listening.
+   */
+  abstract onToolsChanged(listener: (sourceId: string) => void): () => void;
 }
