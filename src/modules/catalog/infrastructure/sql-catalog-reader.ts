@@ -96,10 +96,11 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
 
 /**
  * Full-text search on the generated `search_vector` (names weighted A, title B, description C):
- * every word of the search must match a word of the tool as a prefix, stemmed (english) or not
- * (simple). A one-word search also matches names by substring, so any part of a name finds the tool. The rank
- * is ts_rank plus a bonus for name matches (exact 2, prefix 1, substring 0.5), rounded to six
- * decimals so it can be compared exactly in the keyset `(rank DESC, qualified_name ASC)`.
+ * each word of the search matches a word of the tool as a prefix, stemmed (english) or not
+ * (simple). A one-word search also matches names by substring, so any part of a name finds the
+ * tool. The rank is the words matched plus ts_rank plus a bonus for name matches (exact 2, prefix
+ * 1, substring 0.5), rounded to six decimals so it can be compared exactly in the keyset
+ * `(rank DESC, qualified_name ASC)`.
  */
 function rankedSearch(search: CatalogSearchText, where: string[], st: Statement, after: { name: string; rank?: string } | undefined, limit: number): string {
   // Each word matches as a prefix, stemmed (english) or not (simple). A tool must match every word
