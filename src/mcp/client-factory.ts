@@ -21,6 +21,7 @@ import { StdioProcessExitError } from './stdio/stdio-errors.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { connectionFingerprint, endpointLabel, secretValues } from './upstream-endpoint.js';
 import { mayStemFromStaleEra, UpstreamError } from './upstream-error.js';
+import { isRecord } from '../shared/is-record.js';
 
 export interface StdioSettings {
   /** Longest accepted JSON-RPC message on a server's stdout, in bytes (default 4 MiB). */
@@ -259,9 +260,6 @@ function remoteUrl(target: UpstreamTarget): URL {
   return url;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 class ProbeExit extends Error {
   constructor(readonly exit: StdioProcessExitError) {

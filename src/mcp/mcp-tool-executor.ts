@@ -12,6 +12,7 @@ import { limitResult } from '../modules/execution/domain/tool-result.js';
 import type { DirectToolCaller } from './http/direct-tool-call.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
+import { isRecord } from '../shared/is-record.js';
 
 /**
  * The `tools/call` result exactly as the upstream sent it (after the era codec lifted the 2026
@@ -246,8 +247,4 @@ function declaresKey(schema: unknown, key: string, depth = 0): boolean {
     if (declaresKey(value, key, depth + 1)) return true;
   }
   return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

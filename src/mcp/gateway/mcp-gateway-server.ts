@@ -18,6 +18,7 @@ import type { ServedEra } from './call-result.js';
 import type { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
+import { isRecord } from '../../shared/is-record.js';
 
 /** 2026-07-28: the request needs a client capability the client did not declare (answered with HTTP 400). */
 const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
@@ -248,8 +249,4 @@ function idOf(body: unknown): string | number | null {
 
 export function jsonRpcError(status: number, code: number, message: string, id: string | number | null, headers: Record<string, string> = {}, data?: unknown): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message, ...(data !== undefined ? { data } : {}) }, id }, { status, headers });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

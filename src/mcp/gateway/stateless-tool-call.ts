@@ -2,6 +2,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY,
 import type { LogLevel } from '../../modules/execution/domain/tool-invoker.port.js';
 import { isLogLevel } from '../upstream-call-relay.js';
 import type { ServedEra } from './call-result.js';
+import { isRecord } from '../../shared/is-record.js';
 
 /** The one 2026-07-28 revision served, and the 2025-era ones a stateless `tools/call` is taken from. */
 const MODERN_VERSION = '2026-07-28';
@@ -87,8 +88,4 @@ function acceptsJsonAndEventStream(accept: string | undefined): boolean {
 /** A name its `Mcp-Name` header carries as is (visible ASCII, no surrounding blanks, not the base64 form). */
 function isPlainHeaderValue(value: string): boolean {
   return value === value.trim() && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?base64?');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import { INPUT_REQUEST_METHODS, type InputRequestHandler, type InputRequestMethod, type LogSubscription } from '../../modules/execution/domain/tool-invoker.port.js';
 import { deliverLog, refusal } from '../upstream-call-relay.js';
 import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
+import { isRecord } from '../../shared/is-record.js';
 
 /** What a direct call needs to know of the connection the SDK client negotiated. */
 export interface NegotiatedSession {
@@ -169,8 +170,4 @@ export function headerValue(value: string): string {
 
 function isInputRequestMethod(method: string): method is InputRequestMethod {
   return (INPUT_REQUEST_METHODS as readonly string[]).includes(method);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

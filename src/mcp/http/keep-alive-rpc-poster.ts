@@ -5,6 +5,7 @@ import { formatBytes } from '../stdio/stdio-errors.js';
 import { UpstreamError } from '../upstream-error.js';
 import { STREAM_ENDED_MARK } from './request-scoped-http-transport.js';
 import { SseDataParser } from './sse-data-parser.js';
+import { isRecord } from '../../shared/is-record.js';
 
 export type RpcMessage = Record<string, unknown>;
 type RequestId = string | number;
@@ -276,8 +277,4 @@ function abortError(): Error {
   const error = new Error('the request was cancelled');
   error.name = 'AbortError';
   return error;
-}
-
-function isRecord(value: unknown): value is RpcMessage {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
