@@ -5,11 +5,11 @@ import {
   type InvocationFailureKind,
   type InvocationOutcome,
   type InvocationRequest,
+  type ProgressUpdate,
 } from '../modules/execution/domain/tool-invoker.port.js';
 import { relayedInputCapabilities } from './relayed-input.js';
 import { listAllTools } from './tool-inventory.js';
 import { limitResult } from '../modules/execution/domain/tool-result.js';
-import type { DirectToolCaller } from './http/direct-tool-call.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 import { isRecord } from '../shared/is-record.js';
@@ -91,7 +91,7 @@ export class McpToolExecutor extends ToolInvoker {
     };
     const onProgress = request.onProgress;
     const relayProgress = onProgress
-      ? (progress: { progress: number; total?: number; message?: string }) => {
+      ? (progress: ProgressUpdate) => {
           try {
             onProgress({
               progress: progress.progress,
@@ -108,7 +108,6 @@ export class McpToolExecutor extends ToolInvoker {
     const callWithDefinition = (inputSchema: unknown) =>
       client.callTool(params as CallToolRequest['params'], { ...this.options(session, relayProgress), toolDefinition: { name: request.toolName, inputSchema } as Tool });
 
-    const direct = session.connection.directCaller;
     // A direct call hears the log messages and requests for input on its own stream; what comes on
     // the connection itself (stdio, SDK requests) is attributed by the connection's relay.
     const detach = session.connection.calls.attach({
@@ -116,7 +115,7 @@ export class McpToolExecutor extends ToolInvoker {
       ...(request.onInputRequest ? { onInputRequest: request.onInputRequest } : {}),
     });
     try {
-      return toOutcome(await this.send(session, request, params, direct, callWithDefinition, relayProgress), request);
+      return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress), request);
     } finally {
       detach();
     }
@@ -126,11 +125,11 @@ export class McpToolExecutor extends ToolInvoker {
     session: ClientSession,
     request: InvocationRequest,
     params: Record<string, unknown> & { name: string },
-    direct: DirectToolCaller | undefined,
     callWithDefinition: (inputSchema: unknown) => Promise<unknown>,
-    relayProgress: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined,
+    relayProgress: ((update: ProgressUpdate) => void) | undefined,
   ): Promise<unknown> {
     const { client } = session;
+    const direct = session.connection.directCaller;
     const modern = client.getProtocolEra() === 'modern';
     const mirroring = modern && session.connection.identity.transport === 'streamable-http';
     const inputSchema = request.definition?.inputSchema;
@@ -156,7 +155,7 @@ export class McpToolExecutor extends ToolInvoker {
     }
   }
 
-  private options(session: ClientSession, relayProgress: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined) {
+  private options(session: ClientSession, relayProgress: ((update: ProgressUpdate) => void) | undefined) {
     return { ...session.requestOptions(), allowInputRequired: true, ...(relayProgress ? { onprogress: relayProgress } : {}) };
   }
 }

@@ -1,5 +1,6 @@
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
+  INPUT_REQUEST_CAPABILITY,
   isAtLeast,
   LOG_LEVELS,
   type CallListeners,
@@ -22,9 +23,6 @@ import {
  *   flight (the server sends such requests only while serving a call).
  */
 export type Attribution = 'exclusive' | 'requested' | 'shared';
-
-/** 2026-07-28's code for a request the client lacks the capability for; used toward upstreams of both eras. */
-const MISSING_CAPABILITY = -32021;
 
 /** The calls in flight on one upstream connection, and what of the connection's own messages each hears. */
 export class UpstreamCallRelay {
@@ -60,10 +58,14 @@ export class UpstreamCallRelay {
   }
 }
 
-/** The JSON-RPC error an upstream gets for a request for input Toolplane cannot put to a caller. */
+/**
+ * The JSON-RPC error an upstream gets for a request for input Toolplane cannot put to a caller:
+ * 2026-07-28's missing-capability error (-32021), toward upstreams of both eras.
+ */
 export function refusal(request: InputRequest, why: string): ProtocolError {
-  const kind = request.method === 'sampling/createMessage' ? 'sampling' : request.method === 'elicitation/create' ? 'elicitation' : 'roots';
-  return new ProtocolError(MISSING_CAPABILITY, `Cannot relay ${request.method} through Toolplane: ${why}.`, { requiredCapabilities: { [kind]: {} } });
+  return new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `Cannot relay ${request.method} through Toolplane: ${why}.`, {
+    requiredCapabilities: { [INPUT_REQUEST_CAPABILITY[request.method]]: {} },
+  });
 }
 
 /** Hands a `notifications/message`'s params to a subscriber, if well-formed and severe enough; a failing listener is ignored. */

@@ -6,9 +6,6 @@ export const EXECUTION_META_KEY = 'dev.toolplane/execution';
 
 export type ServedEra = 'legacy' | 'modern';
 
-/** 2026-07-28: the request needs a client capability the client did not declare. */
-const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
-
 /**
  * The MCP answer to a tools/call, from the execution ExecuteTool recorded:
  *
@@ -65,9 +62,9 @@ export function toCallToolResult(
     // as for an unknown tool, the caller gets the JSON-RPC error the upstream answered.
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code, execution: record.id });
   }
-  if (upstream?.code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
+  if (upstream?.code === ProtocolErrorCode.MissingRequiredClientCapability) {
     // The upstream was told the caller's own capabilities: what it misses is the caller's to declare.
-    throw new ProtocolError(MISSING_REQUIRED_CLIENT_CAPABILITY, `${requestedName.slice(0, 200)} needs a capability the client did not declare`, upstream.data ?? { requiredCapabilities: {} });
+    throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `${requestedName.slice(0, 200)} needs a capability the client did not declare`, upstream.data ?? { requiredCapabilities: {} });
   }
   const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
   const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';

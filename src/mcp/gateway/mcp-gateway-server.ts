@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ProtocolError,
+  ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
@@ -19,9 +20,6 @@ import type { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
-
-/** 2026-07-28: the request needs a client capability the client did not declare (answered with HTTP 400). */
-const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */
 const BATCH_REVISIONS = new Set(['2025-03-26']);
@@ -140,7 +138,8 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       if (signal.aborted) return;
       if (!(error instanceof ProtocolError)) this.logger.warn(`tools/call failed: ${error instanceof Error ? error.message : String(error)}`);
       const { code, message, data } = error instanceof ProtocolError ? error : { code: -32603, message: 'Internal error', data: undefined };
-      const status = call.era === 'modern' && code === MISSING_REQUIRED_CLIENT_CAPABILITY ? 400 : 200;
+      // As the SDK answers: a missing client capability is HTTP 400 on 2026-07-28, every other error 200.
+      const status = call.era === 'modern' && code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200;
       stream.answer({ jsonrpc: '2.0', id: call.id, error: { code, message, ...(data !== undefined ? { data } : {}) } }, status);
     }
   }

@@ -21,7 +21,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
-import type { CallListeners, InputRequest, LogSubscription, ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
+import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
 import { isLogLevel, refusal } from '../upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
 import { toCallToolResult, type ServedEra } from './call-result.js';
@@ -371,7 +371,7 @@ function sdkCallContext(server: Server, exchange: McpExchange, era: ServedEra, r
 /** A 2025-era upstream's request for input, put to the session's client when it declared the capability for it. */
 function askSessionClient(server: Server, ctx: ServerContext, request: InputRequest): Promise<Record<string, unknown>> {
   const declared = (server.getClientCapabilities() ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  const kind = request.method === 'sampling/createMessage' ? 'sampling' : request.method === 'elicitation/create' ? 'elicitation' : 'roots';
+  const kind = INPUT_REQUEST_CAPABILITY[request.method];
   const urlMode = kind === 'elicitation' && request.params.mode === 'url';
   if (!declared[kind] || (urlMode && !declared.elicitation?.url)) {
     return Promise.reject(refusal(request, `the caller did not declare the ${urlMode ? 'URL elicitation' : kind} capability`));

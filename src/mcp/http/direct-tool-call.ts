@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { INPUT_REQUEST_METHODS, type InputRequestHandler, type InputRequestMethod, type LogSubscription } from '../../modules/execution/domain/tool-invoker.port.js';
+import { INPUT_REQUEST_METHODS, type CallListeners, type InputRequestMethod } from '../../modules/execution/domain/tool-invoker.port.js';
 import { deliverLog, refusal } from '../upstream-call-relay.js';
 import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
 import { isRecord } from '../../shared/is-record.js';
@@ -14,13 +14,12 @@ export interface NegotiatedSession {
   metaEnvelope(): Record<string, unknown> | undefined;
 }
 
-export interface DirectCallOptions {
+/**
+ * The call's listeners hear what comes on the request's own stream: progress, log messages
+ * (whichever era the server speaks) and a 2025-era server's requests for input.
+ */
+export interface DirectCallOptions extends CallListeners {
   signal: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Log messages on the request's own stream: the call's, whichever era the server speaks. */
-  log?: LogSubscription;
-  /** A 2025-era server's requests for input on the request's own stream: the call's caller answers them. */
-  onInputRequest?: InputRequestHandler;
 }
 
 const METHOD_NOT_FOUND = -32601;

@@ -32,6 +32,13 @@ export function isAtLeast(level: LogLevel, threshold: LogLevel): boolean {
 export const INPUT_REQUEST_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const;
 export type InputRequestMethod = (typeof INPUT_REQUEST_METHODS)[number];
 
+/** The client capability each request for input needs. */
+export const INPUT_REQUEST_CAPABILITY: Readonly<Record<InputRequestMethod, 'sampling' | 'elicitation' | 'roots'>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
 export interface InputRequest {
   method: InputRequestMethod;
   params: Record<string, unknown>;
@@ -43,11 +50,19 @@ export type InputRequestHandler = (request: InputRequest) => Promise<Record<stri
 /** What the caller hears, and can be asked, while its call runs. */
 export interface CallListeners {
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * The upstream's log messages for this call. Relayed only where they can be told apart from
+   * other calls' (see McpToolExecutor); never required for the call to work.
+   */
   log?: LogSubscription;
+  /**
+   * Answers the upstream's requests to the caller (sampling, elicitation, roots) during this call,
+   * where they can be told apart from other calls'; without it they are refused.
+   */
   onInputRequest?: InputRequestHandler;
 }
 
-export interface InvocationRequest {
+export interface InvocationRequest extends CallListeners {
   target: UpstreamTarget;
   /** The tool's name upstream (not the qualified name). */
   toolName: string;
@@ -69,17 +84,6 @@ export interface InvocationRequest {
    * Toolplane relays (a REST caller answers any).
    */
   clientCapabilities?: Record<string, unknown>;
-  onProgress?: (update: ProgressUpdate) => void;
-  /**
-   * The upstream's log messages for this call. Relayed only where they can be told apart from
-   * other calls' (see McpToolExecutor); never required for the call to work.
-   */
-  log?: LogSubscription;
-  /**
-   * Answers the upstream's requests to the caller (sampling, elicitation, roots) during this call,
-   * where they can be told apart from other calls'; without it they are refused.
-   */
-  onInputRequest?: InputRequestHandler;
 }
 
 export type InvocationOutcome =
