@@ -3,6 +3,7 @@ import { describeUpstreamFailure, redact } from './describe-upstream-failure.js'
 import { connectionFingerprint, endpointLabel, secretValues } from './upstream-endpoint.js';
 
 const remote: UpstreamTarget = {
+  secrets: [],
   sourceId: 's1',
   sourceName: 'remote',
   transport: 'streamable-http',

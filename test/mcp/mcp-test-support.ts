@@ -38,6 +38,7 @@ export function stdioTarget(command: string, args: string[], overrides: Partial<
     env: {},
     headers: {},
     ...overrides,
+    secrets: overrides.secrets ?? [],
   };
 }
 
@@ -53,6 +54,7 @@ export function remoteTarget(transport: 'streamable-http' | 'sse', url: string, 
     url,
     headers: {},
     ...overrides,
+    secrets: overrides.secrets ?? [],
   };
 }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '../../../shared/domain-error.js';
+import type { KnownSecret } from '../../../shared/secret-scrubber.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import { HostEnvironment } from '../domain/ports.js';
 import type { SourceProps } from '../domain/source.js';
@@ -24,8 +25,14 @@ export class UpstreamTargetResolver {
   ) {}
 
   async resolve(source: ConnectionProps): Promise<UpstreamTarget> {
-    const env = await this.renderAll(source.env, 'env');
-    const headers = await this.renderAll(source.headers, 'headers');
+    const secrets: KnownSecret[] = [];
+    const env = await this.renderAll(source.env, 'env', secrets);
+    const headers = await this.renderAll(source.headers, 'headers', secrets);
+    for (const [name, value] of Object.entries(headers)) secrets.push({ name: `header ${name}`, value });
+    for (const declaration of source.manifest?.env ?? []) {
+      const value = env[declaration.name];
+      if (declaration.isSecret && value !== undefined) secrets.push({ name: declaration.name, value });
+    }
     return {
       sourceId: source.id,
       sourceName: source.name,
@@ -38,12 +45,14 @@ export class UpstreamTargetResolver {
       env: { ...withDeclaredDefaults({}, source.manifest?.env ?? []), ...env },
       url: source.url ?? undefined,
       headers,
+      secrets,
       era: source.upstream?.era,
       discoverResult: source.upstream?.discoverResult,
     };
   }
 
-  private async renderAll(values: Record<string, string>, field: string): Promise<Record<string, string>> {
+  /** Renders every template; what came from a reference is added to `secrets`, under the reference's and the variable's name. */
+  private async renderAll(values: Record<string, string>, field: string, secrets: KnownSecret[]): Promise<Record<string, string>> {
     const secretNames = new Set<string>();
     for (const value of Object.values(values)) {
       for (const ref of parseTemplate(value).references) if (ref.kind === 'secret') secretNames.add(ref.name);
@@ -60,16 +69,23 @@ export class UpstreamTargetResolver {
     }
     const result: Record<string, string> = {};
     for (const [key, template] of Object.entries(values)) {
+      let referenced = false;
       result[key] = renderTemplate(template, (ref) => {
-        if (ref.kind === 'secret') return revealed.get(ref.name)!;
+        referenced = true;
+        if (ref.kind === 'secret') {
+          secrets.push({ name: ref.name, value: revealed.get(ref.name)! });
+          return revealed.get(ref.name)!;
+        }
         const value = this.host.get(ref.name);
         if (value === undefined) {
           throw new DomainError('invalid', 'ENV_NOT_SET', `\${env:${ref.name}} referenced by ${field}.${key} is not set.`, [
             { path: `${field}.${key}`, message: `refers to unset \${env:${ref.name}}` },
           ]);
         }
+        secrets.push({ name: `env ${ref.name}`, value });
         return value;
       });
+      if (referenced) secrets.push({ name: key, value: result[key] });
     }
     return result;
   }

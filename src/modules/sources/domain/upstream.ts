@@ -3,6 +3,8 @@
  * env/header reference already resolved. Built by the application layer right before
  * a connection is needed and never persisted (resolved values may hold secrets).
  */
+import type { KnownSecret } from '../../../shared/secret-scrubber.js';
+
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 export type StdioLifecycle = 'transient' | 'singleton';
 export type ProtocolEra = 'modern' | 'legacy';
@@ -21,6 +23,11 @@ export interface UpstreamTarget {
   /** remote only */
   url?: string;
   headers: Record<string, string>;
+  /**
+   * The values in env and headers that must never be shown or stored: whatever came from a
+   * `${secret:…}` or `${env:…}` reference, variables the manifest declares secret, and every header value.
+   */
+  secrets: KnownSecret[];
   /** The era recorded by an earlier discovery; absent means "negotiate". */
   era?: ProtocolEra;
   /** Opaque modern-era discover result recorded with the era, reused to skip the probe. */
