@@ -9,6 +9,8 @@ import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
 import { AuthGuard } from './modules/access/interface/auth.guard.js';
 import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { AllowedOrigins } from './shared/http/allowed-origins.js';
+import { installRequestEdge, machineNames } from './shared/http/request-edge.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,21 +26,26 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   const admin = await loadAdminKey(config);
   // Closing destroys the connections still open: by then in-flight calls have drained (close() below), and
   // what remains are MCP streams (listeners, 2025-era sessions) that would otherwise hold the process.
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true });
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true, multipart: false });
   const root = AppModule.forRoot(config, admin.key);
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: logger === false ? false : logger,
     abortOnError: false,
+    // Nest would add a urlencoded parser (repeated keys become arrays): a browser form could post to the API.
+    bodyParser: false,
   });
-  // JSON only: any other body type is answered 415 instead of being parsed as text.
-  adapter.getInstance().removeContentTypeParser(['text/plain']);
+  // Host and Origin checked on every route, then JSON as the only body type (anything else answers 415).
+  installRequestEdge(adapter.getInstance(), {
+    bodyLimit: MAX_BODY_BYTES,
+    allowedOrigins: () =>
+      config.allowedOrigins ? AllowedOrigins.of(config.allowedOrigins) : AllowedOrigins.forListener(config.host, boundPort(app, config), machineNames()),
+  });
   // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
   const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
   await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
   await app.listen({ port: config.port, host: config.host });
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = boundPort(app, config);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (admin.generated && logger) logger.log(`generated an admin API key into ${admin.file} (readable by this user only)`, 'access');
   const close = async () => {
@@ -49,4 +56,10 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
     await app.close();
   };
   return { app, url: `http://${host}:${port}`, adminKeyFile: admin.file, close };
+}
+
+/** The port Toolplane listens on (PORT=0 picks a free one, known only once listening). */
+function boundPort(app: NestFastifyApplication, config: AppConfig): number {
+  const address = app.getHttpServer().address();
+  return typeof address === 'object' && address ? address.port : config.port;
 }

@@ -34,4 +34,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ TOOLPLANE_ENCRYPTION_KEY: 'a'.repeat(64) }).encryptionKey).toBe('a'.repeat(64));
     expect(loadConfig({ TOOLPLANE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).encryptionKey).toBeDefined();
   });
+
+  it('reads TOOLPLANE_ALLOWED_ORIGINS as serialized origins, refusing anything but scheme, host and port', () => {
+    expect(loadConfig({}).allowedOrigins).toBeUndefined();
+    expect(loadConfig({ TOOLPLANE_ALLOWED_ORIGINS: ' https://Toolplane.Example.com:443/ , http://127.0.0.1:8080' }).allowedOrigins).toEqual([
+      'https://toolplane.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+    let error: unknown;
+    try {
+      loadConfig({ TOOLPLANE_ALLOWED_ORIGINS: 'null,ftp://x.example,https://x.example/path,https://u:p@x.example,*,https://ok.example' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toHaveLength(5);
+    expect(() => loadConfig({ TOOLPLANE_ALLOWED_ORIGINS: ' , ' })).toThrow(ConfigError);
+  });
 });

@@ -31,6 +31,12 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** Tools per page of an MCP tools/list. */
   mcpPageSize: number;
+  /**
+   * The origins browsers and clients reach Toolplane under (TOOLPLANE_ALLOWED_ORIGINS), serialized
+   * (`https://toolplane.example.com`); they replace the default. Undefined: the default, i.e. http on
+   * the listen port under the loopback names and the listen address (every interface's when HOST is 0.0.0.0 or ::).
+   */
+  allowedOrigins?: string[];
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -96,9 +102,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     storedResultBytes: int('TOOLPLANE_STORED_RESULT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
+    allowedOrigins: originList('TOOLPLANE_ALLOWED_ORIGINS', env.TOOLPLANE_ALLOWED_ORIGINS, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** A comma-separated list of origins (scheme://host[:port], nothing more), each serialized; undefined when unset. */
+function originList(name: string, raw: string | undefined, problems: string[]): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const origins: string[] = [];
+  for (const entry of raw.split(',').map((item) => item.trim())) {
+    if (entry === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    const bare = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    if (!url || !bare || !/^https?:\/\/[^/?#]+\/?$/i.test(entry)) {
+      problems.push(`${name} must list origins like https://toolplane.example.com or http://127.0.0.1:8080, comma-separated (got "${entry}")`);
+      continue;
+    }
+    origins.push(url.origin);
+  }
+  if (origins.length === 0) problems.push(`${name} is set but lists no origin`);
+  return origins;
 }
 
 export function decodeKey(value: string): Buffer {

@@ -3,11 +3,11 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { CanActivate } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { hostHeaderValidationResponse, isJsonContentType, localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { DomainError } from '../../shared/domain-error.js';
+import { parseJsonBody } from '../../shared/http/json-body.js';
 import { jsonRpcError, McpGatewayServer } from './mcp-gateway-server.js';
 import { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpCatalog } from './mcp-catalog.js';
@@ -35,23 +35,22 @@ type McpRequest = FastifyRequest & { principal?: Principal };
 export async function registerMcpRoutes(app: NestFastifyApplication, options: McpRoutesOptions): Promise<void> {
   const gateway = app.get(McpGatewayServer);
   const catalog = app.get(McpCatalog);
-  const config = app.get<AppConfig>(APP_CONFIG);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
   await fastify.register(async (scope) => {
+    // JSON only, as on the REST API: a form or text body answers 415 unread. Bytes, so that a
+    // malformed body gets the SDK's JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError, _request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-      const message = status === 413 ? `Request body too large: at most ${options.bodyLimit} bytes` : status >= 500 ? 'Internal error' : error.message;
-      return sendResponse(reply, jsonRpcError(status, status >= 500 ? -32603 : -32000, message, null));
+      return sendResponse(reply, frameworkError(status, error.message, options.bodyLimit));
     });
 
+    // Host and Origin were checked before this hook, for every route (see installRequestEdge).
     scope.addHook('onRequest', async (request: McpRequest, reply) => {
       const refused = await authenticate(options.guard, request, reply);
       if (refused) return sendResponse(reply, refused);
-      const foreign = originRefusal(request, config);
-      if (foreign) return sendResponse(reply, foreign);
     });
 
     const serve = async (request: McpRequest, reply: FastifyReply, surface: McpSurface) => {
@@ -66,7 +65,9 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         correlationId: header(request, 'x-correlation-id'),
         protocolVersionHeader: header(request, 'mcp-protocol-version'),
       };
-      const parsedBody = parseBody(request);
+      const parsed = parseBody(request);
+      if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);
+      const parsedBody = parsed.value;
       const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;
       if (call) return serveStatelessCall(gateway, call, exchange, reply);
       const response = await gateway.handle(toWebRequest(request, reply, parsedBody), parsedBody, exchange);
@@ -77,6 +78,14 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
     scope.all('/mcp/gateway', (request, reply) => serve(request, reply, { kind: 'gateway' }));
     scope.all<{ Params: { name: string } }>('/mcp/sources/:name', (request, reply) => serve(request, reply, { kind: 'source', source: request.params.name }));
   });
+}
+
+/** A failure of the framework (body type, size) as a JSON-RPC error with the REST API's stable code. */
+function frameworkError(status: number, message: string, bodyLimit: number): Response {
+  if (status === 413) return jsonRpcError(413, -32000, `Request body too large: at most ${bodyLimit} bytes`, null, {}, { code: 'PAYLOAD_TOO_LARGE' });
+  if (status === 415) return jsonRpcError(415, -32000, 'Unsupported Media Type: send the body as application/json', null, {}, { code: 'UNSUPPORTED_MEDIA_TYPE' });
+  if (status >= 500) return jsonRpcError(status, -32603, 'Internal error', null);
+  return jsonRpcError(status, -32000, message, null);
 }
 
 /** Runs the REST guard on the request; answers the JSON-RPC refusal, or undefined with `request.principal` set. */
@@ -95,39 +104,17 @@ async function authenticate(guard: CanActivate, request: McpRequest, reply: Fast
 }
 
 /**
- * DNS-rebinding protection: a browser `Origin` must name the host it talks to, and with
- * authentication off (loopback only) the `Host` must be a loopback name as well.
+ * The body as JSON, parsed as the REST API parses it (nesting bounded, prototype keys refused):
+ * undefined when there is none or it does not parse (the SDK answers the parse error from the
+ * bytes), a JSON-RPC refusal when it nests too deep or holds a prototype key.
  */
-function originRefusal(request: FastifyRequest, config: AppConfig): Response | undefined {
-  const host = header(request, 'host');
-  if (config.authDisabled) {
-    const refused = hostHeaderValidationResponse(new Request('http://localhost/', { headers: host ? { host } : {} }), localhostAllowedHostnames());
-    if (refused) return refused;
-  }
-  const origin = header(request, 'origin');
-  if (origin === undefined) return undefined;
-  const originHost = hostnameOf(origin);
-  if (originHost !== undefined && host !== undefined && originHost === hostnameOf(`http://${host}`)) return undefined;
-  return jsonRpcError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} does not match the host it was sent to`, null);
-}
-
-function hostnameOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The body as JSON, or undefined when there is none or it does not parse (the SDK answers the parse error from the bytes). */
-function parseBody(request: FastifyRequest): unknown {
+function parseBody(request: FastifyRequest): { value: unknown } | { refusal: Response } {
   const body = bodyOf(request);
-  if (!body) return undefined;
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  if (!body) return { value: undefined };
+  const parsed = parseJsonBody(body.toString('utf8'));
+  if (parsed.ok) return { value: parsed.value };
+  if (parsed.code === 'INVALID_JSON') return { value: undefined };
+  return { refusal: jsonRpcError(400, -32600, `Invalid Request: ${parsed.message}`, null, {}, { code: parsed.code, details: parsed.details }) };
 }
 
 function bodyOf(request: FastifyRequest): Buffer | undefined {

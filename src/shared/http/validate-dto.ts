@@ -1,4 +1,3 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import { ProblemDetail, ValidationFailed } from '../domain-error.js';
 
@@ -11,11 +10,13 @@ export interface DtoValidation<T> {
  * Runs class-validator over a request body and returns every problem with its JSON path,
  * unknown properties included, without throwing — callers merge these with their own checks.
  */
+export type ClassConstructor<T> = new () => T;
+
 export async function validateDto<T extends object>(type: ClassConstructor<T>, body: unknown): Promise<DtoValidation<T>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { value: {} as T, problems: [{ path: 'body', message: 'must be a JSON object' }] };
   }
-  const value = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: false });
+  const value = instantiate(type, body as Record<string, unknown>);
   const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   return { value, problems: flatten(errors, '') };
 }
@@ -24,6 +25,28 @@ export async function validateDtoOrThrow<T extends object>(type: ClassConstructo
   const { value, problems } = await validateDto(type, body);
   if (problems.length > 0) throw new ValidationFailed(problems);
   return value;
+}
+
+const PLAIN_TYPES: ReadonlySet<unknown> = new Set([Object, Array, String, Number, Boolean]);
+
+/**
+ * The body as an instance of the DTO class (what class-validator checks), values taken as they came;
+ * a property declared as another DTO class (nested, validated with @ValidateNested) becomes an
+ * instance of it. Not class-transformer's plainToInstance: it reads an object's `constructor`
+ * property as its class, so a caller's `{"constructor": "x"}` anywhere in a body answered 500.
+ * Arrays of nested DTOs are not supported (no DTO declares one).
+ */
+function instantiate<T extends object>(type: ClassConstructor<T>, plain: Record<string, unknown>): T {
+  const instance = new type();
+  for (const key of Object.keys(plain)) {
+    let value = plain[key];
+    const declared: unknown = Reflect.getMetadata('design:type', type.prototype as object, key);
+    if (typeof declared === 'function' && !PLAIN_TYPES.has(declared) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      value = instantiate(declared as ClassConstructor<object>, value as Record<string, unknown>);
+    }
+    Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return instance;
 }
 
 function flatten(errors: ValidationError[], prefix: string): ProblemDetail[] {

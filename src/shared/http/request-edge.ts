@@ -1,0 +1,89 @@
+import { hostname, networkInterfaces } from 'node:os';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationFailed } from '../domain-error.js';
+import type { AllowedOrigins, MachineNames } from './allowed-origins.js';
+import { parseJsonBody } from './json-body.js';
+
+export interface RequestEdgeOptions {
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** The allowed origins; asked on the first request, once the listen port is known. */
+  allowedOrigins: () => AllowedOrigins;
+}
+
+/**
+ * What every request meets first, before routing to REST or MCP: the `Host` and `Origin` check
+ * (DNS rebinding, cross-site requests from browsers), then JSON as the only body type. Form,
+ * urlencoded, multipart and text bodies are not parsed at all: they answer 415.
+ */
+export function installRequestEdge(fastify: FastifyInstance, options: RequestEdgeOptions): void {
+  let allowed: AllowedOrigins | undefined;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    allowed ??= options.allowedOrigins();
+    const refusal = originRefusal(request, allowed);
+    if (refusal) {
+      void refuse(request, reply, refusal);
+      return;
+    }
+    done();
+  });
+
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) {
+      done(new ValidationFailed([{ path: 'body', message: 'is empty' }], 'The request body is not valid JSON.', 'INVALID_JSON'), undefined);
+      return;
+    }
+    const parsed = parseJsonBody(text);
+    if (parsed.ok) done(null, parsed.value);
+    else done(new ValidationFailed(parsed.details, parsed.message, parsed.code), undefined);
+  });
+}
+
+interface Refusal {
+  code: 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN';
+  message: string;
+}
+
+function originRefusal(request: FastifyRequest, allowed: AllowedOrigins): Refusal | undefined {
+  const host = single(request.headers.host);
+  if (!allowed.allowsHost(host)) {
+    return { code: 'FORBIDDEN_HOST', message: `Host ${quoted(host)} is not an origin Toolplane answers under (TOOLPLANE_ALLOWED_ORIGINS).` };
+  }
+  // Clients other than browsers send no Origin; a browser always names the page's origin (or "null").
+  const origin = single(request.headers.origin);
+  if (origin !== undefined && !allowed.allowsOrigin(origin)) {
+    return { code: 'FORBIDDEN_ORIGIN', message: `Origin ${quoted(origin)} is not allowed to call Toolplane (TOOLPLANE_ALLOWED_ORIGINS).` };
+  }
+  return undefined;
+}
+
+/** 403 in the shape of the endpoint: a JSON-RPC error on the MCP endpoints, the shared error shape elsewhere. */
+function refuse(request: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {
+  const body = isMcpPath(request.url)
+    ? { jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${refusal.message}`, data: { code: refusal.code } }, id: null }
+    : { error: { code: refusal.code, message: refusal.message, details: [] } };
+  return reply.code(403).header('content-type', 'application/json; charset=utf-8').send(body);
+}
+
+function isMcpPath(url: string): boolean {
+  return url.startsWith('/mcp') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+}
+
+/** This machine's interface addresses and hostname, for the default origins when listening on every interface. */
+export function machineNames(): MachineNames {
+  const addresses: string[] = [];
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) addresses.push(entry.address);
+  }
+  return { addresses, hostname: hostname() };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function quoted(value: string | undefined): string {
+  return value === undefined ? '(none)' : JSON.stringify(value.slice(0, 100));
+}
