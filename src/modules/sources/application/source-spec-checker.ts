@@ -5,6 +5,7 @@ import { SecretRepository } from '../../secrets/domain/secret.js';
 import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
 import { CommandLocator, HostEnvironment, ManifestLoader } from '../domain/ports.js';
 import type { ManifestSummary, SourceProps } from '../domain/source.js';
+import type { SandboxSettings } from '../domain/source-settings.js';
 import type { SourceSpecInput } from './source-spec.js';
 import { checkVariables } from '../domain/variable-policy.js';
 import { parseTemplate } from '../domain/value-template.js';
@@ -12,13 +13,13 @@ import { parseTemplate } from '../domain/value-template.js';
 /** The connection part of a source after every check: what gets stored. */
 export type CheckedConnection = Pick<
   SourceProps,
-  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
 >;
 
 /** The connection part of a registration (or of a source with its changes applied). */
 export type ConnectionInput = Pick<
   SourceSpecInput,
-  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
 >;
 
 export interface ConnectionCheck {
@@ -56,7 +57,7 @@ export class SourceSpecChecker {
       }
       if (Object.keys(headers).length > 0) problems.add('headers', 'apply only to streamable-http and sse sources');
     } else {
-      for (const field of ['pluginDir', 'command', 'cwd', 'lifecycle'] as const) {
+      for (const field of ['pluginDir', 'command', 'cwd', 'lifecycle', 'sandbox'] as const) {
         if (input[field] != null) problems.add(field, 'applies only to stdio sources');
       }
       if (input.args != null && input.args.length > 0) problems.add('args', 'applies only to stdio sources');
@@ -79,6 +80,7 @@ export class SourceSpecChecker {
       commandFromManifest: false,
       args: [],
       cwd: null,
+      sandbox: isStdio ? normalizeSandbox(input.sandbox) : {},
       url: null,
       env: isStdio ? env : {},
       headers: isStdio ? {} : headers,
@@ -189,6 +191,12 @@ export class SourceSpecChecker {
       }
     }
   }
+}
+
+/** Stored with every field present, each path once, so views and fingerprints are stable. */
+function normalizeSandbox(sandbox: SandboxSettings | undefined): SandboxSettings {
+  const unique = (paths: string[] | undefined) => [...new Set(paths ?? [])];
+  return { network: sandbox?.network ?? true, readOnlyPaths: unique(sandbox?.readOnlyPaths), writablePaths: unique(sandbox?.writablePaths) };
 }
 
 function summarize(manifest: PluginManifest): ManifestSummary {
