@@ -54,11 +54,18 @@ export const SANDBOX_TMP = '/tmp';
  */
 export function sandboxedLaunch(policy: SandboxPolicy, launch: Launch, context: LaunchContext = {}): Launch {
   const settings = context.settings ?? {};
-  const args: string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP];
+  // The private /tmp is world-writable and sticky like a real one (bwrap's default tmpfs is 0755 root).
+  const args: string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', SANDBOX_TMP];
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent');
   if (settings.network === false) args.push('--unshare-net');
 
-  for (const bind of binds(launch, context)) args.push(bind.writable ? '--bind' : '--ro-bind', bind.path, bind.path);
+  const bound: string[] = [];
+  for (const bind of binds(launch, context)) {
+    // Inside the private /tmp, bwrap would create the missing parents 0700 root: unreachable for the sandbox user.
+    for (const parent of parentsToCreate(bind.path, bound)) args.push('--perms', '0755', '--dir', parent);
+    args.push(bind.writable ? '--bind' : '--ro-bind', bind.path, bind.path);
+    bound.push(bind.path);
+  }
   // A path that does not exist on the host needs no hiding (and bwrap could not mount over it).
   for (const hidden of policy.hiddenPaths) if (existsSync(hidden)) args.push('--tmpfs', hidden);
   if (launch.cwd) args.push('--chdir', launch.cwd);
@@ -105,6 +112,20 @@ function binds(launch: Launch, context: LaunchContext): Bind[] {
   return [...byPath]
     .map(([path, writable]) => ({ path, writable }))
     .sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
+}
+
+/** The ancestors of `path` strictly inside the private /tmp that no earlier bind (or created dir) provides. */
+function parentsToCreate(path: string, bound: string[]): string[] {
+  if (!underPrivateTmp(path)) return [];
+  const parents: string[] = [];
+  const parts = path.split('/');
+  for (let i = 3; i < parts.length; i++) {
+    const parent = parts.slice(0, i).join('/');
+    if (bound.some((done) => parent === done || parent.startsWith(`${done}/`))) continue;
+    parents.push(parent);
+    bound.push(parent);
+  }
+  return parents;
 }
 
 function underPrivateTmp(path: string): boolean {
