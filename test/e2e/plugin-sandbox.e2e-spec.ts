@@ -137,6 +137,21 @@ describe('the plugin sandbox', () => {
     }
   });
 
+  (isRoot ? it : it.skip)('refuses a plugin whose files the sandbox user cannot reach, saying which and why', async () => {
+    const privateDir = mkdtempSync('/var/tmp/toolplane-private-plugin-'); // 0700 root, as mkdtemp makes it
+    try {
+      writeFileSync(join(privateDir, 'server.mjs'), readFileSync(HOSTILE));
+      const response = await api.post('/api/v1/sources', { name: 'unreachable', transport: 'stdio', command: process.execPath, args: [join(privateDir, 'server.mjs')] });
+      expect(response.status).toBe(400);
+      expect(response.body.error.details).toContainEqual({
+        path: 'args',
+        message: expect.stringContaining(`${join(privateDir, 'server.mjs')}: its parent ${privateDir} is not searchable by uid ${SANDBOX_UID}/gid ${SANDBOX_UID}`),
+      });
+    } finally {
+      rmSync(privateDir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects sandbox settings that are not absolute paths, listing every problem', async () => {
     const response = await api.post('/api/v1/sources', {
       name: 'bad-sandbox',

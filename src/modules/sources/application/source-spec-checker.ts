@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { ProblemDetail, ProblemList } from '../../../shared/domain-error.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
-import { CommandLocator, HostEnvironment, ManifestLoader } from '../domain/ports.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess } from '../domain/ports.js';
 import type { ManifestSummary, SourceProps } from '../domain/source.js';
 import type { SandboxSettings } from '../domain/source-settings.js';
 import type { SourceSpecInput } from './source-spec.js';
@@ -40,6 +40,7 @@ export class SourceSpecChecker {
     @Inject(CommandLocator) private readonly commands: CommandLocator,
     @Inject(SecretRepository) private readonly secrets: SecretRepository,
     @Inject(HostEnvironment) private readonly host: HostEnvironment,
+    @Inject(PluginAccess) private readonly access: PluginAccess,
   ) {}
 
   async check(input: ConnectionInput, skip: ProblemList = new ProblemList()): Promise<ConnectionCheck> {
@@ -137,10 +138,13 @@ export class SourceSpecChecker {
     const command = explicit ? input.command! : manifest?.launch?.command;
     connection.args = explicit ? (input.args ?? []) : (manifest?.launch?.args ?? []);
     connection.commandFromManifest = !explicit;
+    let commandPath: string | undefined;
     if (command !== undefined && !skip.has('command')) {
       const found = await this.commands.locate(command);
-      if (found.found) connection.command = command;
-      else problems.add('command', `${found.reason}${explicit ? '' : ` (derived from ${manifest?.file})`}`);
+      if (found.found) {
+        connection.command = command;
+        commandPath = found.path;
+      } else problems.add('command', `${found.reason}${explicit ? '' : ` (derived from ${manifest?.file})`}`);
     }
     if (input.cwd != null && !skip.has('cwd')) {
       if (!isAbsolute(input.cwd)) problems.add('cwd', 'must be an absolute path');
@@ -149,6 +153,14 @@ export class SourceSpecChecker {
     } else if (input.pluginDir != null && manifest) {
       connection.cwd = input.pluginDir;
     }
+    // A plugin that the sandbox user cannot reach would only fail at its first start, less clearly.
+    const reach = await this.access.problems({
+      command: commandPath,
+      pluginDir: manifest ? (input.pluginDir ?? undefined) : undefined,
+      cwd: connection.cwd ?? undefined,
+      args: connection.args.filter((arg) => isAbsolute(arg)),
+    });
+    for (const [field, message] of reach) problems.add(field, message);
   }
 
   private checkUrl(url: string | null | undefined, problems: ProblemList): string | null {
