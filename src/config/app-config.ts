@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
+export type SandboxMode = 'auto' | 'required' | 'off';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface AppConfig {
@@ -37,8 +39,16 @@ export interface AppConfig {
    * the listen port under the loopback names and the listen address (every interface's when HOST is 0.0.0.0 or ::).
    */
   allowedOrigins?: string[];
+  /** How stdio plugins are isolated: bubblewrap when usable (auto), refuse to start without it (required), or not at all (off). */
+  sandbox: SandboxMode;
+  /** The unprivileged user and group a sandboxed plugin runs as when Toolplane runs as root. */
+  sandboxUid: number;
+  sandboxGid: number;
+  /** The bubblewrap executable. */
+  sandboxBwrapPath: string;
 }
 
+const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export class ConfigError extends Error {
@@ -72,6 +82,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = (env.LOG_LEVEL?.toLowerCase() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const sandbox = (env.TOOLPLANE_SANDBOX?.trim().toLowerCase() || 'auto') as SandboxMode;
+  if (!SANDBOX_MODES.includes(sandbox)) problems.push(`TOOLPLANE_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${env.TOOLPLANE_SANDBOX}")`);
+  const sandboxBwrapPath = env.TOOLPLANE_SANDBOX_BWRAP?.trim() || '/usr/bin/bwrap';
+  if (!sandboxBwrapPath.startsWith('/')) problems.push('TOOLPLANE_SANDBOX_BWRAP must be an absolute path');
+
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -103,6 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
     allowedOrigins: originList('TOOLPLANE_ALLOWED_ORIGINS', env.TOOLPLANE_ALLOWED_ORIGINS, problems),
+    sandbox,
+    sandboxUid: int('TOOLPLANE_SANDBOX_UID', 65534, 1, 4_294_967_294),
+    sandboxGid: int('TOOLPLANE_SANDBOX_GID', 65534, 1, 4_294_967_294),
+    sandboxBwrapPath,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

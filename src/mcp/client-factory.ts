@@ -18,6 +18,7 @@ import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
 import { StdioProcessExitError } from './stdio/stdio-errors.js';
+import type { SandboxPolicy } from './stdio/sandbox.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { connectionFingerprint, endpointLabel, secretValues } from './upstream-endpoint.js';
 import { mayStemFromStaleEra, UpstreamError } from './upstream-error.js';
@@ -32,6 +33,8 @@ export interface StdioSettings {
   killGraceMs?: number;
   /** Receives every stderr chunk of every stdio server (e.g. for debug logging). */
   onStderr?: (sourceId: string, chunk: string) => void;
+  /** Run every stdio server in this sandbox, with each source's own sandbox settings (absent: unsandboxed). */
+  sandbox?: SandboxPolicy;
 }
 
 export interface HttpSettings {
@@ -91,6 +94,7 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         stderrTailBytes: stdio.stderrTailBytes,
         killGraceMs: stdio.killGraceMs,
         onStderr: onStderr ? (chunk) => onStderr(target.sourceId, chunk) : undefined,
+        sandbox: stdio.sandbox ? { policy: stdio.sandbox, pluginDir: target.pluginDir, settings: target.sandbox } : undefined,
       });
     }
     case 'streamable-http':

@@ -2,16 +2,19 @@ import { Logger, Module } from '@nestjs/common';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { McpCatalog } from './gateway/mcp-catalog.js';
 import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
 import { SourcePrimitives } from './gateway/source-primitives.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
+import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
 import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
 
 const stderrLogger = new Logger('mcp-stdio');
+const sandboxLogger = new Logger('sandbox');
 
 /**
  * The input Toolplane declares to 2026-07-28 upstreams: every kind an `input_required` result can
@@ -29,11 +32,37 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     {
       // TransportFactory.onApplicationShutdown closes every connection and kills every stdio process group.
       provide: TransportFactory,
-      useFactory: () =>
+      useFactory: (sandbox: SandboxStatus) =>
         new TransportFactory({
-          stdio: { onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`) },
+          stdio: {
+            onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`),
+            sandbox: sandbox.enabled ? sandbox.policy : undefined,
+          },
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
         }),
+      inject: [SANDBOX_STATUS],
+    },
+    {
+      // Probed once per process; TOOLPLANE_SANDBOX=required makes an unavailable sandbox fail the start.
+      provide: SANDBOX_STATUS,
+      useFactory: (config: AppConfig): SandboxStatus => {
+        const status = decideSandbox({
+          mode: config.sandbox,
+          bwrapPath: config.sandboxBwrapPath,
+          dataDir: config.dataDir,
+          uid: config.sandboxUid,
+          gid: config.sandboxGid,
+          currentUid: process.getuid?.() ?? -1,
+        });
+        if (status.enabled) {
+          const user = status.policy.runAs ? `as uid ${status.policy.runAs.uid}, gid ${status.policy.runAs.gid}` : "as Toolplane's own user";
+          sandboxLogger.log(`stdio plugins run in a bubblewrap sandbox ${user}`);
+        } else {
+          sandboxLogger.warn(`stdio plugins run WITHOUT a sandbox (${status.reason}): they run as Toolplane's user and can read what it can read`);
+        }
+        return status;
+      },
+      inject: [APP_CONFIG],
     },
     {
       provide: UpstreamDiscovery,
@@ -51,6 +80,6 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     McpToolServers,
     McpGatewayServer,
   ],
-  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, McpGatewayServer],
+  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, McpGatewayServer, SANDBOX_STATUS],
 })
 export class McpModule {}

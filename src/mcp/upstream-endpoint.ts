@@ -49,6 +49,8 @@ function computeFingerprint(target: UpstreamTarget): string {
           command: target.command,
           args: target.args,
           cwd: target.cwd ?? null,
+          pluginDir: target.pluginDir ?? null,
+          sandbox: target.sandbox ?? null,
           env: sorted(target.env),
         }
       : { transport: target.transport, url: target.url, headers: sorted(target.headers) };

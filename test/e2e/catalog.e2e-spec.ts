@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
@@ -61,6 +61,8 @@ const names = (body: { items: { qualifiedName?: string; name?: string }[] }): st
 describe('the agent catalog on GET /api/v1/tools', () => {
   let h: Harness;
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-catalog-'));
+  // Plugins run sandboxed as an unprivileged user and read their inventory files from here.
+  chmodSync(dir, 0o755);
   const inventory = join(dir, 'tools.json');
   const otherInventory = join(dir, 'other.json');
 
@@ -74,8 +76,8 @@ describe('the agent catalog on GET /api/v1/tools', () => {
     writeFileSync(otherInventory, JSON.stringify([{ name: 'hidden', description: 'Belongs to a disabled source', inputSchema: { type: 'object' } }]));
     const sources = [
       { name: 'everything', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] },
-      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: inventory } },
-      { name: 'other', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: otherInventory } },
+      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: inventory }, sandbox: { readOnlyPaths: [dir] } },
+      { name: 'other', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: otherInventory }, sandbox: { readOnlyPaths: [dir] } },
     ];
     for (const source of sources) {
       const created = await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source });
@@ -365,7 +367,7 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       expect((await h.api.patch('/api/v1/sources/other', { enabled: true })).status).toBe(200);
       await expectNewTag('source enabled');
 
-      const created = await h.api.post('/api/v1/sources', { name: 'late', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: otherInventory } });
+      const created = await h.api.post('/api/v1/sources', { name: 'late', transport: 'stdio', command: 'node', args: [CHANGING], env: { INVENTORY_FILE: otherInventory }, sandbox: { readOnlyPaths: [dir] } });
       expect(created.status).toBe(201);
       await expectNewTag('source registered');
 

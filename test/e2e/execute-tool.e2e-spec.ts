@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
@@ -12,6 +12,8 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
   let h: Harness;
   let http: RunningUpstream;
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-exec-'));
+  // Plugins run sandboxed as an unprivileged user: the scratch directory they read and write is theirs to use.
+  chmodSync(dir, 0o777);
   const cancelLog = join(dir, 'cancel.log');
   const inventory = join(dir, 'tools.json');
 
@@ -33,9 +35,9 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
       { name: 'ev-t', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
       { name: 'ev-s', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG] },
       { name: 'ev-h', transport: 'streamable-http', url: http.url },
-      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG], env: { CANCEL_LOG: cancelLog }, maxConcurrency: 64 },
-      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory } },
-      { name: 'inv-ro', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory }, readOnly: true },
+      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG], env: { CANCEL_LOG: cancelLog }, sandbox: { writablePaths: [dir] }, maxConcurrency: 64 },
+      { name: 'inv', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory }, sandbox: { readOnlyPaths: [dir] } },
+      { name: 'inv-ro', transport: 'stdio', command: 'node', args: [CHANGING, SUITE_TAG], env: { INVENTORY_FILE: inventory }, sandbox: { readOnlyPaths: [dir] }, readOnly: true },
     ];
     for (const source of sources) {
       const created = await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source });

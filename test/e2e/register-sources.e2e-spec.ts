@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
@@ -28,6 +28,8 @@ describe('registering real MCP servers', () => {
 
   function pluginDir(file: string, manifest: unknown): string {
     const dir = mkdtempSync(join(tmpdir(), 'toolplane-plugin-'));
+    // Plugins run sandboxed as an unprivileged user: their directory must be readable by it, as an operator would make it.
+    chmodSync(dir, 0o755);
     dirs.push(dir);
     writeFileSync(join(dir, file), JSON.stringify(manifest, null, 2));
     return dir;
@@ -150,7 +152,9 @@ describe('registering real MCP servers', () => {
         },
       ],
     });
-    const created = await register({ name: 'memory', transport: 'stdio', pluginDir: dir, lifecycle: 'singleton' });
+    // The memory file's directory (its default lies next to the read-only script) is made writable for the plugin.
+    chmodSync(dir0(), 0o777);
+    const created = await register({ name: 'memory', transport: 'stdio', pluginDir: dir, lifecycle: 'singleton', sandbox: { writablePaths: [dir0()] } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ health: 'healthy', toolCount: MEMORY_TOOLS, lifecycle: 'singleton', manifest: { file: 'plugin.json' } });
     const tools = await h.api.get('/api/v1/tools?source=memory&limit=5');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
@@ -15,6 +15,8 @@ describe('resilience: circuit breaker, retries, bulkhead, cancellation, multi ro
   let upstream: RunningUpstream | undefined;
   let proxy: CountingProxy;
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-resilience-'));
+  // The sandboxed plugin (an unprivileged user) writes its cancellation log here.
+  chmodSync(dir, 0o777);
   const cancelLog = join(dir, 'cancel.log');
 
   const invoke = (name: string, body: unknown, init?: { signal?: AbortSignal }) =>
@@ -43,7 +45,7 @@ describe('resilience: circuit breaker, retries, bulkhead, cancellation, multi ro
     });
     expect(created.body).toMatchObject({ health: 'healthy', circuit: { state: 'closed' } });
     for (const source of [
-      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG], env: { CANCEL_LOG: cancelLog }, maxConcurrency: 1 },
+      { name: 'faulty', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [FAULTY, SUITE_TAG], env: { CANCEL_LOG: cancelLog }, sandbox: { writablePaths: [dir] }, maxConcurrency: 1 },
       { name: 'modern', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [MODERN, 'stdio', SUITE_TAG], env: { EXTRA_TOOLS: '1' } },
     ]) {
       expect((await h.api.post('/api/v1/sources', { refreshIntervalSeconds: 0, ...source })).body.health).toBe('healthy');

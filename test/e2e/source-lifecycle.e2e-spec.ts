@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, processesMatching, SUITE_TAG } from '../helpers/processes.js';
@@ -8,6 +8,9 @@ import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES, startHttpUpstream, type Ru
 const MODERN = join(FIXTURES, 'modern-server.mjs');
 const CHANGING = join(FIXTURES, 'changing-inventory-server.mjs');
 
+/** The server's own processes (not the sandbox wrapping them). */
+const serverProcesses = (marker: string) => processesMatching(marker).filter((line) => !line.includes('/bwrap '));
+
 describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
   let h: Harness;
   let dir: string;
@@ -16,6 +19,8 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
   beforeAll(async () => {
     h = await startHarness({ TOOLPLANE_REFRESH_TICK_MS: '200' });
     dir = mkdtempSync(join(tmpdir(), 'toolplane-lifecycle-'));
+    // Plugins run sandboxed as an unprivileged user and read their inventory files from here.
+    chmodSync(dir, 0o755);
   });
 
   afterAll(async () => {
@@ -75,6 +80,7 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
       command: 'node',
       args: [CHANGING, SUITE_TAG],
       env: { INVENTORY_FILE: inventory },
+      sandbox: { readOnlyPaths: [dir] },
       refreshIntervalSeconds: 0,
     });
     expect(created.body.toolCount).toBe(1);
@@ -109,6 +115,7 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
       command: 'node',
       args: [CHANGING, SUITE_TAG],
       env: { INVENTORY_FILE: inventory },
+      sandbox: { readOnlyPaths: [dir] },
       refreshIntervalSeconds: 1,
     });
     expect(created.body.toolCount).toBe(1);
@@ -126,9 +133,9 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
   it('keeps one process for a singleton source, and stops it on removal', async () => {
     const created = await h.api.post('/api/v1/sources', { name: 'kept', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', `kept-${SUITE_TAG}`] });
     expect(created.body).toMatchObject({ health: 'healthy', lifecycle: 'singleton' });
-    expect(processesMatching(`kept-${SUITE_TAG}`)).toHaveLength(1);
+    expect(serverProcesses(`kept-${SUITE_TAG}`)).toHaveLength(1);
     await h.api.post('/api/v1/sources/kept/refresh');
-    expect(processesMatching(`kept-${SUITE_TAG}`)).toHaveLength(1); // reused, not respawned
+    expect(serverProcesses(`kept-${SUITE_TAG}`)).toHaveLength(1); // reused, not respawned
     expect((await h.api.delete('/api/v1/sources/kept')).status).toBe(204);
     await expectNoProcesses([`kept-${SUITE_TAG}`]);
   });

@@ -5,6 +5,7 @@ import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@model
 import { buildChildEnvironment } from './child-environment.js';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
+import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
 import { StderrTail } from './stderr-tail.js';
 import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio-errors.js';
 
@@ -27,6 +28,8 @@ export interface StdioProcessOptions {
   killGraceMs?: number;
   /** Sees every stderr chunk as it arrives (e.g. for logging). */
   onStderr?: (chunk: string) => void;
+  /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated). */
+  sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings };
 }
 
 export interface StdioExit {
@@ -99,13 +102,13 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child || this.closing) return Promise.reject(new Error('stdio transport already started'));
-    const env = buildChildEnvironment(this.options.env ?? {});
+    const launch = this.launch();
     return new Promise<void>((resolve, reject) => {
       let child: Child;
       try {
-        child = spawn(this.options.command, this.options.args ?? [], {
-          cwd: this.options.cwd,
-          env,
+        child = spawn(launch.command, launch.args, {
+          cwd: launch.cwd,
+          env: launch.env,
           shell: false,
           detached: true,
           stdio: ['pipe', 'pipe', 'pipe'],
@@ -158,6 +161,15 @@ export class StdioProcessTransport implements Transport {
       child.stderr.on('error', () => undefined);
       child.stdin.on('error', (error) => this.reportStreamError(error));
     });
+  }
+
+  /** The command line to spawn: the server's own, or bubblewrap running it. */
+  private launch(): Launch {
+    const declared = this.options.env ?? {};
+    const launch: Launch = { command: this.options.command, args: this.options.args ?? [], cwd: this.options.cwd, env: buildChildEnvironment(declared) };
+    const sandbox = this.options.sandbox;
+    if (!sandbox) return launch;
+    return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared) });
   }
 
   send(message: JSONRPCMessage): Promise<void> {

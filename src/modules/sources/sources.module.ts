@@ -23,9 +23,11 @@ import { SourceViews } from './application/source-view.js';
 import { UpdateSourceHandler } from './application/update-source/update-source.handler.js';
 import { UpstreamTargetResolver } from './application/upstream-target-resolver.js';
 import { ValidateSourceHandler } from './application/validate-source/validate-source.handler.js';
-import { CommandLocator, HostEnvironment, ManifestLoader } from './domain/ports.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess } from './domain/ports.js';
 import { SourceRepository } from './domain/source.repository.js';
 import { FilesystemCommandLocator } from './infrastructure/filesystem-command-locator.js';
+import { SandboxUserAccess } from './infrastructure/sandbox-user-access.js';
+import { SANDBOX_STATUS, type SandboxStatus } from '../../mcp/stdio/sandbox-probe.js';
 import { ManifestReader } from './infrastructure/manifest/manifest-reader.js';
 import { SourceMapper } from './infrastructure/source.mapper.js';
 import { TypeormSourceRepository } from './infrastructure/typeorm-source.repository.js';
@@ -45,6 +47,11 @@ import { SourcesController } from './interface/sources.controller.js';
     { provide: ManifestLoader, useFactory: () => new ManifestReader() },
     { provide: CommandLocator, useFactory: (config: AppConfig) => new FilesystemCommandLocator(config.searchPath), inject: [APP_CONFIG] },
     { provide: HostEnvironment, useFactory: () => new ProcessHostEnvironment() },
+    {
+      provide: PluginAccess,
+      useFactory: (sandbox: SandboxStatus) => new SandboxUserAccess(sandbox.enabled ? sandbox.policy.runAs : undefined),
+      inject: [SANDBOX_STATUS],
+    },
     CircuitBreakers,
     UpstreamTargets,
     SourceSpecChecker,

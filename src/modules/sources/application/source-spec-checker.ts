@@ -3,8 +3,9 @@ import { isAbsolute } from 'node:path';
 import { ProblemDetail, ProblemList } from '../../../shared/domain-error.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
-import { CommandLocator, HostEnvironment, ManifestLoader } from '../domain/ports.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess } from '../domain/ports.js';
 import type { ManifestSummary, SourceProps } from '../domain/source.js';
+import type { SandboxSettings } from '../domain/source-settings.js';
 import type { SourceSpecInput } from './source-spec.js';
 import { checkVariables } from '../domain/variable-policy.js';
 import { parseTemplate } from '../domain/value-template.js';
@@ -12,13 +13,13 @@ import { parseTemplate } from '../domain/value-template.js';
 /** The connection part of a source after every check: what gets stored. */
 export type CheckedConnection = Pick<
   SourceProps,
-  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
 >;
 
 /** The connection part of a registration (or of a source with its changes applied). */
 export type ConnectionInput = Pick<
   SourceSpecInput,
-  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
 >;
 
 export interface ConnectionCheck {
@@ -39,6 +40,7 @@ export class SourceSpecChecker {
     @Inject(CommandLocator) private readonly commands: CommandLocator,
     @Inject(SecretRepository) private readonly secrets: SecretRepository,
     @Inject(HostEnvironment) private readonly host: HostEnvironment,
+    @Inject(PluginAccess) private readonly access: PluginAccess,
   ) {}
 
   async check(input: ConnectionInput, skip: ProblemList = new ProblemList()): Promise<ConnectionCheck> {
@@ -56,7 +58,7 @@ export class SourceSpecChecker {
       }
       if (Object.keys(headers).length > 0) problems.add('headers', 'apply only to streamable-http and sse sources');
     } else {
-      for (const field of ['pluginDir', 'command', 'cwd', 'lifecycle'] as const) {
+      for (const field of ['pluginDir', 'command', 'cwd', 'lifecycle', 'sandbox'] as const) {
         if (input[field] != null) problems.add(field, 'applies only to stdio sources');
       }
       if (input.args != null && input.args.length > 0) problems.add('args', 'applies only to stdio sources');
@@ -79,6 +81,7 @@ export class SourceSpecChecker {
       commandFromManifest: false,
       args: [],
       cwd: null,
+      sandbox: isStdio ? normalizeSandbox(input.sandbox) : {},
       url: null,
       env: isStdio ? env : {},
       headers: isStdio ? {} : headers,
@@ -135,10 +138,13 @@ export class SourceSpecChecker {
     const command = explicit ? input.command! : manifest?.launch?.command;
     connection.args = explicit ? (input.args ?? []) : (manifest?.launch?.args ?? []);
     connection.commandFromManifest = !explicit;
+    let commandPath: string | undefined;
     if (command !== undefined && !skip.has('command')) {
       const found = await this.commands.locate(command);
-      if (found.found) connection.command = command;
-      else problems.add('command', `${found.reason}${explicit ? '' : ` (derived from ${manifest?.file})`}`);
+      if (found.found) {
+        connection.command = command;
+        commandPath = found.path;
+      } else problems.add('command', `${found.reason}${explicit ? '' : ` (derived from ${manifest?.file})`}`);
     }
     if (input.cwd != null && !skip.has('cwd')) {
       if (!isAbsolute(input.cwd)) problems.add('cwd', 'must be an absolute path');
@@ -147,6 +153,14 @@ export class SourceSpecChecker {
     } else if (input.pluginDir != null && manifest) {
       connection.cwd = input.pluginDir;
     }
+    // A plugin that the sandbox user cannot reach would only fail at its first start, less clearly.
+    const reach = await this.access.problems({
+      command: commandPath,
+      pluginDir: manifest ? (input.pluginDir ?? undefined) : undefined,
+      cwd: connection.cwd ?? undefined,
+      args: connection.args.filter((arg) => isAbsolute(arg)),
+    });
+    for (const [field, message] of reach) problems.add(field, message);
   }
 
   private checkUrl(url: string | null | undefined, problems: ProblemList): string | null {
@@ -189,6 +203,12 @@ export class SourceSpecChecker {
       }
     }
   }
+}
+
+/** Stored with every field present, each path once, so views and fingerprints are stable. */
+function normalizeSandbox(sandbox: SandboxSettings | undefined): SandboxSettings {
+  const unique = (paths: string[] | undefined) => [...new Set(paths ?? [])];
+  return { network: sandbox?.network ?? true, readOnlyPaths: unique(sandbox?.readOnlyPaths), writablePaths: unique(sandbox?.writablePaths) };
 }
 
 function summarize(manifest: PluginManifest): ManifestSummary {

@@ -1,4 +1,4 @@
-import type { CircuitBreakerSettings } from '../domain/source-settings.js';
+import type { CircuitBreakerSettings, SandboxSettings } from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
 
 /** A registration as the interface layer hands it over, already shape-checked. */
@@ -12,6 +12,7 @@ export interface SourceSpecInput {
   command?: string | null;
   args?: string[] | null;
   cwd?: string | null;
+  sandbox?: SandboxSettings;
   url?: string | null;
   headers?: Record<string, string>;
   env?: Record<string, string>;

@@ -1,5 +1,5 @@
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
-import type { CircuitBreakerSettings, SourceHealth } from '../domain/source-settings.js';
+import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
 
 /** How a variable is set, never its secret value. */
 export interface VariableView {
@@ -26,6 +26,7 @@ export interface SourceView {
   command: string | null;
   args: string[];
   cwd: string | null;
+  sandbox: Required<SandboxSettings>;
   url: string | null;
   env: VariableView[];
   headers: VariableView[];

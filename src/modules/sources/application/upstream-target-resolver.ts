@@ -10,7 +10,7 @@ import { withDeclaredDefaults } from '../domain/variable-policy.js';
 
 type ConnectionProps = Pick<
   SourceProps,
-  'id' | 'name' | 'transport' | 'lifecycle' | 'command' | 'args' | 'cwd' | 'url' | 'env' | 'headers' | 'manifest' | 'upstream'
+  'id' | 'name' | 'transport' | 'lifecycle' | 'pluginDir' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers' | 'manifest' | 'upstream'
 >;
 
 /**
@@ -41,6 +41,8 @@ export class UpstreamTargetResolver {
       command: source.command ?? undefined,
       args: source.args,
       cwd: source.cwd ?? undefined,
+      pluginDir: source.pluginDir ?? undefined,
+      sandbox: source.sandbox,
       // Declared defaults are literal values from the manifest, not templates.
       env: { ...withDeclaredDefaults({}, source.manifest?.env ?? []), ...env },
       url: source.url ?? undefined,

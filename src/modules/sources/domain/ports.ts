@@ -17,3 +17,18 @@ export abstract class CommandLocator {
 export abstract class HostEnvironment {
   abstract get(name: string): string | undefined;
 }
+
+/** What a stdio launch needs to reach on the host, for the user plugins run as. */
+export interface LaunchPaths {
+  /** The executable as found (absolute). */
+  command?: string;
+  pluginDir?: string;
+  cwd?: string;
+  /** Arguments that are absolute paths of existing files (scripts and the like). */
+  args: string[];
+}
+
+/** Whether the (unprivileged) user sandboxed plugins run as can reach a launch's paths; [field, message] per problem. */
+export abstract class PluginAccess {
+  abstract problems(paths: LaunchPaths): Promise<[string, string][]>;
+}

@@ -18,3 +18,14 @@ export type SourceHealth = 'unknown' | 'healthy' | 'degraded' | 'unhealthy';
 
 /** Consecutive failed refreshes from which a source counts as unhealthy. */
 export const UNHEALTHY_AFTER_FAILURES = 3;
+
+/** What a stdio source's sandbox adds to the base view (the host read-only, a private /tmp, Toolplane's data hidden). */
+export interface SandboxSettings {
+  /** Network access, loopback included (default true). */
+  network?: boolean;
+  /** Absolute host paths made visible read-only (e.g. under /tmp, which is private otherwise). */
+  readOnlyPaths?: string[];
+  /** Absolute host paths the plugin may write to (they must be writable by the sandbox user). */
+  writablePaths?: string[];
+}
+

@@ -18,6 +18,7 @@ function newSource(): Source {
       commandFromManifest: false,
       args: ['server.js'],
       cwd: null,
+      sandbox: {},
       url: null,
       env: {},
       headers: {},

@@ -1,6 +1,7 @@
 import type { VariableDeclaration } from './manifest/env-declaration.js';
 import {
   CircuitBreakerSettings,
+  SandboxSettings,
   SourceHealth,
   UNHEALTHY_AFTER_FAILURES,
 } from './source-settings.js';
@@ -36,6 +37,8 @@ export interface SourceProps {
   commandFromManifest: boolean;
   args: string[];
   cwd: string | null;
+  /** stdio: what the sandbox adds for this source (network, extra read-only and writable paths). */
+  sandbox: SandboxSettings;
   url: string | null;
   /** Value templates (literal text and references), never resolved values. */
   env: Record<string, string>;
@@ -71,6 +74,7 @@ export type SourceChanges = Partial<
     | 'commandFromManifest'
     | 'args'
     | 'cwd'
+    | 'sandbox'
     | 'url'
     | 'env'
     | 'headers'
@@ -83,7 +87,7 @@ export type SourceChanges = Partial<
   >
 >;
 
-const CONNECTION_FIELDS: (keyof SourceChanges)[] = ['lifecycle', 'pluginDir', 'command', 'args', 'cwd', 'url', 'env', 'headers'];
+const CONNECTION_FIELDS: (keyof SourceChanges)[] = ['lifecycle', 'pluginDir', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'];
 
 /** A registered MCP server: how to reach it, its policies, and how its discovery has gone. */
 export class Source {

@@ -4,6 +4,7 @@
  * a connection is needed and never persisted (resolved values may hold secrets).
  */
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
+import type { SandboxSettings } from './source-settings.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 export type StdioLifecycle = 'transient' | 'singleton';
@@ -18,6 +19,10 @@ export interface UpstreamTarget {
   command?: string;
   args: string[];
   cwd?: string;
+  /** stdio: the plugin directory the command came from, if any (visible in the sandbox). */
+  pluginDir?: string;
+  /** stdio: what the sandbox lets this source's processes see and do. */
+  sandbox?: SandboxSettings;
   /** stdio: the declared variables only; the runtime adds its own allowlist (PATH, HOME, LANG, ...). */
   env: Record<string, string>;
   /** remote only */

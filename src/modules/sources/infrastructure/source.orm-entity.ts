@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
 import type { SealedValue } from '../../secrets/domain/secret-cipher.js';
 import type { ManifestSummary, UpstreamIdentity } from '../domain/source.js';
-import type { CircuitBreakerSettings, SourceHealth } from '../domain/source-settings.js';
+import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
 
 @Entity({ name: 'sources' })
 export class SourceOrmEntity {
@@ -16,6 +16,7 @@ export class SourceOrmEntity {
   @Column('boolean', { name: 'command_from_manifest' }) commandFromManifest!: boolean;
   @Column('jsonb') args!: string[];
   @Column('text', { nullable: true }) cwd!: string | null;
+  @Column('jsonb') sandbox!: SandboxSettings;
   @Column('text', { nullable: true }) url!: string | null;
   /** env and headers are sealed as a whole: even literal values may be sensitive. */
   @Column('jsonb', { name: 'env_sealed', nullable: true }) envSealed!: SealedValue | null;

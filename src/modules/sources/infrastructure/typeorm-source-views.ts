@@ -78,6 +78,7 @@ export class TypeormSourceViews extends SourceViews {
       command: row.command,
       args: row.args,
       cwd: row.cwd,
+      sandbox: { network: row.sandbox?.network ?? true, readOnlyPaths: row.sandbox?.readOnlyPaths ?? [], writablePaths: row.sandbox?.writablePaths ?? [] },
       url: row.url,
       env: describeVariables(env, row.manifest?.env ?? [], false),
       headers: describeVariables(headers, row.manifest?.headers ?? [], true),

@@ -46,6 +46,12 @@ export class CircuitViewDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When an open circuit lets a trial call through.' }) retryAt!: string | null;
 }
 
+export class SandboxViewDto {
+  @ApiProperty() network!: boolean;
+  @ApiProperty({ type: [String] }) readOnlyPaths!: string[];
+  @ApiProperty({ type: [String] }) writablePaths!: string[];
+}
+
 export class SourceResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -57,6 +63,7 @@ export class SourceResponseDto {
   @ApiProperty({ nullable: true, type: String }) command!: string | null;
   @ApiProperty({ type: [String] }) args!: string[];
   @ApiProperty({ nullable: true, type: String }) cwd!: string | null;
+  @ApiProperty({ type: SandboxViewDto, description: 'stdio: what the plugin sandbox adds to the base view.' }) sandbox!: SandboxViewDto;
   @ApiProperty({ nullable: true, type: String }) url!: string | null;
   @ApiProperty({ type: [VariableViewDto] }) env!: VariableViewDto[];
   @ApiProperty({ type: [VariableViewDto] }) headers!: VariableViewDto[];

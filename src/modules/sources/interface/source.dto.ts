@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -30,6 +31,36 @@ export class CircuitBreakerDto {
   @Min(100)
   @Max(3_600_000)
   resetTimeoutMs!: number;
+}
+
+const SANDBOX_MAX_PATHS = 32;
+/** Absolute, without NUL, without `..` segments, not the root itself. */
+const SANDBOX_PATH = /^(?![\s\S]*\/\.\.(?:\/|$))(?!\/+$)\/[^\0]*$/;
+const SANDBOX_PATH_MESSAGE = 'each must be an absolute path without NUL characters or ".." segments, and not "/"';
+
+export class SandboxDto {
+  @ApiPropertyOptional({ default: true, description: 'Network access (loopback included). false gives the plugin a network namespace of its own with no interfaces but a down loopback.' })
+  @IsOptional()
+  @IsBoolean()
+  network?: boolean;
+
+  @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths made visible read-only (needed only for paths the base view hides, e.g. under /tmp).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SANDBOX_MAX_PATHS)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  @Matches(SANDBOX_PATH, { each: true, message: `readOnlyPaths: ${SANDBOX_PATH_MESSAGE}` })
+  readOnlyPaths?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SANDBOX_MAX_PATHS)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  @Matches(SANDBOX_PATH, { each: true, message: `writablePaths: ${SANDBOX_PATH_MESSAGE}` })
+  writablePaths?: string[];
 }
 
 const ENV_DOC =
@@ -82,6 +113,12 @@ class SourceSettingsDto {
   @MinLength(1)
   @MaxLength(4096)
   cwd?: string | null;
+
+  @ApiPropertyOptional({ type: SandboxDto, description: 'stdio: what the plugin sandbox adds to the base view; on update, given fields replace the stored ones.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SandboxDto)
+  sandbox?: SandboxDto;
 
   @ApiPropertyOptional({ description: 'streamable-http / sse: the http(s) endpoint.', example: 'https://mcp.example.com/mcp', nullable: true })
   @IsOptional()

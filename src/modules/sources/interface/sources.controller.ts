@@ -129,5 +129,5 @@ export class SourcesController {
 }
 
 function toSpec(dto: RegisterSourceDto): SourceSpecInput {
-  return { ...dto, circuitBreaker: dto.circuitBreaker ? { ...dto.circuitBreaker } : undefined };
+  return { ...dto, circuitBreaker: dto.circuitBreaker ? { ...dto.circuitBreaker } : undefined, sandbox: dto.sandbox ? { ...dto.sandbox } : undefined };
 }

@@ -16,7 +16,7 @@ import type { SourceChangesInput } from '../source-spec.js';
 import { waitAtMost } from '../wait-at-most.js';
 import { UpdateSourceCommand } from './update-source.command.js';
 
-const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'url', 'env', 'headers'] as const;
+const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
 
 @CommandHandler(UpdateSourceCommand)
 export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand, { id: string }> {
@@ -115,10 +115,16 @@ function mergeConnection(current: Readonly<SourceProps>, changes: SourceChangesI
     command: derive ? null : pick('command'),
     args: derive ? (changes.args ?? null) : pick('args'),
     cwd: current.commandFromManifest && cwd === current.pluginDir && changes.cwd === undefined ? null : cwd,
+    // Given sandbox fields replace the stored ones; fields left out are kept.
+    sandbox: changes.sandbox ? { ...current.sandbox, ...definedOnly(changes.sandbox) } : current.sandbox,
     url: pick('url'),
     env: changes.env ?? current.env,
     headers: changes.headers ?? current.headers,
   };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function staleVersion(name: string): Conflict {
