@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
@@ -21,6 +21,8 @@ describe('malformed registrations', () => {
   let closedPort: number;
   // Built while the cases are collected: the table below refers to these directories.
   const root = mkdtempSync(join(tmpdir(), 'toolplane-bad-'));
+  // Plugins run sandboxed as an unprivileged user: their directories must be readable by it.
+  chmodSync(root, 0o755);
   const plugin = (dir: string, file: string, content: string) => {
     mkdirSync(join(root, dir));
     writeFileSync(join(root, dir, file), content);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
@@ -38,6 +38,8 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
   beforeAll(async () => {
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'toolplane-inventory-'));
+    // Plugins run sandboxed as an unprivileged user and read their inventory file from here.
+    chmodSync(dir, 0o755);
     inventoryFile = join(dir, 'tools.json');
     // Five tools in pages of two: three tools/list round trips per discovery.
     publish(['a', 'b', 'c', 'd', 'e'].map((n) => tool(n)));
@@ -47,6 +49,7 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
       command: process.execPath,
       args: [SERVER, SUITE_TAG],
       env: { INVENTORY_FILE: inventoryFile, PAGE_SIZE: '2' },
+      sandbox: { readOnlyPaths: [dir] },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ health: 'healthy', toolCount: 5 });
@@ -141,6 +144,7 @@ describe('RefreshInventory against an upstream whose tools change (paginated)', 
       command: process.execPath,
       args: [SERVER, SUITE_TAG],
       env: { INVENTORY_FILE: announcingFile, ANNOUNCE_CHANGES: '1' },
+      sandbox: { readOnlyPaths: [dir] },
       refreshIntervalSeconds: 0,
     });
     expect(created.body).toMatchObject({ health: 'healthy', toolCount: 1 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { catalogOf, QUERIES } from '../fixtures/search-quality-catalog.js';
@@ -14,6 +14,8 @@ import { FIXTURES } from '../helpers/upstreams.js';
  */
 describe('catalog search quality', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-search-quality-'));
+  // Plugins run sandboxed as an unprivileged user and read their inventory files from here.
+  chmodSync(dir, 0o755);
   let h: Harness;
 
   beforeAll(async () => {
@@ -27,6 +29,7 @@ describe('catalog search quality', () => {
         command: 'node',
         args: [join(FIXTURES, 'changing-inventory-server.mjs'), SUITE_TAG],
         env: { INVENTORY_FILE: inventory, PAGE_SIZE: '100' },
+        sandbox: { readOnlyPaths: [dir] },
         refreshIntervalSeconds: 0,
       });
       expect(created.body).toMatchObject({ name: source, toolCount: tools.length });

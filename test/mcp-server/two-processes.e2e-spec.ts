@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -26,6 +26,8 @@ interface Relayed {
 describe('two Toolplane processes on one database', () => {
   const tag = `two-processes-${randomUUID()}`;
   const workDir = mkdtempSync(join(tmpdir(), 'toolplane-two-processes-'));
+  // Plugins run sandboxed as an unprivileged user and read their inventory file from here.
+  chmodSync(workDir, 0o755);
   let h: Harness;
   let peer: Peer;
   let client: Client;
@@ -62,7 +64,7 @@ describe('two Toolplane processes on one database', () => {
     h = await startHarness(PAGES_OF_100);
     peer = await h.startPeer(PAGES_OF_100);
     const sources = [
-      { name: 'big', command: 'node', args: [join(FIXTURES, 'changing-inventory-server.mjs'), tag], env: { INVENTORY_FILE: inventory, PAGE_SIZE: '100' } },
+      { name: 'big', command: 'node', args: [join(FIXTURES, 'changing-inventory-server.mjs'), tag], env: { INVENTORY_FILE: inventory, PAGE_SIZE: '100' }, sandbox: { readOnlyPaths: [workDir] } },
       { name: 'mod', command: 'node', args: [join(FIXTURES, 'modern-server.mjs'), 'stdio', tag], env: { EXTRA_TOOLS: '1' } },
     ];
     for (const source of sources) {

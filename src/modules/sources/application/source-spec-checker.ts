@@ -158,7 +158,7 @@ export class SourceSpecChecker {
       command: commandPath,
       pluginDir: manifest ? (input.pluginDir ?? undefined) : undefined,
       cwd: connection.cwd ?? undefined,
-      args: connection.args.filter((arg) => isAbsolute(arg)),
+      args: connection.args.filter((arg) => typeof arg === 'string' && isAbsolute(arg)),
     });
     for (const [field, message] of reach) problems.add(field, message);
   }
