@@ -31,8 +31,10 @@ export function installRequestEdge(fastify: FastifyInstance, options: RequestEdg
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => {
     const text = body as string;
+    // Clients often label a body-less DELETE as JSON: no bytes is no body, and a route that needs
+    // one says which fields are missing.
     if (text.length === 0) {
-      done(new ValidationFailed([{ path: 'body', message: 'is empty' }], 'The request body is not valid JSON.', 'INVALID_JSON'), undefined);
+      done(null, undefined);
       return;
     }
     const parsed = parseJsonBody(text);
