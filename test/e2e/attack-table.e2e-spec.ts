@@ -150,7 +150,6 @@ function send(url: string, method: string, headers: Record<string, string>, payl
 }
 
 /** A JSON answer, or the last message of a server-sent event stream. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function parseAnswer(text: string): any {
   if (!text) return undefined;
   if (!text.startsWith('event:') && !text.startsWith('data:') && !text.startsWith('id:')) return JSON.parse(text);
