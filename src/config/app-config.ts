@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -46,6 +47,8 @@ export interface AppConfig {
   sandboxGid: number;
   /** The bubblewrap executable. */
   sandboxBwrapPath: string;
+  /** How much of an upstream's inputSchema is compiled; a tool over a limit is unusable. */
+  schemaLimits: SchemaLimits;
 }
 
 const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
@@ -122,6 +125,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sandboxUid: int('TOOLPLANE_SANDBOX_UID', 65534, 1, 4_294_967_294),
     sandboxGid: int('TOOLPLANE_SANDBOX_GID', 65534, 1, 4_294_967_294),
     sandboxBwrapPath,
+    schemaLimits: {
+      maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
+      maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),
+      maxPatterns: int('TOOLPLANE_SCHEMA_MAX_PATTERNS', 50, 0, 10_000),
+      maxObjects: int('TOOLPLANE_SCHEMA_MAX_OBJECTS', 1000, 10, 100_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

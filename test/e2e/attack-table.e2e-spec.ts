@@ -7,7 +7,7 @@ import { FIXTURES } from '../helpers/upstreams.js';
  * What a careless or hostile caller, browser page or upstream can send, one row each: the exact
  * status and stable code Toolplane must answer, and that it still answers `/health/live` quickly
  * afterwards. MCP rows read the code from `error.data.code` when Toolplane sets one, else the
- * JSON-RPC error code.
+ * JSON-RPC error code, or from the recorded execution a tools/call result names.
  */
 interface Attack {
   name: string;
@@ -34,6 +34,9 @@ const call = (name: string, args: unknown) => rpc('tools/call', { name, argument
 
 /** `depth` nested objects around a value, as text (JSON.stringify itself would recurse). */
 const nested = (depth: number, inner = '1') => '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
+
+/** Where a tools/call result names the execution Toolplane recorded, with its code when refused. */
+const EXECUTION = 'dev.toolplane/execution';
 
 const HOSTILE_TOOLS = 'echo_keys,echo_readonly,catastrophic_pattern';
 
@@ -72,7 +75,7 @@ const attacks: Attack[] = [
   { name: 'MCP call of an unknown tool', method: 'POST', path: '/mcp', body: call('nope__x', {}), status: 200, code: 'TOOL_NOT_FOUND' },
   { name: 'REST arguments that are an array', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', body: { arguments: [1] }, status: 400, code: 'INVALID_ARGUMENTS' },
   { name: 'REST catastrophic pattern argument', method: 'POST', path: '/api/v1/tools/hostile__catastrophic_pattern/invoke', body: { arguments: { text: 'a'.repeat(5000) + '!' } }, status: 400, code: 'INVALID_ARGUMENTS' },
-  { name: 'MCP catastrophic pattern argument', method: 'POST', path: '/mcp', body: call('hostile__catastrophic_pattern', { text: 'a'.repeat(5000) + '!' }), status: 200, code: -32602 },
+  { name: 'MCP catastrophic pattern argument', method: 'POST', path: '/mcp', body: call('hostile__catastrophic_pattern', { text: 'a'.repeat(5000) + '!' }), status: 200, code: 'INVALID_ARGUMENTS', answer: { result: { isError: true } } },
 
   // Browsers: form posts, foreign pages, DNS rebinding (checked before credentials and body)
   { name: 'REST form post', method: 'POST', path: '/api/v1/sources', raw: 'name=x&transport=stdio&command=/bin/sh&args=-c&args=id', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -132,7 +135,7 @@ const attacks: Attack[] = [
   { name: 'REST invoke with a negative timeout', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', body: { arguments: {}, timeoutMs: -1 }, status: 400, code: 'VALIDATION_FAILED' },
   { name: 'MCP call with arguments that are an array', method: 'POST', path: '/mcp', body: call('hostile__echo_keys', [1, 2]), status: 200, code: -32602 },
   { name: 'MCP call with a name that is not a string', method: 'POST', path: '/mcp', body: rpc('tools/call', { name: { $ne: 1 }, arguments: {} }), status: 200, code: -32602 },
-  { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} } }), status: 200, code: undefined, answer: { result: { isError: true } } },
+  { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} } }), status: 200, code: 'TOOL_NOT_FOUND', answer: { result: { isError: true } } },
 ];
 
 /** Sends bytes as they are, with any Host header (fetch would put the URL's own). */
@@ -192,7 +195,7 @@ describe('attack table', () => {
     };
     const response = await send(h.url + attack.path, attack.method ?? 'GET', headers, payload);
     const body = parseAnswer(response.text);
-    const code = mcp ? (body?.error?.data?.code ?? body?.error?.code ?? body?.result?.structuredContent?.code) : body?.error?.code;
+    const code = mcp ? (body?.error?.data?.code ?? body?.error?.code ?? body?.result?._meta?.[EXECUTION]?.code) : body?.error?.code;
     expect({ status: response.status, code }).toEqual({ status: attack.status, code: attack.code });
     if (attack.answer) expect(body).toMatchObject(attack.answer);
 

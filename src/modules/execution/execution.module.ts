@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
@@ -17,7 +18,7 @@ import { InvokeController } from './interface/invoke.controller.js';
   controllers: [InvokeController],
   providers: [
     { provide: ToolRouteReader, useFactory: (uow: TypeormUnitOfWork) => new SqlToolRouteReader(uow), inject: [TypeormUnitOfWork] },
-    { provide: ArgumentValidator, useFactory: () => new AjvArgumentValidator() },
+    { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,
     Bulkheads,
     InFlightCalls,

@@ -1,6 +1,9 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 
+/** What checking arguments found: the problems (none when they fit), or why the tool cannot be checked at all. */
+export type ArgumentCheck = { problems: ProblemDetail[] } | { unusable: string };
+
 /** Checks arguments against a tool's inputSchema; compiled once per definition hash. */
 export abstract class ArgumentValidator {
-  abstract validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ProblemDetail[];
+  abstract validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ArgumentCheck;
 }

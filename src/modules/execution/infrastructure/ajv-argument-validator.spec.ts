@@ -1,7 +1,15 @@
+import { DEFAULT_SCHEMA_LIMITS } from '../../../shared/json-schema/schema-limits.js';
 import { AjvArgumentValidator } from './ajv-argument-validator.js';
 
 describe('AjvArgumentValidator', () => {
-  const validator = new AjvArgumentValidator();
+  const checker = new AjvArgumentValidator(DEFAULT_SCHEMA_LIMITS);
+  const validator = {
+    validate: (hash: string, schema: Record<string, unknown>, args: unknown) => {
+      const check = checker.validate(hash, schema, args);
+      if ('unusable' in check) throw new Error(`unusable: ${check.unusable}`);
+      return check.problems;
+    },
+  };
 
   it('validates draft-07 schemas and lists every problem with its path', () => {
     const schema = {
@@ -29,9 +37,9 @@ describe('AjvArgumentValidator', () => {
     expect(validator.validate('h2', schema, { at: [1, 2, 3] }).length).toBeGreaterThan(0);
   });
 
-  it('compiles once per definition hash, and lets an uncompilable schema through', () => {
+  it('compiles once per definition hash, and refuses to check against an uncompilable schema', () => {
     const broken = { type: 'object', properties: { a: { $ref: '#/nowhere' } } };
-    expect(validator.validate('h3', broken, { a: 1 })).toEqual([]);
+    expect(checker.validate('h3', broken, { a: 1 })).toEqual({ unusable: expect.stringMatching(/^its inputSchema cannot be compiled: /) });
     // A new hash means a new definition: the old validator is not reused.
     expect(validator.validate('h4', { type: 'object', required: ['z'] }, {})).toEqual([{ path: 'arguments.z', message: 'is required' }]);
   });

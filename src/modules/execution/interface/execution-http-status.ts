@@ -15,6 +15,8 @@ export function httpStatusOf(record: ExecutionRecord): number {
           return 404;
         case 'CONCURRENCY_LIMIT':
           return 429;
+        case 'TOOL_UNUSABLE':
+          return 409;
         case 'SHUTTING_DOWN':
           return 503;
         default:

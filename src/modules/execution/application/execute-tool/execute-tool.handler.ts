@@ -118,9 +118,10 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         { path: 'arguments', message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },
       ]);
     }
-    const problems = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
-    if (problems.length > 0) {
-      return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `The arguments do not match the input schema of ${tool.qualifiedName}.`, false, problems);
+    const check = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
+    if ('unusable' in check) return refuse('rejected', 'TOOL_UNUSABLE', `${tool.qualifiedName} cannot be called: ${check.unusable}.`);
+    if (check.problems.length > 0) {
+      return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `The arguments do not match the input schema of ${tool.qualifiedName}.`, false, check.problems);
     }
 
     const timeoutMs = Math.min(input.timeoutMs ?? source.timeoutMs, this.config.maxCallTimeoutMs);

@@ -1,0 +1,22 @@
+import { RE2JS } from 're2js';
+
+/** What ajv needs of a compiled pattern. */
+export interface LinearPattern {
+  test(input: string): boolean;
+  toString(): string;
+}
+
+/**
+ * JSON Schema `pattern` and `patternProperties` matched by RE2 (re2js): time linear in the input,
+ * whatever the pattern, so an upstream's `^(a+)+$` cannot stall the event loop. ECMAScript syntax
+ * is translated first; what RE2 cannot express (backreferences, lookahead) throws, and the schema
+ * then cannot be compiled — its tool is unusable rather than checked partially.
+ */
+export const linearRegExp = Object.assign(
+  (pattern: string): LinearPattern => {
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    return { test: (input: string) => compiled.test(input), toString: () => `/${pattern}/` };
+  },
+  // Used by ajv only for standalone code, which Toolplane does not generate.
+  { code: 'linearRegExp' },
+);
