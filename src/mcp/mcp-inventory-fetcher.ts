@@ -1,16 +1,20 @@
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
 import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from '../modules/sources/domain/upstream.js';
+import type { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
+import { screenSchemas } from './schema-screening.js';
 import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits } from './tool-inventory.js';
 import type { TransportFactory } from './transport-factory.js';
 import { mayStemFromStaleEra } from './upstream-error.js';
 
 /**
  * Discovers an upstream's tools over MCP: connects through the TransportFactory (reusing a
- * recorded era so no probe is paid), lists every page and reports the negotiated protocol.
+ * recorded era so no probe is paid), lists every page, marks the tools whose schemas cannot be
+ * checked and reports the negotiated protocol.
  */
 export class McpInventoryFetcher extends UpstreamDiscovery {
   constructor(
     private readonly transports: TransportFactory,
+    private readonly schemas: SchemaCompiler,
     private readonly limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
   ) {
     super();
@@ -42,7 +46,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
       target,
       async (session) => {
         session.setPhase('listing tools');
-        const tools = await listAllTools(session.client, session.requestOptions, this.limits);
+        const tools = await screenSchemas(await listAllTools(session.client, session.requestOptions, this.limits), this.schemas);
         const protocol = session.connection.protocol;
         const result: DiscoveryResult = { tools, era: protocol.era, protocolVersion: protocol.protocolVersion };
         if (protocol.serverInfo) result.serverInfo = protocol.serverInfo;

@@ -7,6 +7,7 @@ import { McpCatalog } from './gateway/mcp-catalog.js';
 import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
 import { SourcePrimitives } from './gateway/source-primitives.js';
+import { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
@@ -66,8 +67,8 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     },
     {
       provide: UpstreamDiscovery,
-      useFactory: (transports: TransportFactory) => new McpInventoryFetcher(transports),
-      inject: [TransportFactory],
+      useFactory: (transports: TransportFactory, config: AppConfig) => new McpInventoryFetcher(transports, new SchemaCompiler(config.schemaLimits)),
+      inject: [TransportFactory, APP_CONFIG],
     },
     {
       provide: ToolInvoker,

@@ -38,7 +38,7 @@ const nested = (depth: number, inner = '1') => '{"a":'.repeat(depth) + inner + '
 /** Where a tools/call result names the execution Toolplane recorded, with its code when refused. */
 const EXECUTION = 'dev.toolplane/execution';
 
-const HOSTILE_TOOLS = 'echo_keys,echo_readonly,catastrophic_pattern';
+const HOSTILE_TOOLS = 'echo_keys,echo_readonly,catastrophic_pattern,catastrophic_keys,ref_loop,deep_schema';
 
 const attacks: Attack[] = [
   // Credentials
@@ -135,6 +135,10 @@ const attacks: Attack[] = [
   { name: 'REST invoke with a negative timeout', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', body: { arguments: {}, timeoutMs: -1 }, status: 400, code: 'VALIDATION_FAILED' },
   { name: 'MCP call with arguments that are an array', method: 'POST', path: '/mcp', body: call('hostile__echo_keys', [1, 2]), status: 200, code: -32602 },
   { name: 'MCP call with a name that is not a string', method: 'POST', path: '/mcp', body: rpc('tools/call', { name: { $ne: 1 }, arguments: {} }), status: 200, code: -32602 },
+  { name: 'REST catastrophic patternProperties key', method: 'POST', path: '/api/v1/tools/hostile__catastrophic_keys/invoke', body: { arguments: { ['a'.repeat(50_000) + '!']: 'x', aaaa: 1 } }, status: 400, code: 'INVALID_ARGUMENTS' },
+  { name: 'REST call of a tool whose schema loops', method: 'POST', path: '/api/v1/tools/hostile__ref_loop/invoke', body: { arguments: {} }, status: 409, code: 'TOOL_UNUSABLE' },
+  { name: 'REST call of a tool whose schema nests too deep', method: 'POST', path: '/api/v1/tools/hostile__deep_schema/invoke', body: { arguments: {} }, status: 409, code: 'TOOL_UNUSABLE' },
+  { name: 'MCP call of a tool whose schema loops', method: 'POST', path: '/mcp', body: call('hostile__ref_loop', {}), status: 200, code: 'TOOL_UNUSABLE', answer: { result: { isError: true } } },
   { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} } }), status: 200, code: 'TOOL_NOT_FOUND', answer: { result: { isError: true } } },
 ];
 

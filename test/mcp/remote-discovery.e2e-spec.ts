@@ -4,6 +4,8 @@ import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { UpstreamError } from '../../src/mcp/upstream-error.js';
 import { EVERYTHING_TOOL_COUNT } from '../helpers/upstreams.js';
 import { closedPort, eventually, paths, processTag, processesMatching, remoteTarget, startHttpServer, type RunningServer } from './mcp-test-support.js';
+import { SchemaCompiler } from '../../src/shared/json-schema/schema-compiler.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
 
 const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
 
@@ -15,7 +17,7 @@ describe('MCP discovery over HTTP', () => {
 
   beforeEach(() => {
     factory = new TransportFactory();
-    fetcher = new McpInventoryFetcher(factory);
+    fetcher = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     servers = [];
     tag = processTag();
   });

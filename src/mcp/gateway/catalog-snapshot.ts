@@ -67,10 +67,10 @@ export class CatalogSnapshot {
 
 /**
  * Whether a caller may use the tool at all: a tool that ExecuteTool would always refuse (disabled,
- * deprecated, of a disabled source, or not read-only on a read-only source) is not offered.
+ * deprecated, unusable, of a disabled source, or not read-only on a read-only source) is not offered.
  */
 export function isUsable(tool: ToolView): boolean {
-  if (tool.status !== 'active' || !tool.enabled || !tool.source.enabled) return false;
+  if (tool.status !== 'active' || !tool.enabled || !tool.source.enabled || tool.unusableReason !== null) return false;
   return !tool.source.readOnly || tool.annotations?.readOnlyHint === true;
 }
 

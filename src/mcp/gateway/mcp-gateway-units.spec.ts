@@ -127,6 +127,7 @@ describe('CatalogSnapshot', () => {
       inputSchema: { type: 'object' },
       outputSchema: null,
       annotations: null,
+      unusableReason: null,
       definitionHash: qualifiedName,
       status: 'active',
       enabled: true,

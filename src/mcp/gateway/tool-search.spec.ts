@@ -13,6 +13,7 @@ function tool(qualifiedName: string, description: string, extra: Partial<ToolVie
     inputSchema: { type: 'object' },
     outputSchema: null,
     annotations: null,
+    unusableReason: null,
     definitionHash: 'h',
     status: 'active',
     enabled: true,

@@ -11,6 +11,7 @@ const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => ({
   inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
   outputSchema: null,
   annotations: { readOnlyHint: true },
+  unusableReason: null,
   definitionHash: 'h',
   status: 'active',
   enabled: true,

@@ -79,8 +79,9 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
   if (filter.status !== 'all') where.push(`t.status = ${st.bind(filter.status)}`);
   if (filter.enabled !== 'all') where.push(`t.enabled = ${st.bind(filter.enabled)}`);
   if (!filter.includeDisabledSources) {
-    // The agent view lists what may be called: a read-only source admits only read-only tools.
-    where.push('s.enabled', `(NOT s.read_only OR ${READ_ONLY})`);
+    // The agent view lists what may be called: a read-only source admits only read-only tools, and
+    // a tool whose schema Toolplane cannot check is refused.
+    where.push('s.enabled', `(NOT s.read_only OR ${READ_ONLY})`, 't.unusable_reason IS NULL');
   }
   const hints: [boolean | undefined, string][] = [
     [filter.readOnly, READ_ONLY],

@@ -11,6 +11,7 @@ interface Row {
   input_schema: Record<string, unknown>;
   output_schema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
+  unusable_reason: string | null;
   status: 'active' | 'deprecated';
   enabled: boolean;
   source_id: string;
@@ -31,7 +32,7 @@ export class SqlToolRouteReader extends ToolRouteReader {
     // Every published name has this shape; anything else names no tool (and may not even be storable).
     if (!QUALIFIED_NAME_PATTERN.test(qualifiedName)) return undefined;
     const rows: Row[] = await this.uow.manager().query(
-      `SELECT t.id, t.name, t.qualified_name, t.definition_hash, t.input_schema, t.output_schema, t.annotations,
+      `SELECT t.id, t.name, t.qualified_name, t.definition_hash, t.input_schema, t.output_schema, t.annotations, t.unusable_reason,
               t.status, t.enabled, s.id AS source_id, s.name AS source_name, s.enabled AS source_enabled,
               s.read_only, s.timeout_ms, s.max_concurrency, s.circuit_breaker
          FROM source_tools t JOIN sources s ON s.id = t.source_id
@@ -49,6 +50,7 @@ export class SqlToolRouteReader extends ToolRouteReader {
         inputSchema: r.input_schema,
         outputSchema: r.output_schema,
         annotations: r.annotations,
+        unusableReason: r.unusable_reason,
         status: r.status,
         enabled: r.enabled,
       },

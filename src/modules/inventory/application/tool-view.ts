@@ -10,6 +10,8 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
+  /** Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. */
+  unusableReason: string | null;
   definitionHash: string;
   status: ToolStatus;
   enabled: boolean;

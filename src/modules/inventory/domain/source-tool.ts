@@ -101,5 +101,6 @@ function pickDefinition(d: ToolDefinition): ToolDefinition {
     inputSchema: d.inputSchema,
     outputSchema: d.outputSchema,
     annotations: d.annotations,
+    unusableReason: d.unusableReason,
   };
 }

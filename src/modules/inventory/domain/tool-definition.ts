@@ -8,6 +8,8 @@ export interface ToolDefinition {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** Set when the tool cannot be called: its inputSchema is over a limit or cannot be compiled. */
+  unusableReason?: string;
 }
 
 export function definitionHash(tool: ToolDefinition): string {
@@ -19,6 +21,8 @@ export function definitionHash(tool: ToolDefinition): string {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema ?? null,
       annotations: tool.annotations ?? null,
+      // Only when set, so the hashes of usable tools stay what they were.
+      ...(tool.unusableReason ? { unusableReason: tool.unusableReason } : {}),
     }),
   );
 }

@@ -12,6 +12,7 @@ export class SourceToolOrmEntity {
   @Column('jsonb', { name: 'input_schema' }) inputSchema!: Record<string, unknown>;
   @Column('jsonb', { name: 'output_schema', nullable: true }) outputSchema!: Record<string, unknown> | null;
   @Column('jsonb', { nullable: true }) annotations!: Record<string, unknown> | null;
+  @Column('text', { name: 'unusable_reason', nullable: true }) unusableReason!: string | null;
   @Column('text', { name: 'definition_hash' }) definitionHash!: string;
   @Column('text') status!: ToolStatus;
   @Column('boolean') enabled!: boolean;

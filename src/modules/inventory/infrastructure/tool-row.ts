@@ -14,6 +14,7 @@ export interface ToolRow {
   input_schema: Record<string, unknown>;
   output_schema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
+  unusable_reason: string | null;
   definition_hash: string;
   status: 'active' | 'deprecated';
   enabled: boolean;
@@ -23,7 +24,7 @@ export interface ToolRow {
 }
 
 export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
-       s.read_only AS source_read_only, t.title, t.description, t.input_schema, t.output_schema, t.annotations,
+       s.read_only AS source_read_only, t.title, t.description, t.input_schema, t.output_schema, t.annotations, t.unusable_reason,
        t.definition_hash, t.status, t.enabled, t.first_seen_at, t.last_seen_at, t.updated_at`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
@@ -38,6 +39,7 @@ export function toToolView(r: ToolRow): ToolView {
     inputSchema: r.input_schema,
     outputSchema: r.output_schema,
     annotations: r.annotations,
+    unusableReason: r.unusable_reason,
     definitionHash: r.definition_hash,
     status: r.status,
     enabled: r.enabled,

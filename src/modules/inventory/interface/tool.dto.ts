@@ -24,6 +24,13 @@ export class ToolResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) inputSchema!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) outputSchema!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) annotations!: Record<string, unknown> | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. Calls answer 409 TOOL_UNUSABLE.',
+    example: null,
+  })
+  unusableReason!: string | null;
   @ApiProperty() definitionHash!: string;
   @ApiProperty({ enum: ['active', 'deprecated'] }) status!: string;
   @ApiProperty() enabled!: boolean;

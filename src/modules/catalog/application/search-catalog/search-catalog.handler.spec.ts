@@ -16,6 +16,7 @@ const entry = (qualifiedName: string): CatalogEntry => ({
   inputSchema: { type: 'object', properties: {} },
   outputSchema: null,
   annotations: null,
+  unusableReason: null,
   definitionHash: 'h',
   status: 'active',
   enabled: true,

@@ -105,6 +105,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (tool.status === 'deprecated') return refuse('rejected', 'TOOL_DEPRECATED', `${tool.qualifiedName} is no longer offered by its source.`);
     if (!source.enabled) return refuse('rejected', 'SOURCE_DISABLED', `Source "${source.name}" is disabled.`);
     if (!tool.enabled) return refuse('rejected', 'TOOL_DISABLED', `${tool.qualifiedName} is disabled.`);
+    if (tool.unusableReason !== null) return refuse('rejected', 'TOOL_UNUSABLE', `${tool.qualifiedName} cannot be called: ${tool.unusableReason}.`);
     if (source.readOnly && tool.annotations?.readOnlyHint !== true) {
       return refuse('rejected', 'READ_ONLY_SOURCE', `Source "${source.name}" is read-only and ${tool.qualifiedName} is not annotated readOnlyHint.`);
     }

@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
+import { FIXTURES } from '../helpers/upstreams.js';
+
+/**
+ * An upstream whose schemas are built to hurt (the hand-written hostile fixture): catastrophic
+ * patterns are matched in linear time, schemas over a limit or that cannot be compiled make their
+ * tools unusable (kept with the reason, refused when called, offered to no agent), and Toolplane
+ * keeps answering `/health/live` quickly while all of it runs.
+ */
+const HOSTILE_TOOLS = 'catastrophic_pattern,catastrophic_keys,huge_schema,deep_schema,ref_loop,ref_missing,echo_readonly';
+const UNUSABLE = ['deep_schema', 'huge_schema', 'ref_loop', 'ref_missing'];
+const HEALTH_BUDGET_MS = 250;
+/**
+ * Parsing a 3.4 MB listing (JSON, then the SDK's own result check) holds the loop once, about
+ * 180 ms on a quiet 2-core machine; schemas over a limit are never compiled. See docs/security.md.
+ */
+const LISTING_BUDGET_MS = 500;
+
+describe('hostile upstream schemas', () => {
+  let h: Harness;
+  let registrationMs: number;
+  let healthDuringRegistration: number[];
+
+  /** Probes /health/live every 20 ms until `work` settles; answers each probe's latency. */
+  const healthWhile = async <T>(work: Promise<T>): Promise<{ value: T; latencies: number[] }> => {
+    const latencies: number[] = [];
+    let done = false;
+    const settled = work.finally(() => (done = true));
+    while (!done) {
+      const started = performance.now();
+      const response = await fetch(`${h.url}/health/live`);
+      expect(response.status).toBe(200);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { value: await settled, latencies };
+  };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    const started = performance.now();
+    const { value: registered, latencies } = await healthWhile(
+      h.api.post('/api/v1/sources', {
+        name: 'hostile',
+        transport: 'stdio',
+        lifecycle: 'singleton',
+        command: process.execPath,
+        args: [join(FIXTURES, 'hostile-server.mjs')],
+        env: { HOSTILE_TOOLS },
+        refreshIntervalSeconds: 0,
+      }),
+    );
+    registrationMs = performance.now() - started;
+    if (process.env.TOOLPLANE_TEST_REPORT) console.log(`registration ${Math.round(registrationMs)} ms, slowest /health/live ${Math.round(Math.max(...latencies))} ms`);
+    healthDuringRegistration = latencies;
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 7 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('discovers a 3.4 MB listing without stalling the other requests', () => {
+    expect(healthDuringRegistration.length).toBeGreaterThan(0);
+    expect(Math.max(...healthDuringRegistration)).toBeLessThan(LISTING_BUDGET_MS);
+    expect(registrationMs).toBeLessThan(15_000);
+  });
+
+  it('keeps each unusable tool with the reason, and only a stub of a schema over the size limit', async () => {
+    const reasons: Record<string, string | null> = {};
+    for (const name of [...UNUSABLE, 'catastrophic_pattern', 'catastrophic_keys']) {
+      const tool = await h.api.get(`/api/v1/tools/hostile__${name}`);
+      expect(tool.status).toBe(200);
+      reasons[name] = tool.body.unusableReason;
+    }
+    expect(reasons).toEqual({
+      deep_schema: 'its inputSchema nests deeper than 32 levels',
+      huge_schema: 'its inputSchema is larger than 131072 bytes',
+      ref_loop: expect.stringMatching(/^its inputSchema cannot be compiled: /),
+      ref_missing: expect.stringMatching(/^its inputSchema cannot be compiled: .*missing/),
+      catastrophic_pattern: null,
+      catastrophic_keys: null,
+    });
+    const huge = await h.api.get('/api/v1/tools/hostile__huge_schema');
+    expect(huge.body.inputSchema).toEqual({ type: 'object' });
+    const [row] = await h.sql<{ bytes: number }>("SELECT max(pg_column_size(input_schema))::int AS bytes FROM source_tools WHERE qualified_name LIKE 'hostile\\_\\_%'");
+    expect(row.bytes).toBeLessThan(4096);
+  });
+
+  it('refuses calls to an unusable tool with 409 TOOL_UNUSABLE, recorded as rejected', async () => {
+    for (const name of UNUSABLE) {
+      const response = await h.api.post(`/api/v1/tools/hostile__${name}/invoke`, { arguments: {} });
+      expect({ name, status: response.status, code: response.body.error?.code }).toEqual({ name, status: 409, code: 'TOOL_UNUSABLE' });
+      expect(response.body.error.message).toContain(`hostile__${name} cannot be called: its inputSchema`);
+    }
+    const rows = await h.sql<{ status: string; code: string }>(
+      "SELECT status, error->>'code' AS code FROM executions WHERE qualified_name = 'hostile__ref_loop'",
+    );
+    expect(rows).toEqual([{ status: 'rejected', code: 'TOOL_UNUSABLE' }]);
+  });
+
+  it('offers unusable tools to no agent: not in the catalog, MCP tools/list or the LLM formats; shown to an admin who asks', async () => {
+    const agentView = await h.api.get('/api/v1/tools?source=hostile');
+    const names = agentView.body.items.map((tool: { name: string }) => tool.name).sort();
+    expect(names).toEqual(['catastrophic_keys', 'catastrophic_pattern', 'echo_readonly']);
+    const openai = await h.api.get('/api/v1/tools?source=hostile&format=openai');
+    expect(openai.body.items.map((tool: { function: { name: string } }) => tool.function.name).sort()).toEqual([
+      'hostile__catastrophic_keys',
+      'hostile__catastrophic_pattern',
+      'hostile__echo_readonly',
+    ]);
+    const wide = await h.api.get('/api/v1/tools?source=hostile&includeDisabledSources=true');
+    const unusable = wide.body.items.filter((tool: { unusableReason: string | null }) => tool.unusableReason !== null).map((tool: { name: string }) => tool.name);
+    expect(unusable.sort()).toEqual(UNUSABLE);
+
+    const client = new Client({ name: 'hostile-schemas', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.adminKey}` } } }));
+    try {
+      const listed = await client.listTools();
+      const hostile = listed.tools.map((tool) => tool.name).filter((name) => name.startsWith('hostile__'));
+      expect(hostile.sort()).toEqual(['hostile__catastrophic_keys', 'hostile__catastrophic_pattern', 'hostile__echo_readonly']);
+      const refused = await client.callTool({ name: 'hostile__ref_missing', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect((refused._meta as Record<string, { code?: string }>)['dev.toolplane/execution'].code).toBe('TOOL_UNUSABLE');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('matches catastrophic patterns in linear time: many hostile calls at once, /health/live still quick', async () => {
+    const hostileText = 'a'.repeat(200_000) + '!';
+    const calls = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? h.api.post('/api/v1/tools/hostile__catastrophic_pattern/invoke', { arguments: { text: hostileText } })
+          : h.api.post('/api/v1/tools/hostile__catastrophic_keys/invoke', { arguments: { [hostileText]: 'x', aaa: 1 } }),
+      ),
+    );
+    const { value: answers, latencies } = await healthWhile(calls);
+    for (const answer of answers) expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 400, code: 'INVALID_ARGUMENTS' });
+    expect(Math.max(...latencies)).toBeLessThan(HEALTH_BUDGET_MS);
+
+    const fine = await h.api.post('/api/v1/tools/hostile__catastrophic_pattern/invoke', { arguments: { text: 'aaaa' } });
+    expect(fine.status).toBe(200);
+  });
+});
