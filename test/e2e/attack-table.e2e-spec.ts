@@ -139,6 +139,9 @@ const attacks: Attack[] = [
   { name: 'REST call of a tool whose schema loops', method: 'POST', path: '/api/v1/tools/hostile__ref_loop/invoke', body: { arguments: {} }, status: 409, code: 'TOOL_UNUSABLE' },
   { name: 'REST call of a tool whose schema nests too deep', method: 'POST', path: '/api/v1/tools/hostile__deep_schema/invoke', body: { arguments: {} }, status: 409, code: 'TOOL_UNUSABLE' },
   { name: 'MCP call of a tool whose schema loops', method: 'POST', path: '/mcp', body: call('hostile__ref_loop', {}), status: 200, code: 'TOOL_UNUSABLE', answer: { result: { isError: true } } },
+  { name: 'REST arguments with a NUL in a key', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', body: { arguments: { 'a\u0000b': 1 } }, status: 400, code: 'UNSTORABLE_ARGUMENTS' },
+  { name: 'REST arguments with a lone surrogate in a value', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: '{"arguments":{"a":"\\ud800"}}', status: 400, code: 'UNSTORABLE_ARGUMENTS' },
+  { name: 'MCP arguments with a NUL in a nested value', method: 'POST', path: '/mcp', body: call('hostile__echo_keys', { list: [{ v: 'x\u0000' }] }), status: 200, code: 'UNSTORABLE_ARGUMENTS', answer: { result: { isError: true } } },
   { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} } }), status: 200, code: 'TOOL_NOT_FOUND', answer: { result: { isError: true } } },
 ];
 

@@ -9,7 +9,8 @@ const SENSITIVE_NAME = /(token|secret|passw(or)?d|api[-_ ]?key|apikey|authorizat
  * arrays, following `properties`, `items` and `additionalProperties` where the schema has them.
  */
 export function redactArguments(value: unknown, schema: unknown, depth = 0): unknown {
-  if (depth > 32) return REDACTED;
+  // Arguments nest at most 64 levels (checked before any call); this bound is for anything else.
+  if (depth > 64) return REDACTED;
   if (Array.isArray(value)) {
     const items = isObject(schema) ? schema.items : undefined;
     return value.map((item) => redactArguments(item, items, depth + 1));
@@ -19,9 +20,10 @@ export function redactArguments(value: unknown, schema: unknown, depth = 0): unk
   const additional = isObject(schema) ? schema.additionalProperties : undefined;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    const propertySchema = key in properties ? properties[key] : additional;
-    if (SENSITIVE_NAME.test(key) || isSecretSchema(propertySchema)) out[key] = REDACTED;
-    else out[key] = redactArguments(inner, propertySchema, depth + 1);
+    const propertySchema = Object.hasOwn(properties, key) ? properties[key] : additional;
+    const kept = SENSITIVE_NAME.test(key) || isSecretSchema(propertySchema) ? REDACTED : redactArguments(inner, propertySchema, depth + 1);
+    // An own property whatever the key (`__proto__` included), exactly as the caller sent it.
+    Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -4,10 +4,12 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { CircuitBreakers } from '../../../sources/application/circuit-breakers.js';
 import { ArgumentValidator } from '../../domain/argument-validator.port.js';
+import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
 import { redactArguments } from '../../domain/argument-redaction.js';
 import { BulkheadFull } from '../../domain/bulkhead.js';
 import type { ExecutionError, ExecutionRecord, ExecutionResult, ExecutionStatus } from '../../domain/execution.js';
 import { ExecutionRecorder } from '../../domain/execution.js';
+import { storableCopy, unstorablePaths } from '../../domain/storable-json.js';
 import { limitResult } from '../../domain/tool-result.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';
 import { InvocationFailure, InvocationOutcome, ToolInvoker } from '../../domain/tool-invoker.port.js';
@@ -57,10 +59,12 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     const done = this.inFlight.enter();
     let route: ToolRoute | undefined;
     let attempts = 0;
+    // What the upstream was given that the record must never show (its resolved secrets).
+    let scrubber = SecretScrubber.none;
     let outcome: { status: ExecutionStatus; isError: boolean; result: ExecutionResult | null; error: ExecutionError | null };
     try {
       route = await this.routes.route(input.qualifiedName);
-      const run = await this.run(command, route, (n) => (attempts = n));
+      const run = await this.run(command, route, (n) => (attempts = n), (secrets) => (scrubber = new SecretScrubber(secrets)));
       outcome = run instanceof Refusal ? { status: run.status, isError: false, result: null, error: run.error } : run;
     } catch (error) {
       outcome = {
@@ -87,14 +91,14 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     };
     try {
       // Durable before the answer: the caller's reply waits for its own record.
-      await this.recorder.record(this.forStorage(record));
+      await this.recorder.record(this.forStorage(record, scrubber));
     } finally {
       done();
     }
     return record;
   }
 
-  private async run(command: ExecuteToolCommand, route: ToolRoute | undefined, setAttempts: (n: number) => void) {
+  private async run(command: ExecuteToolCommand, route: ToolRoute | undefined, setAttempts: (n: number) => void, setSecrets: (secrets: KnownSecret[]) => void) {
     const { input } = command;
     if (input.shapeProblems && input.shapeProblems.length > 0) {
       return refuse('invalid_arguments', 'VALIDATION_FAILED', 'The invocation request is invalid.', false, input.shapeProblems);
@@ -118,6 +122,10 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels.`, false, [
         { path: 'arguments', message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },
       ]);
+    }
+    const unstorable = unstorablePaths(args);
+    if (unstorable.length > 0) {
+      return refuse('invalid_arguments', 'UNSTORABLE_ARGUMENTS', 'The arguments hold text that cannot be recorded (a NUL character or a lone UTF-16 surrogate); nothing was sent.', false, unstorable);
     }
     const check = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
     if ('unusable' in check) return refuse('rejected', 'TOOL_UNUSABLE', `${tool.qualifiedName} cannot be called: ${check.unusable}.`);
@@ -158,6 +166,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
       }
 
+      setSecrets(target.secrets);
       const retryable = isRetryable(tool.annotations);
       for (let attempt = 1; ; attempt++) {
         setAttempts(attempt);
@@ -211,11 +220,25 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   }
 
   /** The history keeps a smaller copy of large results. */
-  private forStorage(record: ExecutionRecord): ExecutionRecord {
-    if (!record.result || record.result.content.length === 0) return record;
-    const capped = limitResult({ isError: record.isError, content: record.result.content, structuredContent: record.result.structuredContent }, this.config.storedResultBytes);
-    if (!capped.truncated) return record;
-    return { ...record, result: { ...record.result, content: capped.content, structuredContent: capped.structuredContent, truncated: true, originalBytes: Math.max(capped.originalBytes, record.result.originalBytes) } };
+  /**
+   * The copy the history keeps: the result capped, the upstream's secrets replaced by markers, and
+   * whatever PostgreSQL cannot hold (NUL, lone surrogates, absurd depth) escaped, so that a call
+   * that ran is always on the record. The caller's answer is the record as it was.
+   */
+  private forStorage(record: ExecutionRecord, scrubber: SecretScrubber): ExecutionRecord {
+    let stored = record;
+    if (record.result && record.result.content.length > 0) {
+      const capped = limitResult({ isError: record.isError, content: record.result.content, structuredContent: record.result.structuredContent }, this.config.storedResultBytes);
+      if (capped.truncated) {
+        stored = { ...record, result: { ...record.result, content: capped.content, structuredContent: capped.structuredContent, truncated: true, originalBytes: Math.max(capped.originalBytes, record.result.originalBytes) } };
+      }
+    }
+    return {
+      ...stored,
+      arguments: storableCopy(stored.arguments),
+      result: stored.result && storableCopy(scrubber.json(stored.result)),
+      error: stored.error && storableCopy(scrubber.json(stored.error)),
+    };
   }
 }
 
