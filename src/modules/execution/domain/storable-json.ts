@@ -5,6 +5,7 @@ export const MAX_STORED_DEPTH = 100;
 const MAX_REPORTED = 20;
 
 /** NUL, or a UTF-16 surrogate without its other half: text PostgreSQL's jsonb refuses. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
