@@ -30,7 +30,8 @@ const value = fc.letrec((tie) => ({
 })).value;
 const args = fc.dictionary(key, value, { maxKeys: 4 });
 
-const storable = (text: string) => !text.includes('\u0000') && text.isWellFormed();
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 const allStorable = (input: unknown): boolean => {
   if (typeof input === 'string') return storable(input);
   if (input === null || typeof input !== 'object') return true;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/core.module.js';
 import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
@@ -10,6 +11,7 @@ import { ListAuditEventsHandler } from './application/list-audit-events/list-aud
 import { ListExecutionsHandler } from './application/list-executions/list-executions.handler.js';
 import { AuditLog } from './domain/audit-event.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
+import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { TypeormAuditLog } from './infrastructure/typeorm-audit-log.js';
 import { AuditEventsController } from './interface/audit-events.controller.js';
 import { ExecutionsController } from './interface/executions.controller.js';
@@ -21,6 +23,12 @@ import { ExecutionsController } from './interface/executions.controller.js';
     // Flushes in beforeApplicationShutdown and again (then refuses new records) in onApplicationShutdown,
     // both ahead of CoreModule closing the database.
     { provide: ExecutionRecorder, useFactory: (db: Database) => new GroupCommitExecutionRecorder(db.dataSource), inject: [DATABASE] },
+    {
+      provide: InterruptedCallSweeper,
+      useFactory: (db: Database, config: AppConfig) =>
+        new InterruptedCallSweeper(db.dataSource, { soleProcess: config.databaseUrl === undefined, maxCallTimeoutMs: config.maxCallTimeoutMs, intervalMs: 60_000 }),
+      inject: [DATABASE, APP_CONFIG],
+    },
     ListAuditEventsHandler,
     ListExecutionsHandler,
     GetExecutionHandler,

@@ -53,6 +53,9 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['duration_ms', 'double precision'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
+const UPDATE_LIST = COLUMNS.filter(([name]) => name !== 'id')
+  .map(([name]) => `${name} = EXCLUDED.${name}`)
+  .join(', ');
 /** Batches of up to this many rows are prepared statements (one per size and connection); larger ones are not worth keeping. */
 const PREPARED_BATCH_SIZES = 8;
 /** PostgreSQL accepts at most 65,535 parameters per statement. */
@@ -202,8 +205,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
       params.push(...row.values);
       return `(${COLUMNS.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
     });
-    // Idempotent: recording the same execution twice keeps the first row.
-    const text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+    // A call's outcome completes its `started` row; otherwise recording an id twice keeps the first row.
+    const text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${UPDATE_LIST} WHERE executions.status = 'started'`;
     const pool = poolOf(this.dataSource);
     if (pool && rows.length <= PREPARED_BATCH_SIZES) {
       // The common small batches run as prepared statements: parsed and planned once per connection.

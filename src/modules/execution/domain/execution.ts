@@ -9,7 +9,11 @@ export type ExecutionStatus =
   | 'timeout'
   | 'upstream_error'
   | 'cancelled'
-  | 'input_required';
+  | 'input_required'
+  /** Sent upstream, no outcome yet: written before a call to a tool that is not read-only. */
+  | 'started'
+  /** Was `started` when Toolplane stopped: whether the tool ran to completion is unknown. */
+  | 'interrupted';
 
 export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   'succeeded',
@@ -21,6 +25,8 @@ export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   'upstream_error',
   'cancelled',
   'input_required',
+  'started',
+  'interrupted',
 ];
 
 export type ExecutionChannel = 'rest' | 'mcp';
@@ -83,7 +89,10 @@ export interface ExecutionRecord {
   durationMs: number;
 }
 
-/** Port: durable execution history. `record` resolves once the record is committed. */
+/**
+ * Port: durable execution history. `record` resolves once the record is committed; it completes
+ * a `started` record of the same id, and otherwise keeps the first record of an id.
+ */
 export abstract class ExecutionRecorder {
   abstract record(execution: ExecutionRecord): Promise<void>;
 }

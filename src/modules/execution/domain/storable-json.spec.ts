@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { MAX_STORED_DEPTH, storableCopy, unstorablePaths } from './storable-json.js';
 
 /** What PostgreSQL's jsonb refuses in text: a NUL, or a surrogate without its other half. */
-const storable = (text: string) => !text.includes('\u0000') && text.isWellFormed();
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 const allTextStorable = (value: unknown): boolean => {
   if (typeof value === 'string') return storable(value);
   if (value === null || typeof value !== 'object') return true;

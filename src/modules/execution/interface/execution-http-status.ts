@@ -18,6 +18,7 @@ export function httpStatusOf(record: ExecutionRecord): number {
         case 'TOOL_UNUSABLE':
           return 409;
         case 'SHUTTING_DOWN':
+        case 'RECORD_UNAVAILABLE':
           return 503;
         default:
           return 403;
@@ -30,5 +31,9 @@ export function httpStatusOf(record: ExecutionRecord): number {
       return 499;
     case 'upstream_error':
       return record.error?.code === 'INTERNAL_ERROR' ? 500 : 502;
+    case 'started':
+    case 'interrupted':
+      // Stored states, never a call's answer.
+      return 500;
   }
 }

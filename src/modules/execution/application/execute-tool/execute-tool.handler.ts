@@ -53,6 +53,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   ) {}
 
   async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
+    const id = randomUUID();
     const started = Date.now();
     const clock = performance.now();
     const { input } = command;
@@ -64,7 +65,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     let outcome: { status: ExecutionStatus; isError: boolean; result: ExecutionResult | null; error: ExecutionError | null };
     try {
       route = await this.routes.route(input.qualifiedName);
-      const run = await this.run(command, route, (n) => (attempts = n), (secrets) => (scrubber = new SecretScrubber(secrets)));
+      const beforeSend = (sent: ToolRoute) => this.recordStarted(id, command, sent, new Date(started));
+      const run = await this.run(command, route, (n) => (attempts = n), (secrets) => (scrubber = new SecretScrubber(secrets)), beforeSend);
       outcome = run instanceof Refusal ? { status: run.status, isError: false, result: null, error: run.error } : run;
     } catch (error) {
       outcome = {
@@ -75,7 +77,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       };
     }
     const record: ExecutionRecord = {
-      id: randomUUID(),
+      id,
       toolId: route?.tool.id ?? null,
       qualifiedName: input.qualifiedName.slice(0, 200),
       sourceId: route?.source.id ?? null,
@@ -98,7 +100,13 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     return record;
   }
 
-  private async run(command: ExecuteToolCommand, route: ToolRoute | undefined, setAttempts: (n: number) => void, setSecrets: (secrets: KnownSecret[]) => void) {
+  private async run(
+    command: ExecuteToolCommand,
+    route: ToolRoute | undefined,
+    setAttempts: (n: number) => void,
+    setSecrets: (secrets: KnownSecret[]) => void,
+    beforeSend: (route: ToolRoute) => Promise<void>,
+  ) {
     const { input } = command;
     if (input.shapeProblems && input.shapeProblems.length > 0) {
       return refuse('invalid_arguments', 'VALIDATION_FAILED', 'The invocation request is invalid.', false, input.shapeProblems);
@@ -167,6 +175,14 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       }
 
       setSecrets(target.secrets);
+      try {
+        await beforeSend(route);
+      } catch {
+        breaker.onNeutral(admission.trial);
+        const refusal = refuse('rejected', 'RECORD_UNAVAILABLE', 'The call could not be recorded, so it was not sent.', true);
+        refusal.error.retryAfterMs = 1000;
+        return refusal;
+      }
       const retryable = isRetryable(tool.annotations);
       for (let attempt = 1; ; attempt++) {
         setAttempts(attempt);
@@ -220,6 +236,33 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   }
 
   /** The history keeps a smaller copy of large results. */
+  /**
+   * A call to a tool that is not read-only is on the record before it is sent: a crash then
+   * leaves a `started` row that the next start marks `interrupted`. Group-committed with the
+   * other calls' records, so under load many share one commit.
+   */
+  private async recordStarted(id: string, command: ExecuteToolCommand, route: ToolRoute, startedAt: Date): Promise<void> {
+    if (route.tool.annotations?.readOnlyHint === true) return;
+    await this.recorder.record({
+      id,
+      toolId: route.tool.id,
+      qualifiedName: route.tool.qualifiedName,
+      sourceId: route.source.id,
+      sourceName: route.source.name,
+      definitionHash: route.tool.definitionHash,
+      caller: command.caller,
+      channel: command.channel,
+      arguments: storableCopy(redactArguments(command.input.arguments, route.tool.inputSchema)),
+      status: 'started',
+      isError: false,
+      result: null,
+      error: null,
+      attempts: 1,
+      startedAt,
+      durationMs: 0,
+    });
+  }
+
   /**
    * The copy the history keeps: the result capped, the upstream's secrets replaced by markers, and
    * whatever PostgreSQL cannot hold (NUL, lone surrogates, absurd depth) escaped, so that a call

@@ -1,0 +1,58 @@
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+
+export interface SweeperSettings {
+  /** Only this process uses the database (the embedded cluster): every `started` row at start is from a stopped run. */
+  soleProcess: boolean;
+  /** No call lasts longer than this (TOOLPLANE_MAX_CALL_TIMEOUT_MS). */
+  maxCallTimeoutMs: number;
+  /** How often overdue `started` rows are looked for. */
+  intervalMs: number;
+}
+
+/** Past its deadline by this much, a started call has surely ended without its record. */
+const MARGIN_MS = 60_000;
+
+/**
+ * Marks `started` executions whose call can no longer finish as `interrupted`: at start all of
+ * them when Toolplane is the database's only user, and, where several processes may share the
+ * database, periodically those past the longest possible call (another process may still be
+ * running a younger one).
+ */
+export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('executions');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settings: SweeperSettings,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.sweep(this.settings.soleProcess ? 0 : this.settings.maxCallTimeoutMs + MARGIN_MS);
+    this.timer = setInterval(() => {
+      this.sweep(this.settings.maxCallTimeoutMs + MARGIN_MS).catch((error: unknown) => this.logger.warn(`sweeping interrupted calls failed: ${String(error)}`));
+    }, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Marks `started` rows older than `olderThanMs`; answers how many. */
+  async sweep(olderThanMs: number): Promise<number> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `UPDATE executions
+          SET status = 'interrupted',
+              error = jsonb_build_object('code', 'INTERRUPTED', 'retryable', false,
+                'message', 'Toolplane stopped while the call was under way: it was sent to the upstream, whether it finished there is unknown.'),
+              duration_ms = greatest(0, extract(epoch FROM (now() - started_at)) * 1000)
+        WHERE status = 'started' AND started_at < now() - make_interval(secs => $1::double precision / 1000)
+        RETURNING id`,
+      [olderThanMs],
+    );
+    if (rows.length > 0) this.logger.warn(`${rows.length} call(s) sent upstream before Toolplane stopped are recorded as interrupted`);
+    return rows.length;
+  }
+}
