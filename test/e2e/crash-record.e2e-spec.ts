@@ -91,10 +91,10 @@ describe('a crash under load', () => {
     const executions: Execution[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: { items: Execution[]; nextCursor: string | null } } = await call(
-        'GET',
-        `/api/v1/executions?tool=crash__echo_keys&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
+      const page = (await call('GET', `/api/v1/executions?tool=crash__echo_keys&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)) as {
+        status: number;
+        body: { items: Execution[]; nextCursor: string | null };
+      };
       expect(page.status).toBe(200);
       executions.push(...page.body.items);
       cursor = page.body.nextCursor;

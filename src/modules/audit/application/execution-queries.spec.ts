@@ -210,7 +210,6 @@ describe('execution queries (real PostgreSQL)', () => {
       upstream_error: 0,
       cancelled: 0,
       input_required: 0,
-      started: 0,
       interrupted: 0,
       ...counts,
     });

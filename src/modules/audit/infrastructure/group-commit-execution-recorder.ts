@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestjs/common';
-import pg, { type Pool } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
@@ -10,6 +10,13 @@ export interface GroupCommitOptions {
   maxBatchRows?: number;
   /** Records waiting to be written at most (default 10,000); beyond it `record` waits for room, nothing is dropped. */
   maxQueuedRecords?: number;
+  /**
+   * Write `started` rows (table `execution_starts`) instead of executions, committing without
+   * waiting for the WAL flush (`synchronous_commit = off`, on a connection of its own): durable
+   * against a crash of Toolplane, lost only if PostgreSQL itself crashes within about half a
+   * second. The call's outcome removes its row moments later.
+   */
+  startedRows?: boolean;
 }
 
 /** Counters since start, so tests and operators can see how well calls share commits. */
@@ -53,9 +60,12 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['duration_ms', 'double precision'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
-const UPDATE_LIST = COLUMNS.filter(([name]) => name !== 'id')
-  .map(([name]) => `${name} = EXCLUDED.${name}`)
-  .join(', ');
+/** A started call: its id, when it started, and what its `interrupted` execution will need. */
+const START_COLUMNS: readonly (readonly [name: string, cast: string])[] = [
+  ['id', 'uuid'],
+  ['started_at', 'timestamptz'],
+  ['record', 'jsonb'],
+];
 /** Batches of up to this many rows are prepared statements (one per size and connection); larger ones are not worth keeping. */
 const PREPARED_BATCH_SIZES = 8;
 /** PostgreSQL accepts at most 65,535 parameters per statement. */
@@ -91,20 +101,36 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
    * async context (request transaction, log fields) of whichever call happened to start it.
    */
   private readonly spawnWriter: () => Promise<void>;
+  private readonly writesStarts: boolean;
+  /** The connection of the started-rows recorder (its writer is the only user). */
+  private client?: PoolClient;
+  /** Where `started` rows go: a recorder of its own, committing asynchronously. */
+  private startedRows?: GroupCommitExecutionRecorder;
 
   constructor(
     private readonly dataSource: DataSource,
-    options: GroupCommitOptions = {},
+    private readonly options: GroupCommitOptions = {},
   ) {
     super();
     this.maxBatchRows = Math.max(1, Math.min(options.maxBatchRows ?? 500, MAX_BATCH_ROWS));
     this.maxQueuedRecords = Math.max(1, options.maxQueuedRecords ?? 10_000);
+    this.writesStarts = options.startedRows ?? false;
     this.spawnWriter = AsyncResource.bind(() => this.drain());
+  }
+
+  /**
+   * Started calls are kept apart from the history (a small table of calls in flight), so the
+   * history's rows and indexes are written once per call, as without them.
+   */
+  recordStarted(execution: ExecutionRecord): Promise<void> {
+    if (this.writesStarts) return this.record(execution);
+    this.startedRows ??= new GroupCommitExecutionRecorder(this.dataSource, { ...this.options, startedRows: true });
+    return this.startedRows.record(execution);
   }
 
   async record(execution: ExecutionRecord): Promise<void> {
     if (this.closed) throw recorderClosed();
-    const values = toRow(execution);
+    const values = this.writesStarts ? toStartRow(execution) : toRow(execution);
     if (this.roomWaiters.length > 0 || this.queue.length + this.reserved >= this.maxQueuedRecords) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
       this.reserved -= 1;
@@ -117,6 +143,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
 
   /** Resolves once nothing is queued or being written (records arriving meanwhile included). */
   async flush(): Promise<void> {
+    await this.startedRows?.flush();
     while (this.writer || this.queue.length > 0 || this.reserved > 0 || this.roomWaiters.length > 0) {
       if (this.writer) await this.writer;
       else await new Promise<void>((resolve) => setImmediate(resolve));
@@ -126,7 +153,10 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   /** Refuses new records, then waits until everything already accepted is written. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.startedRows?.close();
     await this.flush();
+    this.client?.release();
+    this.client = undefined;
   }
 
   /** Records in flight when shutdown starts are written while the database is still open. */
@@ -199,21 +229,56 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   }
 
   private async insert(rows: Pending[]): Promise<void> {
+    const columns = this.writesStarts ? START_COLUMNS : COLUMNS;
     const params: unknown[] = [];
     const tuples = rows.map((row) => {
       const first = params.length + 1;
       params.push(...row.values);
-      return `(${COLUMNS.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
+      return `(${columns.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
     });
-    // A call's outcome completes its `started` row; otherwise recording an id twice keeps the first row.
-    const text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${UPDATE_LIST} WHERE executions.status = 'started'`;
+    let text: string;
+    if (this.writesStarts) {
+      text = `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+    } else {
+      // The outcome replaces the call's started row, in the same statement. Idempotent: recording
+      // the same execution twice keeps the first row.
+      params.push(rows.map((row) => row.id));
+      text = `WITH finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[]))
+              INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+    }
+    const name = `toolplane-record-${this.writesStarts ? 'starts' : 'executions'}-${rows.length}`;
     const pool = poolOf(this.dataSource);
-    if (pool && rows.length <= PREPARED_BATCH_SIZES) {
+    if (pool && this.writesStarts) {
+      const client = await this.connection(pool);
+      try {
+        await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
+      } catch (error) {
+        // A broken connection is not reused; a refused row leaves it usable.
+        if (!(error instanceof pg.DatabaseError)) {
+          client.release(true);
+          this.client = undefined;
+        }
+        throw error;
+      }
+    } else if (pool && rows.length <= PREPARED_BATCH_SIZES) {
       // The common small batches run as prepared statements: parsed and planned once per connection.
-      await pool.query({ name: `toolplane-record-executions-${rows.length}`, text, values: params });
+      await pool.query({ name, text, values: params });
     } else {
       await this.dataSource.query(text, params);
     }
+  }
+
+  private async connection(pool: Pool): Promise<PoolClient> {
+    if (this.client) return this.client;
+    const client = await pool.connect();
+    try {
+      await client.query('SET synchronous_commit TO off');
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    this.client = client;
+    return client;
   }
 
   private committed(rows: Pending[]): void {
@@ -229,13 +294,29 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
 }
 
 /** The pg pool behind TypeORM's PostgreSQL driver, for named (prepared) statements TypeORM cannot send. */
-function poolOf(dataSource: DataSource): Pick<Pool, 'query'> | undefined {
+function poolOf(dataSource: DataSource): Pool | undefined {
   const master = (dataSource.driver as unknown as { master?: unknown }).master;
   return master instanceof pg.Pool ? master : undefined;
 }
 
 function recorderClosed(): DomainError {
   return new DomainError('unavailable', 'SHUTTING_DOWN', 'Toolplane is shutting down; the call was not recorded.');
+}
+
+function toStartRow(e: ExecutionRecord): unknown[] {
+  const record = {
+    tool_id: e.toolId,
+    qualified_name: text(e.qualifiedName),
+    source_id: e.sourceId,
+    source_name: nullableText(e.sourceName),
+    definition_hash: nullableText(e.definitionHash),
+    caller: e.caller,
+    caller_principal: text(e.caller.principalId),
+    channel: e.channel,
+    arguments: e.arguments ?? null,
+    attempts: e.attempts,
+  };
+  return [e.id, e.startedAt, json(record)];
 }
 
 function toRow(e: ExecutionRecord): unknown[] {

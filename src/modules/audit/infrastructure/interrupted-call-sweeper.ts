@@ -2,7 +2,7 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import type { DataSource } from 'typeorm';
 
 export interface SweeperSettings {
-  /** Only this process uses the database (the embedded cluster): every `started` row at start is from a stopped run. */
+  /** Only this process uses the database (the embedded cluster): every started call at start is from a stopped run. */
   soleProcess: boolean;
   /** No call lasts longer than this (TOOLPLANE_MAX_CALL_TIMEOUT_MS). */
   maxCallTimeoutMs: number;
@@ -14,7 +14,7 @@ export interface SweeperSettings {
 const MARGIN_MS = 60_000;
 
 /**
- * Marks `started` executions whose call can no longer finish as `interrupted`: at start all of
+ * Turns started calls (`execution_starts`) that can no longer finish into `interrupted` executions: at start all of
  * them when Toolplane is the database's only user, and, where several processes may share the
  * database, periodically those past the longest possible call (another process may still be
  * running a younger one).
@@ -40,16 +40,23 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
     clearInterval(this.timer);
   }
 
-  /** Marks `started` rows older than `olderThanMs`; answers how many. */
+  /** Turns started calls older than `olderThanMs` into `interrupted` executions; answers how many. */
   async sweep(olderThanMs: number): Promise<number> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `UPDATE executions
-          SET status = 'interrupted',
-              error = jsonb_build_object('code', 'INTERRUPTED', 'retryable', false,
+      `WITH moved AS (
+         DELETE FROM execution_starts WHERE started_at < now() - make_interval(secs => $1::double precision / 1000) RETURNING *
+       )
+       INSERT INTO executions (id, tool_id, qualified_name, source_id, source_name, definition_hash, caller, caller_principal, channel,
+                               arguments, status, is_error, result, error, attempts, started_at, duration_ms)
+       SELECT id, (record->>'tool_id')::uuid, record->>'qualified_name', (record->>'source_id')::uuid, record->>'source_name',
+              record->>'definition_hash', record->'caller', record->>'caller_principal', record->>'channel', record->'arguments',
+              'interrupted', false, NULL,
+              jsonb_build_object('code', 'INTERRUPTED', 'retryable', false,
                 'message', 'Toolplane stopped while the call was under way: it was sent to the upstream, whether it finished there is unknown.'),
-              duration_ms = greatest(0, extract(epoch FROM (now() - started_at)) * 1000)
-        WHERE status = 'started' AND started_at < now() - make_interval(secs => $1::double precision / 1000)
-        RETURNING id`,
+              (record->>'attempts')::int, started_at, greatest(0, extract(epoch FROM (now() - started_at)) * 1000)
+         FROM moved
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id`,
       [olderThanMs],
     );
     if (rows.length > 0) this.logger.warn(`${rows.length} call(s) sent upstream before Toolplane stopped are recorded as interrupted`);

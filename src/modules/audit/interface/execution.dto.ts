@@ -70,7 +70,6 @@ export class ExecutionStatusCountsDto {
   @ApiProperty() upstream_error!: number;
   @ApiProperty() cancelled!: number;
   @ApiProperty() input_required!: number;
-  @ApiProperty({ description: 'Sent upstream, no outcome yet.' }) started!: number;
   @ApiProperty({ description: 'Toolplane stopped while the call was under way.' }) interrupted!: number;
 }
 
@@ -86,7 +85,7 @@ export class ExecutionStatsGroupDto {
     maximum: 1,
     description:
       'errorCount / count: every status other than succeeded counts as an error — tool_error (the tool ran and reported isError), ' +
-      'invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, started and interrupted alike. ' +
+      'invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required and interrupted alike. ' +
       'countsByStatus gives the breakdown for any other definition.',
   })
   errorRate!: number;

@@ -10,9 +10,7 @@ export type ExecutionStatus =
   | 'upstream_error'
   | 'cancelled'
   | 'input_required'
-  /** Sent upstream, no outcome yet: written before a call to a tool that is not read-only. */
-  | 'started'
-  /** Was `started` when Toolplane stopped: whether the tool ran to completion is unknown. */
+  /** Sent upstream when Toolplane stopped: whether the tool ran to completion is unknown. */
   | 'interrupted';
 
 export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
@@ -25,7 +23,6 @@ export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   'upstream_error',
   'cancelled',
   'input_required',
-  'started',
   'interrupted',
 ];
 
@@ -90,9 +87,11 @@ export interface ExecutionRecord {
 }
 
 /**
- * Port: durable execution history. `record` resolves once the record is committed; it completes
- * a `started` record of the same id, and otherwise keeps the first record of an id.
+ * Port: durable execution history. `record` resolves once the record is committed (the first
+ * record of an id is kept) and ends the call's started record if it has one.
  */
 export abstract class ExecutionRecorder {
   abstract record(execution: ExecutionRecord): Promise<void>;
+  /** Records a call as started before it is sent; resolves once committed. Until its outcome is recorded, a restart turns it into an `interrupted` execution. */
+  abstract recordStarted(execution: ExecutionRecord): Promise<void>;
 }

@@ -31,9 +31,8 @@ export function httpStatusOf(record: ExecutionRecord): number {
       return 499;
     case 'upstream_error':
       return record.error?.code === 'INTERNAL_ERROR' ? 500 : 502;
-    case 'started':
     case 'interrupted':
-      // Stored states, never a call's answer.
+      // A stored state, never a call's answer.
       return 500;
   }
 }

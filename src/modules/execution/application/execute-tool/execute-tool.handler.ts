@@ -238,12 +238,12 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   /** The history keeps a smaller copy of large results. */
   /**
    * A call to a tool that is not read-only is on the record before it is sent: a crash then
-   * leaves a `started` row that the next start marks `interrupted`. Group-committed with the
-   * other calls' records, so under load many share one commit.
+   * leaves a started call that the next start records as `interrupted`. Group-committed with the
+   * other calls' starts, so under load many share one commit.
    */
   private async recordStarted(id: string, command: ExecuteToolCommand, route: ToolRoute, startedAt: Date): Promise<void> {
     if (route.tool.annotations?.readOnlyHint === true) return;
-    await this.recorder.record({
+    await this.recorder.recordStarted({
       id,
       toolId: route.tool.id,
       qualifiedName: route.tool.qualifiedName,
@@ -253,7 +253,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       caller: command.caller,
       channel: command.channel,
       arguments: storableCopy(redactArguments(command.input.arguments, route.tool.inputSchema)),
-      status: 'started',
+      status: 'interrupted', // what it becomes should Toolplane stop before the outcome is recorded
       isError: false,
       result: null,
       error: null,
