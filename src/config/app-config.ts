@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { hostPolicyLists, type HostPolicyLists } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -49,6 +50,8 @@ export interface AppConfig {
   sandboxBwrapPath: string;
   /** How much of an upstream's inputSchema is compiled; a tool over a limit is unusable. */
   schemaLimits: SchemaLimits;
+  /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
+  sourceHosts: HostPolicyLists;
 }
 
 const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const adminKey = env.TOOLPLANE_ADMIN_KEY?.trim() || undefined;
   if (adminKey && adminKey.length < 16) problems.push('TOOLPLANE_ADMIN_KEY must be at least 16 characters');
 
+  const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
   const config: AppConfig = {
     port: int('PORT', 8080, 0, 65535),
     host,
@@ -125,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sandboxUid: int('TOOLPLANE_SANDBOX_UID', 65534, 1, 4_294_967_294),
     sandboxGid: int('TOOLPLANE_SANDBOX_GID', 65534, 1, 4_294_967_294),
     sandboxBwrapPath,
+    sourceHosts: sourceHosts.lists,
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
       maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),
@@ -132,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxObjects: int('TOOLPLANE_SCHEMA_MAX_OBJECTS', 1000, 10, 100_000),
     },
   };
+  problems.push(...sourceHosts.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SSEClientTransport,
   type ClientCapabilities,
+  type FetchLike,
   type DiscoverResult,
   type PriorDiscovery,
   type Transport,
@@ -15,6 +16,8 @@ import { DirectToolCaller } from './http/direct-tool-call.js';
 import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
+import type { HostPolicy } from '../shared/host-policy.js';
+import { guardedFetch } from './http/guarded-network.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
 import { StdioProcessExitError } from './stdio/stdio-errors.js';
@@ -40,6 +43,8 @@ export interface StdioSettings {
 export interface HttpSettings {
   /** Longest accepted response message (a JSON body or one SSE event), in bytes (default 4 MiB). */
   maxMessageBytes?: number;
+  /** Which hosts remote sources may reach, checked on the resolved address at connect time (absent: any). */
+  hostPolicy?: HostPolicy;
 }
 
 export interface PoolSettings {
@@ -101,12 +106,12 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
       // The configured headers ride on every POST, GET and DELETE.
       return new RequestScopedHttpTransport(remoteUrl(target), {
         requestInit: { headers: { ...target.headers } },
-        fetch: fetchWithNetworkDetail,
+        fetch: remoteFetch(settings),
         maxMessageBytes: settings.http?.maxMessageBytes,
       });
     case 'sse':
       // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
-      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: fetchWithNetworkDetail });
+      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: remoteFetch(settings) });
     default:
       throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
   }
@@ -228,7 +233,7 @@ async function connectOnce(
  */
 function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings): DirectToolCaller | undefined {
   if (target.transport !== 'streamable-http' || !(transport instanceof RequestScopedHttpTransport)) return undefined;
-  const poster = new KeepAliveRpcPoster(remoteUrl(target), { ...target.headers }, settings.http?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const poster = new KeepAliveRpcPoster(remoteUrl(target), { ...target.headers }, settings.http?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, settings.http?.hostPolicy);
   return new DirectToolCaller(
     poster,
     () => ({
@@ -270,4 +275,15 @@ class ProbeExit extends Error {
     super(exit.message, { cause: exit });
     this.name = 'ProbeExit';
   }
+}
+
+const guardedFetches = new WeakMap<HostPolicy, FetchLike>();
+
+/** The fetch remote transports use: guarded by the host policy when there is one (one connection pool per policy). */
+function remoteFetch(settings: ClientFactorySettings): FetchLike {
+  const policy = settings.http?.hostPolicy;
+  if (!policy) return fetchWithNetworkDetail;
+  let fetch = guardedFetches.get(policy);
+  if (!fetch) guardedFetches.set(policy, (fetch = guardedFetch(policy)));
+  return fetch;
 }

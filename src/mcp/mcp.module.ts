@@ -7,6 +7,7 @@ import { McpCatalog } from './gateway/mcp-catalog.js';
 import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
 import { SourcePrimitives } from './gateway/source-primitives.js';
+import { hostPolicy } from '../shared/host-policy.js';
 import { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
@@ -33,15 +34,16 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     {
       // TransportFactory.onApplicationShutdown closes every connection and kills every stdio process group.
       provide: TransportFactory,
-      useFactory: (sandbox: SandboxStatus) =>
+      useFactory: (sandbox: SandboxStatus, config: AppConfig) =>
         new TransportFactory({
           stdio: {
             onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`),
             sandbox: sandbox.enabled ? sandbox.policy : undefined,
           },
+          http: { hostPolicy: hostPolicy(config.sourceHosts) },
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
         }),
-      inject: [SANDBOX_STATUS],
+      inject: [SANDBOX_STATUS, APP_CONFIG],
     },
     {
       // Probed once per process; TOOLPLANE_SANDBOX=required makes an unavailable sandbox fail the start.

@@ -5,10 +5,13 @@ import type { FetchLike } from '@modelcontextprotocol/client';
  * the message. The SSE transport flattens errors into text, and a cause from another realm
  * would otherwise be lost, leaving only "fetch failed".
  */
-export const fetchWithNetworkDetail: FetchLike = async (url, init) => {
+export const fetchWithNetworkDetail = async (url: string | URL, init?: RequestInit, base: FetchLike = fetch): Promise<Response> => {
   try {
-    return await fetch(url, init);
+    return await base(url, init);
   } catch (error) {
+    // A connection the source host policy refused says why, not just "fetch failed".
+    const denied = causeWithCode(error, 'SOURCE_HOST_DENIED');
+    if (denied) throw denied;
     const code = systemCodeOf(error);
     // Duck-typed: the error may come from another realm, where instanceof Error fails.
     const message = (error as { message?: unknown } | null)?.message;
@@ -18,6 +21,15 @@ export const fetchWithNetworkDetail: FetchLike = async (url, init) => {
     throw error;
   }
 };
+
+function causeWithCode(error: unknown, wanted: string): unknown {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if ((current as { code?: unknown }).code === wanted) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
 
 function systemCodeOf(error: unknown): string | undefined {
   let current: unknown = error;

@@ -6,6 +6,8 @@ import { UpstreamError } from '../upstream-error.js';
 import { STREAM_ENDED_MARK } from './request-scoped-http-transport.js';
 import { SseDataParser } from './sse-data-parser.js';
 import { isRecord } from '../../shared/is-record.js';
+import type { HostPolicy } from '../../shared/host-policy.js';
+import { guardedLookup, HostDeniedError } from './guarded-network.js';
 
 export type RpcMessage = Record<string, unknown>;
 type RequestId = string | number;
@@ -40,9 +42,12 @@ export class KeepAliveRpcPoster {
     private readonly url: URL,
     private readonly configuredHeaders: Readonly<Record<string, string>>,
     private readonly maxMessageBytes: number,
+    private readonly hostPolicy?: HostPolicy,
   ) {
     const secure = url.protocol === 'https:';
-    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // A name is checked at connect time; sockets skip the lookup for a literal address, checked per call.
+    const options = { keepAlive: true, ...(hostPolicy ? { lookup: guardedLookup(hostPolicy) as never } : {}) };
+    this.agent = secure ? new https.Agent(options) : new http.Agent(options);
     this.request = secure ? https.request : http.request;
   }
 
@@ -52,6 +57,11 @@ export class KeepAliveRpcPoster {
       const { signal } = options;
       if (signal.aborted) {
         reject(abortError());
+        return;
+      }
+      const denied = this.hostPolicy?.refusesHost(this.url.hostname);
+      if (denied) {
+        reject(new HostDeniedError(denied));
         return;
       }
       let settled = false;

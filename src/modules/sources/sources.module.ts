@@ -23,7 +23,9 @@ import { SourceViews } from './application/source-view.js';
 import { UpdateSourceHandler } from './application/update-source/update-source.handler.js';
 import { UpstreamTargetResolver } from './application/upstream-target-resolver.js';
 import { ValidateSourceHandler } from './application/validate-source/validate-source.handler.js';
-import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess } from './domain/ports.js';
+import { hostPolicy } from '../../shared/host-policy.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess, RemoteHostCheck } from './domain/ports.js';
+import { DnsRemoteHostCheck } from './infrastructure/dns-remote-host-check.js';
 import { SourceRepository } from './domain/source.repository.js';
 import { FilesystemCommandLocator } from './infrastructure/filesystem-command-locator.js';
 import { SandboxUserAccess } from './infrastructure/sandbox-user-access.js';
@@ -52,6 +54,7 @@ import { SourcesController } from './interface/sources.controller.js';
       useFactory: (sandbox: SandboxStatus) => new SandboxUserAccess(sandbox.enabled ? sandbox.policy.runAs : undefined),
       inject: [SANDBOX_STATUS],
     },
+    { provide: RemoteHostCheck, useFactory: (config: AppConfig) => new DnsRemoteHostCheck(hostPolicy(config.sourceHosts)), inject: [APP_CONFIG] },
     CircuitBreakers,
     UpstreamTargets,
     SourceSpecChecker,

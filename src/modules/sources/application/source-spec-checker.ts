@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { ProblemDetail, ProblemList } from '../../../shared/domain-error.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import type { PluginManifest } from '../domain/manifest/plugin-manifest.js';
-import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess } from '../domain/ports.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess, RemoteHostCheck } from '../domain/ports.js';
 import type { ManifestSummary, SourceProps } from '../domain/source.js';
 import type { SandboxSettings } from '../domain/source-settings.js';
 import type { SourceSpecInput } from './source-spec.js';
@@ -41,6 +41,7 @@ export class SourceSpecChecker {
     @Inject(SecretRepository) private readonly secrets: SecretRepository,
     @Inject(HostEnvironment) private readonly host: HostEnvironment,
     @Inject(PluginAccess) private readonly access: PluginAccess,
+    @Inject(RemoteHostCheck) private readonly remoteHosts: RemoteHostCheck,
   ) {}
 
   async check(input: ConnectionInput, skip: ProblemList = new ProblemList()): Promise<ConnectionCheck> {
@@ -91,6 +92,10 @@ export class SourceSpecChecker {
       await this.checkLaunch(input, manifest, connection, problems, skip);
     } else if (!skip.has('url')) {
       connection.url = this.checkUrl(input.url, problems);
+      if (connection.url) {
+        const denied = await this.remoteHosts.problem(new URL(connection.url));
+        if (denied) problems.add('url', denied);
+      }
     }
 
     if (isStdio && !skip.has('env')) {

@@ -29,6 +29,11 @@ export interface LaunchPaths {
 }
 
 /** Whether the (unprivileged) user sandboxed plugins run as can reach a launch's paths; [field, message] per problem. */
+/** Port: whether a remote source's URL may be reached (its host as written, and every address it resolves to now). */
+export abstract class RemoteHostCheck {
+  abstract problem(url: URL): Promise<string | undefined>;
+}
+
 export abstract class PluginAccess {
   abstract problems(paths: LaunchPaths): Promise<[string, string][]>;
 }

@@ -1,0 +1,59 @@
+import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
+import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
+import { TransportFactory } from '../../src/mcp/transport-factory.js';
+import { hostPolicy, hostPolicyLists } from '../../src/shared/host-policy.js';
+import { SchemaCompiler } from '../../src/shared/json-schema/schema-compiler.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
+import { paths, processTag, remoteTarget, startHttpServer, type RunningServer } from './mcp-test-support.js';
+
+/**
+ * The source host policy holds where connections are made: a name is checked on the addresses it
+ * resolves to when the socket connects (here `localhost`, with loopback denied), a literal address
+ * before the request, for discovery, the SDK transports and the keep-alive call path alike.
+ */
+describe('connections under the source host policy', () => {
+  let server: RunningServer;
+  const tag = processTag();
+  const factories: TransportFactory[] = [];
+
+  const factoryWith = (deny: string) => {
+    const { lists } = hostPolicyLists(undefined, deny);
+    const factory = new TransportFactory({ http: { hostPolicy: hostPolicy(lists) } });
+    factories.push(factory);
+    return factory;
+  };
+
+  beforeAll(async () => {
+    server = await startHttpServer([paths.httpEcho, '--port', '{port}', tag]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(factories.map((factory) => factory.closeAll()));
+    await server.stop();
+  });
+
+  it('refuses a name that resolves to a denied address, at connect time', async () => {
+    const fetcher = new McpInventoryFetcher(factoryWith('default,127.0.0.0/8,::1'), new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    await expect(fetcher.discover(remoteTarget('streamable-http', `http://localhost:${server.port}/mcp`), { timeoutMs: 5000 })).rejects.toThrow(
+      /source host policy: localhost resolves to (127\.0\.0\.1|::1), which is denied/,
+    );
+  });
+
+  it('refuses a literal denied address before any request', async () => {
+    const fetcher = new McpInventoryFetcher(factoryWith('127.0.0.1'), new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    await expect(fetcher.discover(remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`), { timeoutMs: 5000 })).rejects.toThrow(
+      /source host policy: 127\.0\.0\.1 is denied/,
+    );
+  });
+
+  it('connects and calls as usual where the policy allows (the default: loopback allowed)', async () => {
+    const factory = factoryWith('default');
+    const fetcher = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    const target = remoteTarget('streamable-http', `http://localhost:${server.port}/mcp`);
+    const discovered = await fetcher.discover(target, { timeoutMs: 5000 });
+    expect(discovered.tools.map((tool) => tool.name)).toEqual(['echo']);
+    const executor = new McpToolExecutor(factory);
+    const outcome = await executor.invoke({ target, toolName: 'echo', arguments: { message: 'hi' }, timeoutMs: 5000, maxResultBytes: 1 << 20 });
+    expect(outcome).toMatchObject({ kind: 'result', content: [{ type: 'text', text: 'hi' }] });
+  });
+});
