@@ -17,6 +17,7 @@ import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import type { HostPolicy } from '../shared/host-policy.js';
+import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
@@ -34,8 +35,8 @@ export interface StdioSettings {
   stderrTailBytes?: number;
   /** SIGTERM → SIGKILL grace when closing (default 2 s). */
   killGraceMs?: number;
-  /** Receives every stderr chunk of every stdio server (e.g. for debug logging). */
-  onStderr?: (sourceId: string, chunk: string) => void;
+  /** Receives every stderr line of every stdio server, the source's secrets scrubbed (e.g. for logging). */
+  onStderrLine?: (sourceId: string, line: string) => void;
   /** Run every stdio server in this sandbox, with each source's own sandbox settings (absent: unsandboxed). */
   sandbox?: SandboxPolicy;
 }
@@ -89,7 +90,8 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         throw new UpstreamError('configuration', (error as Error).message);
       }
       const stdio = settings.stdio ?? {};
-      const onStderr = stdio.onStderr;
+      const onStderrLine = stdio.onStderrLine;
+      const scrubber = new SecretScrubber(target.secrets);
       return new StdioProcessTransport({
         command: target.command,
         args: target.args,
@@ -98,7 +100,8 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         maxLineBytes: stdio.maxLineBytes,
         stderrTailBytes: stdio.stderrTailBytes,
         killGraceMs: stdio.killGraceMs,
-        onStderr: onStderr ? (chunk) => onStderr(target.sourceId, chunk) : undefined,
+        onStderrLine: onStderrLine ? (line) => onStderrLine(target.sourceId, line) : undefined,
+        scrub: (text) => scrubber.text(text),
         sandbox: stdio.sandbox ? { policy: stdio.sandbox, pluginDir: target.pluginDir, settings: target.sandbox } : undefined,
       });
     }

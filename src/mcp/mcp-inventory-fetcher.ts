@@ -1,6 +1,7 @@
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
 import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import type { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
+import { partitionListedTools } from './listed-tool-check.js';
 import { screenSchemas } from './schema-screening.js';
 import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits } from './tool-inventory.js';
 import type { TransportFactory } from './transport-factory.js';
@@ -46,9 +47,11 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
       target,
       async (session) => {
         session.setPhase('listing tools');
-        const tools = await screenSchemas(await listAllTools(session.client, session.requestOptions, this.limits), this.schemas);
+        const { kept, skipped } = partitionListedTools(await listAllTools(session.client, session.requestOptions, this.limits));
+        const tools = await screenSchemas(kept, this.schemas);
         const protocol = session.connection.protocol;
         const result: DiscoveryResult = { tools, era: protocol.era, protocolVersion: protocol.protocolVersion };
+        if (skipped.length > 0) result.skippedTools = skipped;
         if (protocol.serverInfo) result.serverInfo = protocol.serverInfo;
         if (protocol.era === 'modern' && protocol.discoverResult !== undefined) result.discoverResult = protocol.discoverResult;
         return result;

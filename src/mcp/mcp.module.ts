@@ -12,10 +12,14 @@ import { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
+import { StderrRateLimit } from './stdio/stderr-lines.js';
 import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
 
 const stderrLogger = new Logger('mcp-stdio');
+/** A plugin's stderr reaches the (debug) log at most this fast; the rest is counted, not logged. */
+const STDERR_LINES_PER_SECOND = 50;
+const stderrRate = new StderrRateLimit(STDERR_LINES_PER_SECOND);
 const sandboxLogger = new Logger('sandbox');
 
 /**
@@ -37,7 +41,11 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
       useFactory: (sandbox: SandboxStatus, config: AppConfig) =>
         new TransportFactory({
           stdio: {
-            onStderr: (sourceId, chunk) => stderrLogger.debug(`[${sourceId}] ${chunk.trimEnd()}`),
+            onStderrLine: (sourceId, line) => {
+              const { admitted, dropped } = stderrRate.admit(sourceId);
+              if (dropped > 0) stderrLogger.debug(`[${sourceId}] (${dropped} stderr lines not logged: over ${STDERR_LINES_PER_SECOND} per second)`);
+              if (admitted) stderrLogger.debug(`[${sourceId}] ${line}`);
+            },
             sandbox: sandbox.enabled ? sandbox.policy : undefined,
           },
           http: { hostPolicy: hostPolicy(config.sourceHosts) },

@@ -6,6 +6,7 @@ import { buildChildEnvironment } from './child-environment.js';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
 import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
+import { StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
 import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio-errors.js';
 
@@ -26,8 +27,10 @@ export interface StdioProcessOptions {
   stderrTailBytes?: number;
   /** Time between SIGTERM and SIGKILL when closing. */
   killGraceMs?: number;
-  /** Sees every stderr chunk as it arrives (e.g. for logging). */
-  onStderr?: (chunk: string) => void;
+  /** Sees every stderr line (scrubbed, bounded) as it arrives, e.g. for logging. */
+  onStderrLine?: (line: string) => void;
+  /** Replaces secret values in stderr text before anyone sees it (lines, the kept tail, error messages). */
+  scrub?: (text: string) => string;
   /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated). */
   sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings };
 }
@@ -55,6 +58,7 @@ export class StdioProcessTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private readonly stderrBuffer: StderrTail;
+  private readonly scrub: (text: string) => string;
   private readonly maxLineBytes: number;
   private readonly killGraceMs: number;
   private child?: Child;
@@ -70,6 +74,7 @@ export class StdioProcessTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.stderrBuffer = new StderrTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    this.scrub = options.scrub ?? ((text) => text);
     this.exited = new Promise((resolve) => (this.markExited = resolve));
   }
 
@@ -83,7 +88,7 @@ export class StdioProcessTransport implements Transport {
 
   /** The most recent stderr output (bounded), for error messages and logs. */
   get stderrTail(): string {
-    return this.stderrBuffer.text();
+    return this.scrub(this.stderrBuffer.text());
   }
 
   /** How the process ended, once it has. */
@@ -154,10 +159,13 @@ export class StdioProcessTransport implements Transport {
       child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
       child.stdout.on('end', () => decoder.end());
       child.stdout.on('error', (error) => this.reportStreamError(error));
+      const onLine = this.options.onStderrLine;
+      const lines = onLine ? new StderrLines(this.scrub, onLine) : undefined;
       child.stderr.on('data', (chunk: Buffer) => {
         this.stderrBuffer.push(chunk);
-        this.options.onStderr?.(chunk.toString('utf8'));
+        lines?.push(chunk.toString('utf8'));
       });
+      child.stderr.on('end', () => lines?.end());
       child.stderr.on('error', () => undefined);
       child.stdin.on('error', (error) => this.reportStreamError(error));
     });
@@ -225,7 +233,7 @@ export class StdioProcessTransport implements Transport {
       const report = () => {
         clearTimeout(timer);
         if (this.exitError === undefined) {
-          this.exitError = new StdioProcessExitError(code, signal, this.stderrBuffer.summary());
+          this.exitError = new StdioProcessExitError(code, signal, this.scrub(this.stderrBuffer.summary()));
           this.onerror?.(this.exitError);
         }
         this.markExited();

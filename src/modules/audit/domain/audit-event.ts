@@ -5,6 +5,7 @@ export type AuditAction =
   | 'source.enabled'
   | 'source.disabled'
   | 'source.refreshed'
+  | 'source.validated'
   | 'tool.enabled'
   | 'tool.disabled'
   | 'secret.put'

@@ -47,6 +47,8 @@ export interface SourceView {
   inventoryHash: string | null;
   protocol: { era: string; version: string } | null;
   serverInfo: { name: string; version?: string } | null;
+  /** Tools the last discovery listed but could not keep, with the reasons. */
+  skippedTools: { name: string; reason: string }[];
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -22,6 +22,8 @@ export interface UpstreamIdentity {
   protocolVersion: string;
   serverInfo?: { name: string; version?: string };
   discoverResult?: unknown;
+  /** Tools the last discovery listed but could not keep, with the reasons. */
+  skippedTools?: { name: string; reason: string }[];
 }
 
 export interface SourceProps {

@@ -48,8 +48,16 @@ export interface DiscoveredTool {
   annotations?: Record<string, unknown>;
 }
 
+/** A tool an upstream listed that Toolplane could not keep, and why. */
+export interface SkippedTool {
+  name: string;
+  reason: string;
+}
+
 export interface DiscoveryResult {
   tools: DiscoveredTool[];
+  /** Tools listed but not kept (an unstorable name or text); the others are discovered as usual. */
+  skippedTools?: SkippedTool[];
   era: ProtocolEra;
   protocolVersion: string;
   serverInfo?: { name: string; version?: string };

@@ -6,6 +6,7 @@ import type { SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
 import { SourceView, SourceViews, StoredSourcePage, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
+import { maskUrlCredentials } from '../../../shared/url-credentials.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -79,7 +80,7 @@ export class TypeormSourceViews extends SourceViews {
       args: row.args,
       cwd: row.cwd,
       sandbox: { network: row.sandbox?.network ?? true, readOnlyPaths: row.sandbox?.readOnlyPaths ?? [], writablePaths: row.sandbox?.writablePaths ?? [] },
-      url: row.url,
+      url: maskUrlCredentials(row.url),
       env: describeVariables(env, row.manifest?.env ?? [], false),
       headers: describeVariables(headers, row.manifest?.headers ?? [], true),
       readOnly: row.readOnly,
@@ -97,6 +98,7 @@ export class TypeormSourceViews extends SourceViews {
       inventoryHash: row.inventoryHash,
       protocol: row.upstream ? { era: row.upstream.era, version: row.upstream.protocolVersion } : null,
       serverInfo: row.upstream?.serverInfo ?? null,
+      skippedTools: row.upstream?.skippedTools ?? [],
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
       version: row.version,

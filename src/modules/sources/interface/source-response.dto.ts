@@ -52,6 +52,11 @@ export class SandboxViewDto {
   @ApiProperty({ type: [String] }) writablePaths!: string[];
 }
 
+class SkippedToolDto {
+  @ApiProperty({ description: 'As the upstream listed it, unstorable characters as \\u escapes, at most 100 characters.' }) name!: string;
+  @ApiProperty({ example: 'its description holds a NUL character or a lone UTF-16 surrogate' }) reason!: string;
+}
+
 export class SourceResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -83,6 +88,8 @@ export class SourceResponseDto {
   @ApiProperty({ nullable: true, type: String }) inventoryHash!: string | null;
   @ApiProperty({ nullable: true, type: ProtocolViewDto }) protocol!: ProtocolViewDto | null;
   @ApiProperty({ nullable: true, type: ServerInfoDto }) serverInfo!: ServerInfoDto | null;
+  @ApiProperty({ type: [SkippedToolDto], description: 'Tools the last discovery listed but could not keep (a NUL or lone surrogate in the name or text, an over-long name or description), with the reasons; the others are discovered as usual.' })
+  skippedTools!: SkippedToolDto[];
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ description: 'Optimistic-lock version; send it back on PATCH.' }) version!: number;

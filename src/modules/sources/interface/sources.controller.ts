@@ -57,9 +57,9 @@ export class SourcesController {
   @ApiBody({ type: RegisterSourceDto })
   @ApiOkResponse({ type: ValidationReportDto, description: 'A dry run: every check, a real connection and a tool preview. Nothing is stored.' })
   @applyAll(...errors(400, 401))
-  async validate(@Body() body: unknown): Promise<ValidationReport> {
+  async validate(@Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    return this.queries.execute(new ValidateSourceQuery(toSpec(value), problems));
+    return this.queries.execute(new ValidateSourceQuery(toSpec(value), problems, principal.id));
   }
 
   @Get()

@@ -9,6 +9,8 @@ import type { InventoryChanges } from '../../../inventory/domain/inventory-diff.
 import { SourceRepository } from '../../domain/source.repository.js';
 import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
 import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
+import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
+import { maskUrlCredentialsInText } from '../../../../shared/url-credentials.js';
 
 export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: false; error: string };
 
@@ -64,11 +66,14 @@ export class RefreshCoordinator implements OnModuleDestroy {
     const source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
     let discovered;
+    let secrets: KnownSecret[] = [];
     try {
       const target = await this.targets.resolve(source.snapshot());
+      secrets = target.secrets;
       discovered = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs, signal });
     } catch (error) {
-      const reason = describe(error);
+      // What an upstream answered may echo the credentials it was given: the source's own state never shows them.
+      const reason = maskUrlCredentialsInText(new SecretScrubber(secrets).text(describe(error)));
       if (signal.aborted) return { ok: false, error: reason };
       this.logger.warn(`refresh of source ${source.name} failed: ${reason}`);
       await this.uow.run(async () => {
@@ -91,6 +96,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
           protocolVersion: discovered.protocolVersion,
           serverInfo: discovered.serverInfo,
           discoverResult: discovered.discoverResult,
+          ...(discovered.skippedTools ? { skippedTools: discovered.skippedTools } : {}),
         },
         inventoryHash,
         this.clock.now(),

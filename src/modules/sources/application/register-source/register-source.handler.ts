@@ -17,6 +17,7 @@ import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js'
 import { SourceSpecChecker } from '../source-spec-checker.js';
 import { waitAtMost } from '../wait-at-most.js';
 import { RegisterSourceCommand } from './register-source.command.js';
+import { sourceAuditDetails } from '../source-audit-details.js';
 
 @CommandHandler(RegisterSourceCommand)
 export class RegisterSourceHandler implements ICommandHandler<RegisterSourceCommand, { id: string }> {
@@ -69,7 +70,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
         targetType: 'source',
         targetId: source.id,
         targetName: source.name,
-        details: { transport: connection.transport, command: connection.command, url: connection.url, pluginDir: connection.pluginDir },
+        details: sourceAuditDetails(connection),
       });
       await this.notifier.notifyOthers(source.id);
     });

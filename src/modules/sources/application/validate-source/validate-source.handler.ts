@@ -3,6 +3,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { ProblemList } from '../../../../shared/domain-error.js';
+import { UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { maskUrlCredentials } from '../../../../shared/url-credentials.js';
+import { AuditLog } from '../../../audit/domain/audit-event.js';
+import { sourceAuditDetails } from '../source-audit-details.js';
 import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
 import { SourceRepository } from '../../domain/source.repository.js';
 import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
@@ -19,9 +23,26 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
     @Inject(UpstreamDiscovery) private readonly discovery: UpstreamDiscovery,
     @Inject(InventorySync) private readonly inventory: InventorySync,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AuditLog) private readonly audit: AuditLog,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
   ) {}
 
-  async execute({ spec, shapeProblems }: ValidateSourceQuery): Promise<ValidationReport> {
+  async execute(query: ValidateSourceQuery): Promise<ValidationReport> {
+    const report = await this.dryRun(query);
+    await this.uow.run(() =>
+      this.audit.record({
+        actor: query.actor,
+        action: 'source.validated',
+        targetType: 'source',
+        targetId: null,
+        targetName: typeof query.spec.name === 'string' ? query.spec.name.slice(0, 200) : null,
+        details: { ...sourceAuditDetails(report.resolved), valid: report.valid, problems: report.problems.length },
+      }),
+    );
+    return report;
+  }
+
+  private async dryRun({ spec, shapeProblems }: ValidateSourceQuery): Promise<ValidationReport> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     const checked = await this.checker.check(spec, problems);
@@ -41,7 +62,7 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
             command: connection.command,
             args: connection.args,
             cwd: connection.cwd,
-            url: connection.url,
+            url: maskUrlCredentials(connection.url),
             manifest: connection.manifest ? { file: connection.manifest.file, name: connection.manifest.name, version: connection.manifest.version } : null,
           }
         : null,

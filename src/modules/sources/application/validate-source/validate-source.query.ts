@@ -30,6 +30,8 @@ export class ValidateSourceQuery extends Query<ValidationReport> {
   constructor(
     readonly spec: SourceSpecInput,
     readonly shapeProblems: ProblemDetail[],
+    /** Who asked: a dry run starts the given command, so it is audited like a registration. */
+    readonly actor: string,
   ) {
     super();
   }
