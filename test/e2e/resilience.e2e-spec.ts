@@ -32,7 +32,8 @@ describe('resilience: circuit breaker, retries, bulkhead, cancellation, multi ro
   const circuit = async () => (await h.api.get('/api/v1/sources/echo')).body.circuit;
 
   beforeAll(async () => {
-    h = await startHarness();
+    // A small waiting room, so that refusals beyond it are quick to provoke.
+    h = await startHarness({ TOOLPLANE_SOURCE_QUEUE_LIMIT: '16' });
     upstreamPort = await freePort();
     await startUpstream();
     proxy = await startCountingProxy(upstreamPort);

@@ -1,16 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { Bulkhead } from '../domain/bulkhead.js';
 
-/** Waiting room per source: this many calls beyond maxConcurrency may queue. */
-export const QUEUE_FACTOR = 4;
-export const MIN_QUEUE = 16;
-
+/**
+ * One bulkhead per source: `maxConcurrency` calls run, up to TOOLPLANE_SOURCE_QUEUE_LIMIT more
+ * wait (each at most until its own deadline), the rest are refused at once.
+ */
 @Injectable()
 export class Bulkheads {
   private readonly bulkheads = new Map<string, Bulkhead>();
 
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   forSource(sourceId: string, maxConcurrency: number): Bulkhead {
-    const queue = Math.max(MIN_QUEUE, maxConcurrency * QUEUE_FACTOR);
+    const queue = this.config.sourceQueueLimit;
     let bulkhead = this.bulkheads.get(sourceId);
     if (!bulkhead) {
       bulkhead = new Bulkhead(maxConcurrency, queue);
