@@ -23,6 +23,8 @@ export interface AppConfig {
   discoveryTimeoutMs: number;
   /** How often the scheduler looks for sources due a refresh. */
   refreshTickMs: number;
+  /** First retry of a failing discovery after this long, doubling up to the source's refresh interval. */
+  refreshRetryInitialMs: number;
   /** Where bare stdio commands are looked up. */
   searchPath: string;
   /** Upper bound of any call's timeout, whatever the request or the source says. */
@@ -119,7 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     registrationWaitMs: int('TOOLPLANE_REGISTRATION_WAIT_MS', 30_000, 100, 600_000),
     discoveryTimeoutMs: int('TOOLPLANE_DISCOVERY_TIMEOUT_MS', 30_000, 100, 600_000),
-    refreshTickMs: int('TOOLPLANE_REFRESH_TICK_MS', 5_000, 100, 3_600_000),
+    refreshTickMs: int('TOOLPLANE_REFRESH_TICK_MS', 1_000, 100, 3_600_000),
+    refreshRetryInitialMs: int('TOOLPLANE_REFRESH_RETRY_INITIAL_MS', 2_000, 100, 3_600_000),
     searchPath: env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     maxCallTimeoutMs: int('TOOLPLANE_MAX_CALL_TIMEOUT_MS', 600_000, 100, 3_600_000),
     maxResultBytes: int('TOOLPLANE_MAX_RESULT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

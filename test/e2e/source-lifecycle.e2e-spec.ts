@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, processesMatching, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES, freePort, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
 const MODERN = join(FIXTURES, 'modern-server.mjs');
 const CHANGING = join(FIXTURES, 'changing-inventory-server.mjs');
@@ -138,5 +138,29 @@ describe('source lifecycle: dry runs, updates, eras, schedules, pools', () => {
     expect(serverProcesses(`kept-${SUITE_TAG}`)).toHaveLength(1); // reused, not respawned
     expect((await h.api.delete('/api/v1/sources/kept')).status).toBe(204);
     await expectNoProcesses([`kept-${SUITE_TAG}`]);
+  });
+
+  it('retries a source whose server starts after it was registered within seconds, not at its refresh interval', async () => {
+    const port = await freePort();
+    const registered = await h.api.post('/api/v1/sources', { name: 'late', transport: 'streamable-http', url: `http://127.0.0.1:${port}/mcp`, refreshIntervalSeconds: 300 });
+    expect(registered.status).toBe(201);
+    expect(registered.body.health).toBe('unhealthy');
+    // As in a `docker compose up`: the server comes a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const late = await startHttpUpstream([join(FIXTURES, 'http-echo-server.mjs'), '--port', String(port), SUITE_TAG], '/mcp', {}, port);
+    try {
+      const started = Date.now();
+      let source = (await h.api.get('/api/v1/sources/late')).body;
+      while (source.health !== 'healthy' && Date.now() - started < 15_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        source = (await h.api.get('/api/v1/sources/late')).body;
+      }
+      // Retries 2 s, then 4 s after each failure (TOOLPLANE_REFRESH_RETRY_INITIAL_MS), far below 300 s.
+      expect(source).toMatchObject({ health: 'healthy', toolCount: 1, consecutiveFailures: 0 });
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      await h.api.delete('/api/v1/sources/late');
+      await late.stop();
+    }
   });
 });

@@ -8,7 +8,12 @@ export abstract class SourceRepository {
   /** Saves with an optimistic check on the version the source was loaded at. */
   abstract save(source: Source): Promise<void>;
   /** Claims sources whose periodic refresh is due, so one process refreshes each. */
-  abstract claimDueForRefresh(now: Date, leaseMs: number, limit: number): Promise<string[]>;
+  /**
+   * Claims (leases) enabled sources due a scheduled refresh: `refreshIntervalSeconds` after the
+   * last one, or, after failures, `retryInitialMs` doubling with each consecutive failure up to
+   * that interval (a server that starts after Toolplane is found within seconds).
+   */
+  abstract claimDueForRefresh(now: Date, leaseMs: number, limit: number, retryInitialMs: number): Promise<string[]>;
   /** Ends a claim once its refresh is over, so the next one is due on schedule. */
   abstract releaseRefreshLease(id: string): Promise<void>;
 }

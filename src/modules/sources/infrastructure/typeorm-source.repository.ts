@@ -63,7 +63,7 @@ export class TypeormSourceRepository extends SourceRepository {
     await this.uow.manager().query('UPDATE sources SET refresh_lease_until = NULL WHERE id = $1', [id]);
   }
 
-  async claimDueForRefresh(now: Date, leaseMs: number, limit: number): Promise<string[]> {
+  async claimDueForRefresh(now: Date, leaseMs: number, limit: number, retryInitialMs: number): Promise<string[]> {
     // Wrapped in a SELECT: TypeORM answers a bare UPDATE … RETURNING as [rows, count].
     const rows: { id: string }[] = await this.uow.manager().query(
       `WITH claimed AS (
@@ -71,14 +71,17 @@ export class TypeormSourceRepository extends SourceRepository {
         WHERE id IN (
           SELECT id FROM sources
            WHERE deleted_at IS NULL AND enabled AND refresh_interval_seconds > 0
-             AND (last_refresh_at IS NULL OR last_refresh_at + make_interval(secs => refresh_interval_seconds) <= $1)
+             AND (last_refresh_at IS NULL OR last_refresh_at + make_interval(secs => CASE
+                   WHEN consecutive_failures > 0
+                   THEN least(refresh_interval_seconds, $4::double precision / 1000 * power(2, least(consecutive_failures - 1, 30)))
+                   ELSE refresh_interval_seconds END) <= $1)
              AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
            ORDER BY last_refresh_at NULLS FIRST
            LIMIT $3
            FOR UPDATE SKIP LOCKED)
         RETURNING id)
        SELECT id FROM claimed`,
-      [now, String(leaseMs), limit],
+      [now, String(leaseMs), limit, retryInitialMs],
     );
     return rows.map((r) => r.id);
   }

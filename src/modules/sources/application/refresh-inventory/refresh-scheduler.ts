@@ -39,7 +39,7 @@ export class RefreshScheduler implements OnApplicationBootstrap, OnModuleDestroy
   private async tick(): Promise<void> {
     try {
       const leaseMs = this.config.discoveryTimeoutMs * 2;
-      const due = await this.sources.claimDueForRefresh(this.clock.now(), leaseMs, BATCH);
+      const due = await this.sources.claimDueForRefresh(this.clock.now(), leaseMs, BATCH, this.config.refreshRetryInitialMs);
       await Promise.allSettled(due.map((id) => this.coordinator.refresh(id).finally(() => this.sources.releaseRefreshLease(id))));
     } catch (error) {
       this.logger.warn(`scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`);
