@@ -150,6 +150,18 @@ export class ToolplaneClient extends Client {
     return envelope === undefined ? undefined : { ...envelope };
   }
 
+  /**
+   * The SDK handles a response at once but each notification a microtask later, so a progress
+   * notification that arrives right before its request's answer (in the same read) would find its
+   * handler gone and be dropped. A response to a request that listens for progress is handled
+   * after the notifications already received, in the order the upstream sent them.
+   */
+  protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
+    const progressHandlers = (this as unknown as { _progressHandlers: Map<number, unknown> })._progressHandlers;
+    if (progressHandlers.has(Number(response.id))) setImmediate(() => super._onresponse(response));
+    else super._onresponse(response);
+  }
+
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
     // The initialize capabilities are the 2025 era's: a 2026-07-28 server is told modernCapabilities alone.
