@@ -20,6 +20,7 @@ import type { HostPolicy } from '../shared/host-policy.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
+import { listenForToolChanges } from './tool-change-listener.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
 import { StdioProcessExitError } from './stdio/stdio-errors.js';
 import type { SandboxPolicy } from './stdio/sandbox.js';
@@ -68,9 +69,6 @@ export interface ClientFactorySettings {
 }
 
 export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
-
-/** Announcements of changed tools that come within this window make one. */
-const TOOLS_CHANGED_DEBOUNCE_MS = 300;
 
 /**
  * What 2025-era connections declare in `initialize`: the requests for input Toolplane puts to the
@@ -128,14 +126,11 @@ export class ToolplaneClient extends Client {
   constructor(
     private readonly modernCapabilities: ClientCapabilities,
     probeTimeoutMs?: number,
-    /** Called (debounced) when the server announces that its tools changed; the SDK listens only where the server declares it. */
-    onToolsChanged?: () => void,
   ) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
       {
         capabilities: LEGACY_INPUT_CAPABILITIES,
-        ...(onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: TOOLS_CHANGED_DEBOUNCE_MS, onChanged: () => onToolsChanged() } } } : {}),
         // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
         versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
         // input_required results go back to Toolplane's caller, never fulfilled here.
@@ -173,8 +168,8 @@ export class ToolplaneClient extends Client {
  * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
-export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}, onToolsChanged?: () => void): ToolplaneClient {
-  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs, onToolsChanged);
+export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): ToolplaneClient {
+  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
   client.onerror = () => undefined;
@@ -224,11 +219,12 @@ async function connectOnce(
 ): Promise<McpConnection> {
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
-  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings, options.onToolsChanged);
+  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
   const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
   const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive, LEGACY_INPUT_CAPABILITIES);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
+    if (options.onToolsChanged) listenForToolChanges(client, endpointLabel(target), options.onToolsChanged);
     return connection;
   } catch (error) {
     await connection.close().catch(() => undefined);
