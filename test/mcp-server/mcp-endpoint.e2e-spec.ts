@@ -279,13 +279,14 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     });
   });
 
-  it('opens a 2025-era session only for a client that can answer server-to-client requests; DELETE ends it', async () => {
+  it('holds 2025-era session state only for a client that can answer server-to-client requests; DELETE ends it', async () => {
     const initialize = (capabilities: Record<string, unknown>) =>
       post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'raw', version: '1' } } });
-    expect((await initialize({})).headers.get('mcp-session-id')).toBeNull();
+    // Every client gets a sealed id any process can read (sealed-sessions suite); this process holds state for the second only.
+    expect((await initialize({})).headers.get('mcp-session-id')).toMatch(/^tps1\./);
     const opened = await initialize({ elicitation: {} });
     const sessionId = opened.headers.get('mcp-session-id');
-    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sessionId).toMatch(/^tps1\./);
     const headers = { 'mcp-protocol-version': LEGACY, 'mcp-session-id': sessionId! };
     expect((await post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
     expect((await post('/mcp', { jsonrpc: '2.0', id: 2, method: 'ping' }, headers)).body).toMatchObject({ id: 2, result: {} });
@@ -330,7 +331,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     const init = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toContain('application/json');
-    expect(init.headers.get('mcp-session-id')).toBeNull();
+    expect(init.headers.get('mcp-session-id')).toMatch(/^tps1\./);
     expect(init.body.result).toMatchObject({ protocolVersion: LEGACY, serverInfo: { name: 'toolplane' }, capabilities: { tools: {} } });
     expect((await post('/mcp', { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-protocol-version': LEGACY })).body).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect((await post('/mcp', { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'warning' } }, { 'mcp-protocol-version': LEGACY })).body).toEqual({ jsonrpc: '2.0', id: 3, result: {} });

@@ -8,11 +8,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
-import { jsonRpcError, McpGatewayServer } from './mcp-gateway-server.js';
+import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
 import { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpCatalog } from './mcp-catalog.js';
 import type { McpExchange, McpSurface } from './mcp-tool-servers.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
+import { SEALED_SESSION_PREFIX } from './sealed-session.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -65,6 +66,14 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         correlationId: header(request, 'x-correlation-id'),
         protocolVersionHeader: header(request, 'mcp-protocol-version'),
       };
+      const sessionId = header(request, 'mcp-session-id');
+      if (sessionId?.startsWith(SEALED_SESSION_PREFIX)) {
+        const claims = gateway.sealedSessions.read(sessionId, principal.id);
+        // Tampered, issued under another key or to another caller: no such session.
+        if (!claims) return sendResponse(reply, jsonRpcError(404, -32001, 'Session not found: initialize again.', null));
+        // Another endpoint's session is just an id here: the request is served statelessly, as any other.
+        if (claims.surface === surfaceKey(surface)) exchange.session = claims;
+      }
       const parsed = parseBody(request);
       if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);
       const parsedBody = parsed.value;

@@ -5,6 +5,8 @@ import { declaresInputCapabilities } from './legacy-sessions.js';
 import { McpGatewayServer } from './mcp-gateway-server.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import type { McpExchange, McpToolServers } from './mcp-tool-servers.js';
+import { randomBytes } from 'node:crypto';
+import { SecretCipher } from '../../modules/secrets/domain/secret-cipher.js';
 
 const exchange: McpExchange = { principal: { id: 'admin', name: 'admin', roles: ['admin'] }, surface: { kind: 'all' } } as McpExchange;
 
@@ -28,7 +30,7 @@ describe('2025-era serving', () => {
 
   it('answers 503 with Retry-After once shutdown has begun', async () => {
     const catalog = { onToolsChanged: () => () => undefined } as unknown as McpCatalog;
-    const gateway = new McpGatewayServer({} as McpToolServers, catalog);
+    const gateway = new McpGatewayServer({} as McpToolServers, catalog, new SecretCipher(randomBytes(32)));
     await gateway.beforeApplicationShutdown();
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json' } });
     const response = await gateway.handle(request, { jsonrpc: '2.0', id: 9, method: 'ping' }, exchange);

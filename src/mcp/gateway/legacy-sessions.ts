@@ -47,10 +47,18 @@ export class LegacySessions {
   }
 
   /** Answers an `initialize` on a new sessionful transport; the session exists once the SDK assigned its id. */
-  async open(server: Server, request: Request, parsedBody: unknown, authInfo: AuthInfo, owner: { principalId: string; surface: string }): Promise<Response> {
+  async open(
+    server: Server,
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo,
+    owner: { principalId: string; surface: string },
+    /** The id to give the session (by default a random one). */
+    newId: () => string = () => randomUUID(),
+  ): Promise<Response> {
     this.makeRoom();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: newId,
       onsessioninitialized: (id) => {
         this.sessions.set(id, { id, ...owner, server, transport, lastUsed: Date.now() });
       },

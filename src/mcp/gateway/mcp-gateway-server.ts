@@ -20,6 +20,8 @@ import type { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
+import { SecretCipher } from '../../modules/secrets/domain/secret-cipher.js';
+import { claimsOfInitialize, isInitialize, SealedSessions } from './sealed-session.js';
 
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */
 const BATCH_REVISIONS = new Set(['2025-03-26']);
@@ -53,10 +55,15 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
   private readonly stopListening: () => void;
   private closing = false;
 
+  /** 2025-era session ids any process can read. */
+  readonly sealedSessions: SealedSessions;
+
   constructor(
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(McpCatalog) catalog: McpCatalog,
+    @Inject(SecretCipher) cipher: SecretCipher,
   ) {
+    this.sealedSessions = new SealedSessions(cipher);
     const handler = () =>
       createMcpHandler((ctx: McpRequestContext) => this.servers.create(exchangeFor(ctx.authInfo), 'modern'), {
         legacy: 'reject',
@@ -90,6 +97,8 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     if (sessionId !== undefined && this.sessions.wasEnded(sessionId)) {
       return jsonRpcError(404, -32001, 'Session not found: it was terminated; initialize again.', idOf(parsedBody));
     }
+    // A sealed session this process holds no state for has nothing to end.
+    if (method === 'DELETE' && exchange.session) return new Response(null, { status: 200 });
     if (method === 'GET') return this.openListStream(request, exchange, authInfo);
     if (method !== 'POST') {
       // DELETE names a session: one this process does not hold (another may).
@@ -109,8 +118,11 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       return jsonRpcError(400, -32600, 'Invalid Request: JSON-RPC batches are not part of this protocol revision; send one message per request.', null);
     }
     if (await isLegacyRequest(request, parsedBody)) {
-      if (declaresInputCapabilities(parsedBody)) return this.sessions.open(this.servers.create(exchange, 'legacy'), request, parsedBody, authInfo, owner);
-      return this.serveLegacy(request, parsedBody, exchange, authInfo);
+      // Every 2025-era client gets a session id at initialize that any process can read (sealed claims).
+      const sealedId = isInitialize(parsedBody) ? this.sealedSessions.issue(claimsOfInitialize(parsedBody, owner)) : undefined;
+      if (declaresInputCapabilities(parsedBody)) return this.sessions.open(this.servers.create(exchange, 'legacy'), request, parsedBody, authInfo, owner, sealedId === undefined ? undefined : () => sealedId);
+      const response = await this.serveLegacy(request, parsedBody, exchange, authInfo);
+      return sealedId && response.ok ? withHeader(response, 'mcp-session-id', sealedId) : response;
     }
     if (!acceptsAnAnswer(request.headers.get('accept'))) {
       return jsonRpcError(406, -32000, 'Not Acceptable: accept application/json and text/event-stream', idOf(parsedBody));
@@ -203,7 +215,13 @@ function encodeResult(era: ServedEra, result: Record<string, unknown>): Record<s
   };
 }
 
-function surfaceKey(surface: McpSurface): string {
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+export function surfaceKey(surface: McpSurface): string {
   return surface.kind === 'source' ? `source:${surface.source}` : surface.kind;
 }
 

@@ -34,6 +34,7 @@ import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './tool-call-context.js';
 import { searchTools } from './tool-search.js';
+import type { SessionClaims } from './sealed-session.js';
 
 /** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
 export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'gateway' };
@@ -46,6 +47,8 @@ export interface McpExchange {
   correlationId?: string;
   /** The `MCP-Protocol-Version` header (2025 era: the version agreed in `initialize`). */
   protocolVersionHeader?: string;
+  /** A 2025-era session Toolplane issued: what the client said in its `initialize`. */
+  session?: SessionClaims;
 }
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
@@ -209,7 +212,7 @@ export class McpToolServers {
       ...(call.progressToken !== undefined ? { progressToken: call.progressToken } : {}),
       ...(call.logLevel !== undefined ? { logLevel: call.logLevel } : {}),
       clientCapabilities: call.clientCapabilities,
-      caller: callerOf(exchange, { ...call.clientInfo, protocolVersion: call.protocolVersion }),
+      caller: callerOf(exchange, { ...(call.clientInfo ?? exchange.session?.clientInfo), protocolVersion: call.protocolVersion }),
       notify: send,
       log: (message) => send({ method: 'notifications/message', params: { level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) } }),
       project: (result, outputSchema) => projectCallToolResult(call.era, result, outputSchema),
@@ -400,11 +403,12 @@ function clientOf(server: Server, era: ServedEra, envelope: Record<string, unkno
       ...(typeof version === 'string' ? { protocolVersion: version } : {}),
     };
   }
-  const client = server.getClientVersion();
+  // A stateless 2025-era exchange has no initialize of its own: its session id carries the client's.
+  const client = server.getClientVersion() ?? exchange.session?.clientInfo;
   return {
     ...(client?.name ? { name: client.name } : {}),
     ...(client?.version ? { version: client.version } : {}),
-    protocolVersion: server.getNegotiatedProtocolVersion() ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION,
+    protocolVersion: server.getNegotiatedProtocolVersion() ?? exchange.session?.protocolVersion ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION,
   };
 }
 
