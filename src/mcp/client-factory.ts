@@ -17,6 +17,8 @@ import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import type { HostPolicy } from '../shared/host-policy.js';
+import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
+import { trimOversizedSchemas } from './listing-guard.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
@@ -57,6 +59,8 @@ export interface PoolSettings {
 }
 
 export interface ClientFactorySettings {
+  /** Schemas over these limits are replaced in a tools/list result before the SDK reads it (see trimOversizedSchemas). */
+  schemaLimits?: SchemaLimits;
   stdio?: StdioSettings;
   http?: HttpSettings;
   pool?: PoolSettings;
@@ -126,6 +130,7 @@ export class ToolplaneClient extends Client {
   constructor(
     private readonly modernCapabilities: ClientCapabilities,
     probeTimeoutMs?: number,
+    private readonly schemaLimits?: SchemaLimits,
   ) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
@@ -152,6 +157,8 @@ export class ToolplaneClient extends Client {
    * after the notifications already received, in the order the upstream sent them.
    */
   protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
+    const result = (response as { result?: unknown }).result;
+    if (this.schemaLimits && isRecord(result) && Array.isArray(result.tools)) trimOversizedSchemas(result, this.schemaLimits);
     const progressHandlers = (this as unknown as { _progressHandlers: Map<number, unknown> })._progressHandlers;
     if (progressHandlers.has(Number(response.id))) setImmediate(() => super._onresponse(response));
     else super._onresponse(response);
@@ -169,7 +176,7 @@ export class ToolplaneClient extends Client {
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
 export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): ToolplaneClient {
-  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs);
+  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs, settings.schemaLimits);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
   client.onerror = () => undefined;

@@ -49,6 +49,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
             sandbox: sandbox.enabled ? sandbox.policy : undefined,
           },
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
+          schemaLimits: config.schemaLimits,
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
         }),
       inject: [SANDBOX_STATUS, APP_CONFIG],

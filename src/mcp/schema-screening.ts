@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../modules/inventory/domain/tool-definition.js';
 import type { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
+import { TRIMMED_SCHEMA_KEY } from './listing-guard.js';
 
 /** Compiling runs on the event loop: after this much of it, other work gets a turn. */
 const SLICE_MS = 10;
@@ -26,9 +27,15 @@ export async function screenSchemas(tools: ToolDefinition[], compiler: SchemaCom
 }
 
 function screenOne(tool: ToolDefinition, compiler: SchemaCompiler): ToolDefinition {
-  const outputSchema = tool.outputSchema !== undefined && compiler.breach(tool.outputSchema) ? STUB_SCHEMA : tool.outputSchema;
-  const breach = compiler.breach(tool.inputSchema);
+  const outputSchema = tool.outputSchema !== undefined && (trimmed(tool.outputSchema) || compiler.breach(tool.outputSchema)) ? STUB_SCHEMA : tool.outputSchema;
+  // Already replaced on arrival (see trimOversizedSchemas), or over a limit now.
+  const breach = trimmed(tool.inputSchema) ?? compiler.breach(tool.inputSchema);
   if (breach) return { ...tool, inputSchema: STUB_SCHEMA, outputSchema, unusableReason: breach };
   const compiled = compiler.compile(tool.inputSchema);
   return compiled.usable ? { ...tool, outputSchema } : { ...tool, outputSchema, unusableReason: compiled.reason };
+}
+
+function trimmed(schema: Record<string, unknown>): string | undefined {
+  const reason = schema[TRIMMED_SCHEMA_KEY];
+  return typeof reason === 'string' ? reason : undefined;
 }

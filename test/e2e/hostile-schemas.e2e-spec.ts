@@ -12,11 +12,6 @@ import { FIXTURES } from '../helpers/upstreams.js';
 const HOSTILE_TOOLS = 'catastrophic_pattern,catastrophic_keys,huge_schema,deep_schema,ref_loop,ref_missing,echo_readonly';
 const UNUSABLE = ['deep_schema', 'huge_schema', 'ref_loop', 'ref_missing'];
 const HEALTH_BUDGET_MS = 250;
-/**
- * Parsing a 3.4 MB listing (JSON, then the SDK's own result check) holds the loop once, about
- * 180 ms on a quiet 2-core machine; schemas over a limit are never compiled. See docs/security.md.
- */
-const LISTING_BUDGET_MS = 500;
 
 describe('hostile upstream schemas', () => {
   let h: Harness;
@@ -48,7 +43,8 @@ describe('hostile upstream schemas', () => {
         lifecycle: 'singleton',
         command: process.execPath,
         args: [join(FIXTURES, 'hostile-server.mjs')],
-        env: { HOSTILE_TOOLS },
+        // 2,000 schema levels (4,000 JSON levels): deep enough to overflow a recursive validator.
+        env: { HOSTILE_TOOLS, HOSTILE_DEPTH: '2000' },
         refreshIntervalSeconds: 0,
       }),
     );
@@ -65,7 +61,7 @@ describe('hostile upstream schemas', () => {
 
   it('discovers a 3.4 MB listing without stalling the other requests', () => {
     expect(healthDuringRegistration.length).toBeGreaterThan(0);
-    expect(Math.max(...healthDuringRegistration)).toBeLessThan(LISTING_BUDGET_MS);
+    expect(Math.max(...healthDuringRegistration)).toBeLessThan(HEALTH_BUDGET_MS);
     expect(registrationMs).toBeLessThan(15_000);
   });
 
