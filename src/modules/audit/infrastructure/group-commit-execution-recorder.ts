@@ -106,6 +106,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   private client?: PoolClient;
   /** Where `started` rows go: a recorder of its own, committing asynchronously. */
   private startedRows?: GroupCommitExecutionRecorder;
+  /** Calls recorded as started whose outcome is not recorded yet: only their outcomes remove a row. */
+  private readonly startedIds = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -125,6 +127,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   recordStarted(execution: ExecutionRecord): Promise<void> {
     if (this.writesStarts) return this.record(execution);
     this.startedRows ??= new GroupCommitExecutionRecorder(this.dataSource, { ...this.options, startedRows: true });
+    this.startedIds.add(execution.id);
     return this.startedRows.record(execution);
   }
 
@@ -240,13 +243,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     if (this.writesStarts) {
       text = `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
     } else {
-      // The outcome replaces the call's started row, in the same statement. Idempotent: recording
-      // the same execution twice keeps the first row.
-      params.push(rows.map((row) => row.id));
-      text = `WITH finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[]))
-              INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+      // Idempotent: recording the same execution twice keeps the first row.
+      text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+      const started = rows.filter((row) => this.startedIds.has(row.id)).map((row) => row.id);
+      if (started.length > 0) {
+        // The outcome replaces the call's started row, in the same statement.
+        params.push(started);
+        text = `WITH finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])) ${text}`;
+      }
     }
-    const name = `toolplane-record-${this.writesStarts ? 'starts' : 'executions'}-${rows.length}`;
+    const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length ? 'ending-starts' : 'executions';
+    const name = `toolplane-record-${kind}-${rows.length}`;
     const pool = poolOf(this.dataSource);
     if (pool && this.writesStarts) {
       const client = await this.connection(pool);
@@ -283,11 +290,14 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
 
   private committed(rows: Pending[]): void {
     this.counters.rows += rows.length;
+    for (const row of rows) this.startedIds.delete(row.id);
     for (const row of rows) row.resolve();
   }
 
   private failed(row: Pending, error: unknown): void {
     this.counters.failedRows += 1;
+    // Its started row (if any) stays, and becomes an interrupted execution: the outcome was lost.
+    this.startedIds.delete(row.id);
     this.logger.error(`execution ${row.id} was not recorded: ${describe(error)}`);
     row.reject(error);
   }
