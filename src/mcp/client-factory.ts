@@ -15,12 +15,12 @@ import type { Deadline } from './deadline.js';
 import { DirectToolCaller } from './http/direct-tool-call.js';
 import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
-import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
-import { trimOversizedSchemas } from './listing-guard.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
+import { trimOversizedSchemas } from './listing-guard.js';
+import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { listenForToolChanges } from './tool-change-listener.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
@@ -151,10 +151,12 @@ export class ToolplaneClient extends Client {
   }
 
   /**
-   * The SDK handles a response at once but each notification a microtask later, so a progress
-   * notification that arrives right before its request's answer (in the same read) would find its
-   * handler gone and be dropped. A response to a request that listens for progress is handled
-   * after the notifications already received, in the order the upstream sent them.
+   * Two corrections before the SDK reads a response:
+   * - schemas over the limits in a `tools/list` result are replaced (see trimOversizedSchemas);
+   * - the SDK handles a response at once but each notification a microtask later, so a progress
+   *   notification that arrives right before its request's answer (in the same read) would find
+   *   its handler gone and be dropped: a response to a request that listens for progress is
+   *   handled after the notifications already received, in the order the upstream sent them.
    */
   protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
     const result = (response as { result?: unknown }).result;

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
 import { CircuitBreakers } from '../../../sources/application/circuit-breakers.js';
 import { ArgumentValidator } from '../../domain/argument-validator.port.js';
-import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
 import { redactArguments } from '../../domain/argument-redaction.js';
 import { BulkheadFull } from '../../domain/bulkhead.js';
 import type { ExecutionError, ExecutionRecord, ExecutionResult, ExecutionStatus } from '../../domain/execution.js';
@@ -235,7 +235,6 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     }
   }
 
-  /** The history keeps a smaller copy of large results. */
   /**
    * A call to a tool that is not read-only is on the record before it is sent: a crash then
    * leaves a started call that the next start records as `interrupted`. Group-committed with the
