@@ -325,3 +325,22 @@ describe('isStrictPattern', () => {
     expect(isStrictPattern(pattern)).toBe(expected);
   });
 });
+
+describe('strict conversion work', () => {
+  it('stops a schema whose references expand exponentially, quickly and with a reason', () => {
+    const definitions: Record<string, unknown> = {};
+    for (let i = 0; i < 30; i++) definitions[`d${i}`] = { allOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };
+    definitions.d30 = { type: 'object', properties: { x: { type: 'string' } } };
+    const started = performance.now();
+    const conversion = toStrictSchema({ type: 'object', properties: { a: { $ref: '#/definitions/d0', description: 'x' } }, definitions });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(conversion).toEqual({ ok: false, reason: expect.stringMatching(/expands beyond 10000 schema nodes/) });
+  });
+
+  it('still converts a few levels of shared references', () => {
+    const definitions: Record<string, unknown> = {};
+    for (let i = 0; i < 6; i++) definitions[`d${i}`] = { allOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };
+    definitions.d6 = { type: 'object', properties: { x: { type: 'string' } } };
+    expect(toStrictSchema({ type: 'object', properties: { a: { $ref: '#/definitions/d0', description: 'x' } }, definitions }).ok).toBe(true);
+  });
+});

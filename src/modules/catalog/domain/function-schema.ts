@@ -88,8 +88,15 @@ interface Definition {
   outputName?: string;
 }
 
+/**
+ * Schema nodes a strict conversion may visit. Inlining `allOf` references can double the work at
+ * each level (20 levels of `allOf: [$ref d, $ref d]` took 4 s); past this a tool is not convertible.
+ */
+export const MAX_CONVERSION_STEPS = 10_000;
+
 class StrictConverter {
   private readonly definitions = new Map<string, Definition>();
+  private steps = 0;
   private readonly queue: Definition[] = [];
   private readonly outputNames = new Set<string>();
   private properties = 0;
@@ -124,6 +131,7 @@ class StrictConverter {
   }
 
   private convert(node: unknown, path: string, depth: number, isRoot = false): JsonSchema {
+    this.step(path);
     if (node === true) fail(path, 'accepts any value; strict mode needs a type');
     if (node === false) fail(path, 'accepts no value');
     if (!isRecord(node)) fail(path, 'is not a schema');
@@ -229,6 +237,7 @@ class StrictConverter {
     let merged: JsonSchema = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
     allOf.forEach((part, i) => {
       const partPath = `${path}.allOf[${i}]`;
+      this.step(partPath);
       let resolved = this.resolveForMerge(part, partPath, seen);
       if ('allOf' in resolved) resolved = this.mergeAllOf(resolved, partPath, seen);
       merged = mergeSchemas(merged, resolved, partPath);
@@ -236,7 +245,12 @@ class StrictConverter {
     return merged;
   }
 
+  private step(path: string): void {
+    if (++this.steps > MAX_CONVERSION_STEPS) fail(path, `expands beyond ${MAX_CONVERSION_STEPS} schema nodes when its references are inlined`);
+  }
+
   private resolveForMerge(part: unknown, path: string, seen: ReadonlySet<string>): JsonSchema {
+    this.step(path);
     if (!isRecord(part)) fail(path, part === true ? 'accepts any value; strict mode needs a type' : 'is not a schema');
     const ref = part.$ref;
     if (ref === undefined) return part;
