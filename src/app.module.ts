@@ -9,6 +9,7 @@ import { ExecutionModule } from './modules/execution/execution.module.js';
 import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SourcesModule } from './modules/sources/sources.module.js';
+import { EventLoopWatch } from './ops/event-loop-watch.js';
 import { HealthController } from './ops/health.controller.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
@@ -35,6 +36,7 @@ export class AppModule {
         { provide: ADMIN_KEY, useValue: adminKey },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: DomainErrorFilter },
+        EventLoopWatch,
       ],
     };
   }

@@ -52,6 +52,8 @@ export interface AppConfig {
   sandboxBwrapPath: string;
   /** How much of an upstream's inputSchema is compiled; a tool over a limit is unusable. */
   schemaLimits: SchemaLimits;
+  /** A held event loop longer than this is logged as a warning. */
+  loopStallWarnMs: number;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
   sourceQueueLimit: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sandboxBwrapPath,
     sourceHosts: sourceHosts.lists,
     sourceQueueLimit: int('TOOLPLANE_SOURCE_QUEUE_LIMIT', 1000, 0, 100_000),
+    loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
       maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),

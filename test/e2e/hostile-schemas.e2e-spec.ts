@@ -12,11 +12,21 @@ import { FIXTURES } from '../helpers/upstreams.js';
 const HOSTILE_TOOLS = 'catastrophic_pattern,catastrophic_keys,huge_schema,deep_schema,ref_loop,ref_missing,echo_readonly';
 const UNUSABLE = ['deep_schema', 'huge_schema', 'ref_loop', 'ref_missing'];
 const HEALTH_BUDGET_MS = 250;
+/**
+ * The longest hold of the event loop allowed here; Toolplane warns past TOOLPLANE_LOOP_STALL_WARN_MS.
+ * The aim is 50 ms, not met yet: discovering the 3.4 MB listing holds the loop about 60 ms on a
+ * quiet machine (parsing the message, then collecting it) and up to ~160 ms while the rest of the
+ * suite competes for the two cores (see docs/security.md). Before the linear patterns and limits,
+ * one hostile call held it 9 s.
+ */
+const LOOP_BUDGET_MS = 250;
 
 describe('hostile upstream schemas', () => {
   let h: Harness;
   let registrationMs: number;
   let healthDuringRegistration: number[];
+  /** Where the log stood when the hostile source was registered: stalls are looked for after it. */
+  let logStart: number;
 
   /** Probes /health/live every 20 ms until `work` settles; answers each probe's latency. */
   const healthWhile = async <T>(work: Promise<T>): Promise<{ value: T; latencies: number[] }> => {
@@ -34,7 +44,10 @@ describe('hostile upstream schemas', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ TOOLPLANE_LOOP_STALL_WARN_MS: String(LOOP_BUDGET_MS) });
+    // Start-up itself (module wiring, migrations) may hold the loop: let its window pass first.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    logStart = h.process.logs().length;
     const started = performance.now();
     const { value: registered, latencies } = await healthWhile(
       h.api.post('/api/v1/sources', {
@@ -141,5 +154,16 @@ describe('hostile upstream schemas', () => {
 
     const fine = await h.api.post('/api/v1/tools/hostile__catastrophic_pattern/invoke', { arguments: { text: 'aaaa' } });
     expect(fine.status).toBe(200);
+  });
+
+  it(`never held the event loop longer than ${LOOP_BUDGET_MS} ms meanwhile (Toolplane's own measurement)`, async () => {
+    // The watch reports each second's longest hold: let the last window close.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const stalls = h.process
+      .logs()
+      .slice(logStart)
+      .split('\n')
+      .filter((line) => line.includes('the event loop was held for'));
+    expect(stalls).toEqual([]);
   });
 });
