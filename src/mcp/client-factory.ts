@@ -19,6 +19,8 @@ import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
+import { reworkLargeMessages } from './http/large-message-rework.js';
+import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
 import { trimOversizedSchemas } from './listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
@@ -104,6 +106,7 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         killGraceMs: stdio.killGraceMs,
         onStderrLine: onStderrLine ? (line) => onStderrLine(target.sourceId, line) : undefined,
         scrub: (text) => scrubber.text(text),
+        schemaLimits: settings.schemaLimits,
         sandbox: stdio.sandbox ? { policy: stdio.sandbox, pluginDir: target.pluginDir, settings: target.sandbox } : undefined,
       });
     }
@@ -113,10 +116,11 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         requestInit: { headers: { ...target.headers } },
         fetch: remoteFetch(settings),
         maxMessageBytes: settings.http?.maxMessageBytes,
+        schemaLimits: settings.schemaLimits,
       });
     case 'sse':
       // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
-      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: remoteFetch(settings) });
+      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: reworkingEventStreams(remoteFetch(settings), settings.schemaLimits) });
     default:
       throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
   }
@@ -300,6 +304,17 @@ class ProbeExit extends Error {
 const guardedFetches = new WeakMap<HostPolicy, FetchLike>();
 
 /** The fetch remote transports use: guarded by the host policy when there is one (one connection pool per policy). */
+/** Large messages on an event stream are parsed on the worker thread (see reworkLargeMessages). */
+function reworkingEventStreams(fetch: FetchLike, schemaLimits?: SchemaLimits): FetchLike {
+  if (!largeMessagesOffThread()) return fetch;
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    const sse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    if (!sse || response.body === null) return response;
+    return new Response(reworkLargeMessages(response.body, true, schemaLimits), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 function remoteFetch(settings: ClientFactorySettings): FetchLike {
   const policy = settings.http?.hostPolicy;
   if (!policy) return fetchWithNetworkDetail;

@@ -1,6 +1,6 @@
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
 import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from '../modules/sources/domain/upstream.js';
-import type { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
+import type { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
 import { partitionListedTools } from './listed-tool-check.js';
 import { screenSchemas } from './schema-screening.js';
 import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits } from './tool-inventory.js';
@@ -15,7 +15,7 @@ import { mayStemFromStaleEra } from './upstream-error.js';
 export class McpInventoryFetcher extends UpstreamDiscovery {
   constructor(
     private readonly transports: TransportFactory,
-    private readonly schemas: SchemaCompiler,
+    private readonly schemas: OffThreadSchemaCompiler,
     private readonly limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
   ) {
     super();

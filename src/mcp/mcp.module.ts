@@ -8,7 +8,7 @@ import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
 import { SourcePrimitives } from './gateway/source-primitives.js';
 import { hostPolicy } from '../shared/host-policy.js';
-import { SchemaCompiler } from '../shared/json-schema/schema-compiler.js';
+import { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
@@ -78,7 +78,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     },
     {
       provide: UpstreamDiscovery,
-      useFactory: (transports: TransportFactory, config: AppConfig) => new McpInventoryFetcher(transports, new SchemaCompiler(config.schemaLimits)),
+      useFactory: (transports: TransportFactory, config: AppConfig) => new McpInventoryFetcher(transports, new OffThreadSchemaCompiler(config.schemaLimits)),
       inject: [TransportFactory, APP_CONFIG],
     },
     {

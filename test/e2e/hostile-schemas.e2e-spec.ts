@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { FIXTURES } from '../helpers/upstreams.js';
+import { FIXTURES, ROOT, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
 /**
  * An upstream whose schemas are built to hurt (the hand-written hostile fixture): catastrophic
@@ -9,17 +9,15 @@ import { FIXTURES } from '../helpers/upstreams.js';
  * tools unusable (kept with the reason, refused when called, offered to no agent), and Toolplane
  * keeps answering `/health/live` quickly while all of it runs.
  */
-const HOSTILE_TOOLS = 'catastrophic_pattern,catastrophic_keys,huge_schema,deep_schema,ref_loop,ref_missing,echo_readonly';
+const HOSTILE_TOOLS = 'catastrophic_pattern,catastrophic_keys,huge_schema,deep_schema,wide_schema,unique_list,ref_loop,ref_missing,echo_readonly';
 const UNUSABLE = ['deep_schema', 'huge_schema', 'ref_loop', 'ref_missing'];
 const HEALTH_BUDGET_MS = 250;
 /**
- * The longest hold of the event loop allowed here; Toolplane warns past TOOLPLANE_LOOP_STALL_WARN_MS.
- * The aim is 50 ms, not met yet: discovering the 3.4 MB listing holds the loop about 60 ms on a
- * quiet machine (parsing the message, then collecting it) and up to ~160 ms while the rest of the
- * suite competes for the two cores (see docs/security.md). Before the linear patterns and limits,
- * one hostile call held it 9 s.
+ * The longest hold of the event loop allowed (Toolplane's own measurement, which warns past
+ * TOOLPLANE_LOOP_STALL_WARN_MS). Before the linear patterns, limits and the worker thread, one
+ * hostile call held it 9 s and discovering the 3.4 MB listing 50–150 ms.
  */
-const LOOP_BUDGET_MS = 250;
+const LOOP_BUDGET_MS = 50;
 
 describe('hostile upstream schemas', () => {
   let h: Harness;
@@ -65,17 +63,45 @@ describe('hostile upstream schemas', () => {
     if (process.env.TOOLPLANE_TEST_REPORT) console.log(`registration ${Math.round(registrationMs)} ms, slowest /health/live ${Math.round(Math.max(...latencies))} ms`);
     healthDuringRegistration = latencies;
     expect(registered.status).toBe(201);
-    expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 7 });
+    expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 9 });
   }, 60_000);
 
   afterAll(async () => {
     await h?.close();
+    await remote?.stop();
   });
+
+  let remote: RunningUpstream | undefined;
 
   it('discovers a 3.4 MB listing without stalling the other requests', () => {
     expect(healthDuringRegistration.length).toBeGreaterThan(0);
     expect(Math.max(...healthDuringRegistration)).toBeLessThan(HEALTH_BUDGET_MS);
     expect(registrationMs).toBeLessThan(15_000);
+  });
+
+  it('discovers the same listing from a remote upstream (streamable HTTP, answered as SSE) with the same verdicts', async () => {
+    // mcp-proxy serves the hand-written stdio fixture over streamable HTTP, byte for byte.
+    remote = await startHttpUpstream(
+      (port) => [join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs'), '--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--', process.execPath, join(FIXTURES, 'hostile-server.mjs')],
+      '/mcp',
+      { HOSTILE_TOOLS: 'huge_schema,wide_schema,ref_loop,echo_readonly' },
+    );
+    const { value: registered, latencies } = await healthWhile(
+      h.api.post('/api/v1/sources', { name: 'remote-hostile', transport: 'streamable-http', url: remote.url, refreshIntervalSeconds: 0 }),
+    );
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 4 });
+    expect(Math.max(...latencies)).toBeLessThan(HEALTH_BUDGET_MS);
+    const tools = await h.api.get('/api/v1/tools?source=remote-hostile&includeDisabledSources=true');
+    const verdicts = Object.fromEntries(tools.body.items.map((tool: { name: string; unusableReason: string | null }) => [tool.name, tool.unusableReason]));
+    expect(verdicts).toEqual({
+      huge_schema: 'its inputSchema is larger than 131072 bytes',
+      ref_loop: expect.stringMatching(/^its inputSchema cannot be compiled: /),
+      wide_schema: null,
+      echo_readonly: null,
+    });
+    const call = await h.api.post('/api/v1/tools/remote-hostile__wide_schema/invoke', { arguments: { p0: 'aaa0' } });
+    expect(call.status).toBe(200);
   });
 
   it('keeps each unusable tool with the reason, and only a stub of a schema over the size limit', async () => {
@@ -95,7 +121,7 @@ describe('hostile upstream schemas', () => {
     });
     const huge = await h.api.get('/api/v1/tools/hostile__huge_schema');
     expect(huge.body.inputSchema).toEqual({ type: 'object' });
-    const [row] = await h.sql<{ bytes: number }>("SELECT max(pg_column_size(input_schema))::int AS bytes FROM source_tools WHERE qualified_name LIKE 'hostile\\_\\_%'");
+    const [row] = await h.sql<{ bytes: number }>("SELECT max(pg_column_size(input_schema))::int AS bytes FROM source_tools WHERE qualified_name = ANY($1)", [UNUSABLE.map((name) => `hostile__${name}`)]);
     expect(row.bytes).toBeLessThan(4096);
   });
 
@@ -114,12 +140,14 @@ describe('hostile upstream schemas', () => {
   it('offers unusable tools to no agent: not in the catalog, MCP tools/list or the LLM formats; shown to an admin who asks', async () => {
     const agentView = await h.api.get('/api/v1/tools?source=hostile');
     const names = agentView.body.items.map((tool: { name: string }) => tool.name).sort();
-    expect(names).toEqual(['catastrophic_keys', 'catastrophic_pattern', 'echo_readonly']);
+    expect(names).toEqual(['catastrophic_keys', 'catastrophic_pattern', 'echo_readonly', 'unique_list', 'wide_schema']);
     const openai = await h.api.get('/api/v1/tools?source=hostile&format=openai');
     expect(openai.body.items.map((tool: { function: { name: string } }) => tool.function.name).sort()).toEqual([
       'hostile__catastrophic_keys',
       'hostile__catastrophic_pattern',
       'hostile__echo_readonly',
+      'hostile__unique_list',
+      'hostile__wide_schema',
     ]);
     const wide = await h.api.get('/api/v1/tools?source=hostile&includeDisabledSources=true');
     const unusable = wide.body.items.filter((tool: { unusableReason: string | null }) => tool.unusableReason !== null).map((tool: { name: string }) => tool.name);
@@ -130,7 +158,7 @@ describe('hostile upstream schemas', () => {
     try {
       const listed = await client.listTools();
       const hostile = listed.tools.map((tool) => tool.name).filter((name) => name.startsWith('hostile__'));
-      expect(hostile.sort()).toEqual(['hostile__catastrophic_keys', 'hostile__catastrophic_pattern', 'hostile__echo_readonly']);
+      expect(hostile.sort()).toEqual(['hostile__catastrophic_keys', 'hostile__catastrophic_pattern', 'hostile__echo_readonly', 'hostile__unique_list', 'hostile__wide_schema']);
       const refused = await client.callTool({ name: 'hostile__ref_missing', arguments: {} });
       expect(refused.isError).toBe(true);
       expect((refused._meta as Record<string, { code?: string }>)['dev.toolplane/execution'].code).toBe('TOOL_UNUSABLE');
@@ -156,6 +184,37 @@ describe('hostile upstream schemas', () => {
     expect(fine.status).toBe(200);
   });
 
+  it('checks arguments against a schema at the limits, and 6,600 objects (a body of nearly the most values accepted) for uniqueness, /health/live still quick', async () => {
+    const wideArgs = { p0: 'aaa0', p49: 'a@example.com', p50: '2026-11-25T08:00:00Z' };
+    const list = Array.from({ length: 6_600 }, (_, i) => ({ k: i, v: 'x' }));
+    // One after the other: each input alone must not hold the loop (requests that arrive together
+    // are handled back to back, so their holds add up).
+    const sequentially = async () => {
+      const answers = [];
+      for (const [tool, args] of [
+        ['wide_schema', wideArgs],
+        ['wide_schema', { ...wideArgs, p49: 'not mail' }],
+        ['unique_list', { list }],
+        ['unique_list', { list: [...list, { v: 'x', k: 5 }] }],
+      ] as const) {
+        answers.push(await h.api.post(`/api/v1/tools/hostile__${tool}/invoke`, { arguments: args }));
+      }
+      return answers;
+    };
+    const { value: answers, latencies } = await healthWhile(sequentially());
+    expect(answers.map((answer) => ({ status: answer.status, code: answer.body.error?.code }))).toEqual([
+      { status: 200, code: undefined },
+      { status: 400, code: 'INVALID_ARGUMENTS' },
+      { status: 200, code: undefined },
+      { status: 400, code: 'INVALID_ARGUMENTS' },
+    ]);
+    expect(answers[1].body.error.details).toEqual([{ path: 'arguments.p49', message: 'must match format "email"' }]);
+    expect(answers[3].body.error.details).toEqual([{ path: 'arguments.list', message: 'must NOT have duplicate items' }]);
+    // The echo (twice the arguments: text and structuredContent) came back whole.
+    expect(answers[2].body.result.structuredContent.list).toHaveLength(6_600);
+    expect(Math.max(...latencies)).toBeLessThan(HEALTH_BUDGET_MS);
+  });
+
   it(`never held the event loop longer than ${LOOP_BUDGET_MS} ms meanwhile (Toolplane's own measurement)`, async () => {
     // The watch reports each second's longest hold: let the last window close.
     await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -164,6 +223,7 @@ describe('hostile upstream schemas', () => {
       .slice(logStart)
       .split('\n')
       .filter((line) => line.includes('the event loop was held for'));
+    if (process.env.TOOLPLANE_TEST_REPORT) console.log(`event-loop warnings: ${JSON.stringify(stalls)}`);
     expect(stalls).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
 import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { hostPolicy, hostPolicyLists } from '../../src/shared/host-policy.js';
-import { SchemaCompiler } from '../../src/shared/json-schema/schema-compiler.js';
+import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
 import { paths, processTag, remoteTarget, startHttpServer, type RunningServer } from './mcp-test-support.js';
 
@@ -33,14 +33,14 @@ describe('connections under the source host policy', () => {
   });
 
   it('refuses a name that resolves to a denied address, at connect time', async () => {
-    const fetcher = new McpInventoryFetcher(factoryWith('default,127.0.0.0/8,::1'), new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    const fetcher = new McpInventoryFetcher(factoryWith('default,127.0.0.0/8,::1'), new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     await expect(fetcher.discover(remoteTarget('streamable-http', `http://localhost:${server.port}/mcp`), { timeoutMs: 5000 })).rejects.toThrow(
       /source host policy: localhost resolves to (127\.0\.0\.1|::1), which is denied/,
     );
   });
 
   it('refuses a literal denied address before any request', async () => {
-    const fetcher = new McpInventoryFetcher(factoryWith('127.0.0.1'), new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    const fetcher = new McpInventoryFetcher(factoryWith('127.0.0.1'), new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     await expect(fetcher.discover(remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`), { timeoutMs: 5000 })).rejects.toThrow(
       /source host policy: 127\.0\.0\.1 is denied/,
     );
@@ -48,7 +48,7 @@ describe('connections under the source host policy', () => {
 
   it('connects and calls as usual where the policy allows (the default: loopback allowed)', async () => {
     const factory = factoryWith('default');
-    const fetcher = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    const fetcher = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     const target = remoteTarget('streamable-http', `http://localhost:${server.port}/mcp`);
     const discovered = await fetcher.discover(target, { timeoutMs: 5000 });
     expect(discovered.tools.map((tool) => tool.name)).toEqual(['echo']);

@@ -4,7 +4,7 @@ import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { UpstreamError } from '../../src/mcp/upstream-error.js';
 import { EVERYTHING_TOOL_COUNT } from '../helpers/upstreams.js';
 import { closedPort, eventually, paths, processTag, processesMatching, remoteTarget, startHttpServer, type RunningServer } from './mcp-test-support.js';
-import { SchemaCompiler } from '../../src/shared/json-schema/schema-compiler.js';
+import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
 
 const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
@@ -17,7 +17,7 @@ describe('MCP discovery over HTTP', () => {
 
   beforeEach(() => {
     factory = new TransportFactory();
-    fetcher = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    fetcher = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     servers = [];
     tag = processTag();
   });

@@ -4,7 +4,7 @@ import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { UpstreamError } from '../../src/mcp/upstream-error.js';
 import { EVERYTHING_TOOL_COUNT } from '../helpers/upstreams.js';
 import { eventually, isRunning, paths, processTag, processesMatching, scratchDir, stdioTarget, tool, type Scratch } from './mcp-test-support.js';
-import { SchemaCompiler } from '../../src/shared/json-schema/schema-compiler.js';
+import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
 
 const node = process.execPath;
@@ -33,7 +33,7 @@ describe('MCP discovery over stdio', () => {
 
   beforeEach(() => {
     factory = new TransportFactory();
-    fetcher = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    fetcher = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
     scratch = scratchDir();
     tag = processTag();
   });
@@ -178,10 +178,10 @@ describe('MCP discovery over stdio', () => {
     await expect(fetcher.discover(target, { timeoutMs: 10_000 })).rejects.toThrow('tools/list pagination loops: cursor repeated after page 2');
 
     const many = scratch.write('many.json', Array.from({ length: 9 }, (_, i) => tool(`t${i}`)));
-    const capped = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS), { maxPages: 3, maxTools: 100 });
+    const capped = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS), { maxPages: 3, maxTools: 100 });
     const manyTarget = stdioTarget(node, [paths.changingInventory, tag], { env: { INVENTORY_FILE: many, PAGE_SIZE: '2' } });
     await expect(capped.discover(manyTarget, { timeoutMs: 10_000 })).rejects.toThrow('tools/list did not end within 3 pages');
-    const fewTools = new McpInventoryFetcher(factory, new SchemaCompiler(DEFAULT_SCHEMA_LIMITS), { maxPages: 100, maxTools: 4 });
+    const fewTools = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS), { maxPages: 100, maxTools: 4 });
     await expect(fewTools.discover(manyTarget, { timeoutMs: 10_000 })).rejects.toThrow('server lists more than 4 tools');
   });
 

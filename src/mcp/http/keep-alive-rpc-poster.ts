@@ -1,6 +1,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from '../../shared/off-thread/large-message.js';
+import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
 import { formatBytes } from '../stdio/stdio-errors.js';
 import { UpstreamError } from '../upstream-error.js';
 import { STREAM_ENDED_MARK } from './request-scoped-http-transport.js';
@@ -195,42 +197,63 @@ class ResponseReading {
     });
     this.response.on('end', () => {
       if (size > this.maxMessageBytes) return;
+      const body = Buffer.concat(chunks, size);
+      const invalid = (error: unknown) => this.finish(new SdkError(SdkErrorCode.InvalidResult, `the server answered with invalid JSON: ${(error as Error).message}`));
+      const deliverAll = (parsed: unknown) => {
+        for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(message);
+        this.streamEnded();
+      };
+      if (size >= OFF_THREAD_MIN_BYTES && largeMessagesOffThread()) {
+        parseLargeMessage(body).then(deliverAll, invalid);
+        return;
+      }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        parsed = JSON.parse(body.toString('utf8'));
       } catch (error) {
-        return this.finish(new SdkError(SdkErrorCode.InvalidResult, `the server answered with invalid JSON: ${(error as Error).message}`));
+        return invalid(error);
       }
-      for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(message);
-      this.streamEnded();
+      deliverAll(parsed);
     });
   }
 
   private readEvents(): void {
     const parser = new SseDataParser(this.maxMessageBytes);
+    // Events in the order sent, also when a large one is parsed on the worker thread.
+    const deliveries = new OrderedDelivery();
+    const offThread = largeMessagesOffThread();
     let answered = false;
     let drainTimer: NodeJS.Timeout | undefined;
+    const handle = (message: unknown) => {
+      if (isRecord(message) && this.deliver(message) && !answered) {
+        answered = true;
+        // The server should end the stream now; one that does not loses its connection.
+        drainTimer = setTimeout(() => this.destroy(), DRAIN_GRACE_MS).unref();
+      }
+    };
     this.response.on('data', (chunk: Buffer) => {
       const events = parser.push(chunk);
       if (events === 'overflow') return this.overflow();
       for (const data of events) {
         // An unparseable event is skipped, as the SDK transport does.
-        const message = parseMessage(data);
-        if (message && this.deliver(message) && !answered) {
-          answered = true;
-          // The server should end the stream now; one that does not loses its connection.
-          drainTimer = setTimeout(() => this.destroy(), DRAIN_GRACE_MS).unref();
+        if (offThread && data.length >= OFF_THREAD_MIN_BYTES / 2) {
+          const bytes = Buffer.from(data, 'utf8');
+          if (bytes.length >= OFF_THREAD_MIN_BYTES) {
+            deliveries.later(parseLargeMessage(bytes), handle, () => undefined);
+            continue;
+          }
         }
+        deliveries.now(() => handle(parseMessage(data)));
       }
     });
-    this.response.on('end', () => {
-      if (drainTimer) clearTimeout(drainTimer);
-      this.streamEnded();
-    });
-    this.response.on('close', () => {
-      if (drainTimer) clearTimeout(drainTimer);
-      this.streamEnded();
-    });
+    const ended = () => {
+      void deliveries.drained().then(() => {
+        if (drainTimer) clearTimeout(drainTimer);
+        this.streamEnded();
+      });
+    };
+    this.response.on('end', ended);
+    this.response.on('close', ended);
   }
 
   /** Hands a message to its reader; true when it was the answer. */

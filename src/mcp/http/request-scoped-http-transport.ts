@@ -8,7 +8,10 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
+import type { SchemaLimits } from '../../shared/json-schema/schema-limits.js';
+import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES } from '../../shared/off-thread/large-message.js';
 import { formatBytes } from '../stdio/stdio-errors.js';
+import { reworkLargeMessages } from './large-message-rework.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -24,6 +27,8 @@ type RequestId = string | number;
 export interface RequestScopedHttpTransportOptions extends StreamableHTTPClientTransportOptions {
   /** Longest accepted message on a response (a JSON body, or one SSE event), in bytes (default 4 MiB). */
   maxMessageBytes?: number;
+  /** Oversized schemas in a large `tools/list` result are trimmed on the worker thread (see reworkLargeMessages). */
+  schemaLimits?: SchemaLimits;
 }
 
 /**
@@ -40,9 +45,9 @@ export class RequestScopedHttpTransport extends StreamableHTTPClientTransport {
   private readonly exchanges: ExchangeRegistry;
 
   constructor(url: URL, options: RequestScopedHttpTransportOptions = {}) {
-    const { maxMessageBytes, ...sdkOptions } = options;
+    const { maxMessageBytes, schemaLimits, ...sdkOptions } = options;
     const baseFetch: FetchLike = sdkOptions.fetch ?? ((input, init) => fetch(input, init));
-    const exchanges = new ExchangeRegistry(maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, baseFetch);
+    const exchanges = new ExchangeRegistry(maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, baseFetch, schemaLimits);
     super(url, { ...sdkOptions, fetch: exchanges.fetch });
     this.exchanges = exchanges;
     exchanges.deliver = (message) => this.onmessage?.(message);
@@ -152,6 +157,7 @@ class ExchangeRegistry {
   constructor(
     private readonly maxMessageBytes: number,
     private readonly baseFetch: FetchLike,
+    private readonly schemaLimits?: SchemaLimits,
   ) {}
 
   get size(): number {
@@ -199,16 +205,17 @@ class ExchangeRegistry {
     }
     const sse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const length = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (!sse && length <= this.maxMessageBytes) {
-      // A JSON body of announced size (fetch enforces it) within the limit: nothing to watch, and the
-      // SDK reads it at once.
+    const offThread = largeMessagesOffThread();
+    if (!sse && length <= this.maxMessageBytes && (!offThread || length < OFF_THREAD_MIN_BYTES)) {
+      // A small JSON body of announced size (fetch enforces it): nothing to watch, and the SDK reads it at once.
       exchange.close();
       return response;
     }
-    const body = meteredBody(response.body, new MessageMeter(this.maxMessageBytes, sse), {
+    const metered = meteredBody(response.body, new MessageMeter(this.maxMessageBytes, sse), {
       onEnd: () => exchange.close(),
       onOverflow: () => exchange.overflowed(this.maxMessageBytes),
     });
+    const body = offThread ? reworkLargeMessages(metered, sse, this.schemaLimits) : metered;
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

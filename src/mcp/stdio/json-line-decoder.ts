@@ -18,10 +18,15 @@ export class JsonLineDecoder {
   private size = 0;
   private dropping?: { bytes: number; head: Buffer; tail: Buffer };
 
+  /**
+   * @param large lines of at least `minBytes` go to `onLine` as their raw bytes (a Buffer owning its
+   *   memory), not decoded: whoever parses them may do so elsewhere.
+   */
   constructor(
     private readonly maxLineBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversized: (line: OversizedLine) => void,
+    private readonly large?: { minBytes: number; onLine: (bytes: Buffer) => void },
   ) {}
 
   push(chunk: Buffer): void {
@@ -67,9 +72,14 @@ export class JsonLineDecoder {
       this.onOversized({ bytes: dropped.bytes, head: dropped.head.toString('utf8'), tail: dropped.tail.toString('utf8') });
       return;
     }
-    const line = Buffer.concat(this.chunks, this.size).toString('utf8');
+    const bytes = Buffer.concat(this.chunks, this.size);
     this.chunks = [];
     this.size = 0;
+    if (this.large && bytes.length >= this.large.minBytes) {
+      this.large.onLine(bytes);
+      return;
+    }
+    const line = bytes.toString('utf8');
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.trim().length > 0) this.onLine(trimmed);
   }

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { buildChildEnvironment } from './child-environment.js';
+import type { SchemaLimits } from '../../shared/json-schema/schema-limits.js';
+import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from '../../shared/off-thread/large-message.js';
+import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
 import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
@@ -31,6 +34,8 @@ export interface StdioProcessOptions {
   onStderrLine?: (line: string) => void;
   /** Replaces secret values in stderr text before anyone sees it (lines, the kept tail, error messages). */
   scrub?: (text: string) => string;
+  /** Schemas over these limits in a `tools/list` result parsed off the event loop are trimmed there (see trimOversizedSchemas). */
+  schemaLimits?: SchemaLimits;
   /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated). */
   sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings };
 }
@@ -69,6 +74,8 @@ export class StdioProcessTransport implements Transport {
   private closeNotified = false;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
+  /** Messages are delivered in the order they arrived, also when a large one is parsed on the worker thread. */
+  private readonly deliveries = new OrderedDelivery();
 
   constructor(private readonly options: StdioProcessOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -151,10 +158,12 @@ export class StdioProcessTransport implements Transport {
       });
       child.once('exit', (code, signal) => this.handleExit(child, code, signal));
 
+      const offThread = largeMessagesOffThread() ? { minBytes: OFF_THREAD_MIN_BYTES, onLine: (bytes: Buffer) => this.handleLargeLine(bytes) } : undefined;
       const decoder = new JsonLineDecoder(
         this.maxLineBytes,
-        (line) => this.handleLine(line),
-        (oversized) => this.handleOversized(oversized),
+        (line) => this.deliveries.now(() => this.handleLine(line)),
+        (oversized) => this.deliveries.now(() => this.handleOversized(oversized)),
+        offThread,
       );
       child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
       child.stdout.on('end', () => decoder.end());
@@ -232,6 +241,11 @@ export class StdioProcessTransport implements Transport {
       // stdout may still hold the last responses; let them through before reporting the exit.
       const report = () => {
         clearTimeout(timer);
+        if (!this.deliveries.idle) {
+          // The last messages are still being parsed: report the exit after them.
+          void this.deliveries.drained().then(report);
+          return;
+        }
         if (this.exitError === undefined) {
           this.exitError = new StdioProcessExitError(code, signal, this.scrub(this.stderrBuffer.summary()));
           this.onerror?.(this.exitError);
@@ -248,15 +262,40 @@ export class StdioProcessTransport implements Transport {
   }
 
   private handleLine(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      this.ignoreLine(line);
+      return;
+    }
+    this.deliver(parsed, () => line);
+  }
+
+  /** A line large enough to be parsed off the event loop; what follows it waits for it. */
+  private handleLargeLine(bytes: Buffer): void {
+    const head = bytes.subarray(0, 120).toString('utf8');
+    this.deliveries.later(
+      parseLargeMessage(bytes, this.options.schemaLimits),
+      (value) => this.deliver(value, () => head),
+      () => this.ignoreLine(head),
+    );
+  }
+
+  private deliver(parsed: unknown, preview: () => string): void {
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(JSON.parse(line));
+      message = parseJSONRPCMessage(parsed);
     } catch {
-      const preview = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-      this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${preview}`));
+      this.ignoreLine(preview());
       return;
     }
     this.onmessage?.(message);
+  }
+
+  private ignoreLine(line: string): void {
+    const preview = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+    this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${preview}`));
   }
 
   private handleOversized(line: OversizedLine): void {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonNestingDepth, MAX_BODY_DEPTH, parseJsonBody, unsafeKeyPath } from './json-body.js';
+import { jsonNestingDepth, jsonShape, MAX_BODY_DEPTH, MAX_BODY_VALUES, parseJsonBody, unsafeKeyPath } from './json-body.js';
 
 /** The reference: nesting of the parsed value (objects and arrays count one level each). */
 function depthOf(value: unknown): number {
@@ -7,6 +7,13 @@ function depthOf(value: unknown): number {
   let deepest = 0;
   for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner));
   return deepest + 1;
+}
+
+/** The reference: values in the parsed value (itself, and every member and element, recursively). */
+function valuesOf(value: unknown): { values: number; empty: number } {
+  if (value === null || typeof value !== 'object') return { values: 1, empty: 0 };
+  const inner = Object.values(value).map(valuesOf);
+  return { values: 1 + inner.reduce((sum, v) => sum + v.values, 0), empty: (inner.length === 0 ? 1 : 0) + inner.reduce((sum, v) => sum + v.empty, 0) };
 }
 
 /** Strings full of what could fool a scanner: brackets, quotes, backslashes. */
@@ -48,7 +55,36 @@ describe('jsonNestingDepth', () => {
   });
 });
 
+describe('jsonShape', () => {
+  it('counts the values of the parsed value (an empty object or array once more), whatever the strings hold', () => {
+    fc.assert(
+      fc.property(fc.oneof(trickyJson, fc.jsonValue({ maxDepth: 30 })), fc.constantFrom(0, 2), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const { values, empty } = valuesOf(JSON.parse(text));
+        expect(jsonShape(text).values).toBe(values + empty);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('stops counting past the bound', () => {
+    expect(jsonShape(JSON.stringify(Array.from({ length: 1000 }, (_, i) => i)), Infinity, 10).values).toBe(11);
+  });
+});
+
 describe('parseJsonBody', () => {
+  it(`accepts ${MAX_BODY_VALUES} values and refuses one more`, () => {
+    // An array holding n - 1 numbers is n values.
+    const withValues = (n: number) => JSON.stringify({ arguments: { list: Array.from({ length: n - 3 }, (_, i) => i) } });
+    expect(parseJsonBody(withValues(MAX_BODY_VALUES))).toMatchObject({ ok: true });
+    expect(parseJsonBody(withValues(MAX_BODY_VALUES + 1))).toEqual({
+      ok: false,
+      code: 'BODY_TOO_MANY_VALUES',
+      message: 'The request body holds more than 20,000 values (objects, arrays and their members).',
+      details: [{ path: 'body', message: 'holds more than 20000 values' }],
+    });
+  });
+
   it('accepts nesting up to the limit and refuses one level more', () => {
     const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
     expect(parseJsonBody(nest(MAX_BODY_DEPTH))).toMatchObject({ ok: true });

@@ -7,20 +7,34 @@ import type { ProblemDetail } from '../domain-error.js';
  * `tools/call` twice (`params.arguments`), so every call the argument check accepts fits.
  */
 export const MAX_BODY_DEPTH = 66;
+/**
+ * How many values (objects, arrays, members and elements) a request body may hold. Every pass
+ * over a body (parsing, checking, recording) costs time in proportion to its values, on the event
+ * loop: a 1 MiB body of 180,000 values held it about 130 ms; 20,000 cost about 15 ms.
+ */
+export const MAX_BODY_VALUES = 20_000;
 
 const MAX_PATH_CHARS = 200;
 
 export type JsonBody =
   | { ok: true; value: unknown }
-  | { ok: false; code: 'INVALID_JSON' | 'BODY_TOO_DEEP' | 'UNSAFE_JSON_KEY'; message: string; details: ProblemDetail[] };
+  | { ok: false; code: 'INVALID_JSON' | 'BODY_TOO_DEEP' | 'BODY_TOO_MANY_VALUES' | 'UNSAFE_JSON_KEY'; message: string; details: ProblemDetail[] };
 
 /**
- * Parses a request body the same way on every endpoint: nesting bounded before anything recurses
- * into it, and keys that would reach an object's prototype (`__proto__`, `constructor.prototype`)
+ * Parses a request body the same way on every endpoint: nesting and the number of values bounded
+ * before anything recurses into it, and keys that would reach an object's prototype (`__proto__`, `constructor.prototype`)
  * refused, naming where they are. A plain `constructor` key is data and stays an own property.
  */
 export function parseJsonBody(text: string): JsonBody {
-  const depth = jsonNestingDepth(text, MAX_BODY_DEPTH);
+  const { depth, values } = jsonShape(text, MAX_BODY_DEPTH, MAX_BODY_VALUES);
+  if (values > MAX_BODY_VALUES) {
+    return {
+      ok: false,
+      code: 'BODY_TOO_MANY_VALUES',
+      message: `The request body holds more than ${MAX_BODY_VALUES.toLocaleString('en-US')} values (objects, arrays and their members).`,
+      details: [{ path: 'body', message: `holds more than ${MAX_BODY_VALUES} values` }],
+    };
+  }
   if (depth > MAX_BODY_DEPTH) {
     return {
       ok: false,
@@ -54,30 +68,41 @@ export function parseJsonBody(text: string): JsonBody {
   };
 }
 
-/**
- * The deepest nesting of objects and arrays in a JSON text, in one pass without recursion
- * (brackets inside strings do not count). Stops counting once `stopAbove` is exceeded. For text
- * that is not JSON the answer means nothing; the parser refuses such text anyway.
- */
+/** The deepest nesting of objects and arrays in a JSON text (see jsonShape). */
 export function jsonNestingDepth(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
+  return jsonShape(text, stopAbove).depth;
+}
+
+/**
+ * The deepest nesting of objects and arrays in a JSON text and how many values it holds, counted
+ * as 1 + containers + commas (exact, except that an empty object or array counts one more), in
+ * one pass without recursion (brackets and commas inside strings do not count). Stops once
+ * either exceeds its bound. For text that is not JSON the answer means nothing; the parser
+ * refuses such text anyway.
+ */
+export function jsonShape(text: string, stopDepthAbove = Number.POSITIVE_INFINITY, stopValuesAbove = Number.POSITIVE_INFINITY): { depth: number; values: number } {
   let depth = 0;
   let deepest = 0;
+  let values = 1;
   const length = text.length;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       i = closingQuote(text, i);
+    } else if (c === 0x2c /* , */) {
+      if (++values > stopValuesAbove) break;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       depth++;
+      if (++values > stopValuesAbove) break;
       if (depth > deepest) {
         deepest = depth;
-        if (deepest > stopAbove) return deepest;
+        if (deepest > stopDepthAbove) break;
       }
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
     }
   }
-  return deepest;
+  return { depth: deepest, values };
 }
 
 /** Index of the quote that closes the string opened at `open` (the text's length if none does). */

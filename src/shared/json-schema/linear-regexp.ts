@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { LINEAR_REGEXP_MODULE } from './standalone-modules.js';
 
 /** What ajv needs of a compiled pattern. */
 export interface LinearPattern {
@@ -17,6 +18,6 @@ export const linearRegExp = Object.assign(
     const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
     return { test: (input: string) => compiled.test(input), toString: () => `/${pattern}/` };
   },
-  // Used by ajv only for standalone code, which Toolplane does not generate.
-  { code: 'linearRegExp' },
+  // How standalone validators (compiled in a worker, see validatorFromCode) import it.
+  { code: `require(${JSON.stringify(LINEAR_REGEXP_MODULE)}).linearRegExp` },
 );

@@ -5,5 +5,6 @@ export type ArgumentCheck = { problems: ProblemDetail[] } | { unusable: string }
 
 /** Checks arguments against a tool's inputSchema; compiled once per definition hash. */
 export abstract class ArgumentValidator {
-  abstract validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ArgumentCheck;
+  /** Answers at once when the schema is compiled already, later while it is being compiled. */
+  abstract validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ArgumentCheck | Promise<ArgumentCheck>;
 }

@@ -1,7 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import type { ProblemDetail } from '../../../shared/domain-error.js';
-import { SchemaCompiler, type CompiledSchema } from '../../../shared/json-schema/schema-compiler.js';
+import type { CompiledSchema } from '../../../shared/json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../../../shared/json-schema/schema-limits.js';
+import { OffThreadSchemaCompiler } from '../../../shared/off-thread/off-thread-schema-compiler.js';
 import { ArgumentCheck, ArgumentValidator } from '../domain/argument-validator.port.js';
 
 const MAX_COMPILED = 5000;
@@ -13,30 +14,46 @@ const MAX_PROBLEMS = 50;
  * checked partially or waved through.
  */
 export class AjvArgumentValidator extends ArgumentValidator {
-  private readonly compiler: SchemaCompiler;
+  private readonly compiler: OffThreadSchemaCompiler;
   private readonly compiled = new Map<string, CompiledSchema>();
+  /** Compilations under way, so concurrent first calls of a tool share one. */
+  private readonly compiling = new Map<string, Promise<CompiledSchema>>();
 
-  constructor(limits: SchemaLimits) {
+  constructor(limits: SchemaLimits, compiler = new OffThreadSchemaCompiler(limits)) {
     super();
-    this.compiler = new SchemaCompiler(limits);
+    this.compiler = compiler;
   }
 
-  validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ArgumentCheck {
-    const compiled = this.compile(definitionHash, schema);
-    if (!compiled.usable) return { unusable: compiled.reason };
-    if (compiled.validate(args)) return { problems: [] };
-    return { problems: (compiled.validate.errors ?? []).slice(0, MAX_PROBLEMS).map(toProblem) };
+  validate(definitionHash: string, schema: Record<string, unknown>, args: unknown): ArgumentCheck | Promise<ArgumentCheck> {
+    const hit = this.compiled.get(definitionHash);
+    if (hit) return check(hit, args);
+    return this.compile(definitionHash, schema).then(
+      (compiled) => check(compiled, args),
+      (error: unknown) => ({ unusable: `its inputSchema could not be compiled: ${error instanceof Error ? error.message : String(error)}` }),
+    );
   }
 
-  private compile(hash: string, schema: Record<string, unknown>): CompiledSchema {
-    const hit = this.compiled.get(hash);
-    if (hit) return hit;
-    // Cached under the definition hash, so a changed schema never reuses a stale validator.
-    const result = this.compiler.compile(schema);
-    if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
-    this.compiled.set(hash, result);
-    return result;
+  private compile(hash: string, schema: Record<string, unknown>): Promise<CompiledSchema> {
+    let pending = this.compiling.get(hash);
+    if (pending) return pending;
+    pending = this.compiler.compile(schema).then((result) => {
+      // Cached under the definition hash, so a changed schema never reuses a stale validator.
+      if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
+      this.compiled.set(hash, result);
+      return result;
+    });
+    this.compiling.set(hash, pending);
+    // A failure of the worker thread is not cached: the next call compiles again.
+    const forget = () => this.compiling.delete(hash);
+    pending.then(forget, forget);
+    return pending;
   }
+}
+
+function check(compiled: CompiledSchema, args: unknown): ArgumentCheck {
+  if (!compiled.usable) return { unusable: compiled.reason };
+  if (compiled.validate(args)) return { problems: [] };
+  return { problems: (compiled.validate.errors ?? []).slice(0, MAX_PROBLEMS).map(toProblem) };
 }
 
 function toProblem(error: ErrorObject): ProblemDetail {

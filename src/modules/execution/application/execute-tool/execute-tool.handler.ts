@@ -135,7 +135,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (unstorable.length > 0) {
       return refuse('invalid_arguments', 'UNSTORABLE_ARGUMENTS', 'The arguments hold text that cannot be recorded (a NUL character or a lone UTF-16 surrogate); nothing was sent.', false, unstorable);
     }
-    const check = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
+    const checking = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
+    const check = checking instanceof Promise ? await checking : checking;
     if ('unusable' in check) return refuse('rejected', 'TOOL_UNUSABLE', `${tool.qualifiedName} cannot be called: ${check.unusable}.`);
     if (check.problems.length > 0) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `The arguments do not match the input schema of ${tool.qualifiedName}.`, false, check.problems);

@@ -1,0 +1,86 @@
+import { parentPort } from 'node:worker_threads';
+import { trimOversizedSchemas } from '../../mcp/listing-guard.js';
+import { isRecord } from '../is-record.js';
+import { SchemaCompiler } from '../json-schema/schema-compiler.js';
+import type { SchemaLimits } from '../json-schema/schema-limits.js';
+import type { CompileJob, Envelope, Job, ParseJob, Reply } from './jobs.js';
+
+// Entry point of the worker thread (see OffThreadWorker): work whose cost a hostile upstream
+// controls — parsing multi-megabyte messages, compiling large schemas — runs here, so neither the
+// work nor the garbage it leaves holds Toolplane's event loop.
+
+const compilers = new Map<string, SchemaCompiler>();
+
+function parse(job: ParseJob): unknown {
+  const value = parseMessage(job);
+  return job.asText ? JSON.stringify(value) : value;
+}
+
+function parseMessage(job: ParseJob): unknown {
+  const value: unknown = JSON.parse(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength).toString('utf8'));
+  // Oversized schemas go first: the values that count are those Toolplane keeps.
+  if (job.schemaLimits && isRecord(value) && isRecord(value.result) && Array.isArray(value.result.tools)) {
+    trimOversizedSchemas(value.result, job.schemaLimits);
+  }
+  if (job.maxValues !== undefined && holdsMoreValues(value, job.maxValues)) {
+    const message = `the upstream's message holds more than ${job.maxValues.toLocaleString('en-US')} values (Toolplane's limit)`;
+    // A response fails its request at once; anything else is dropped.
+    if (isRecord(value) && (typeof value.id === 'string' || typeof value.id === 'number') && ('result' in value || 'error' in value)) {
+      return { jsonrpc: '2.0', id: value.id, error: { code: -32603, message } };
+    }
+    throw new Error(message);
+  }
+  return value;
+}
+
+/** Whether `value` holds more than `limit` values (itself, members and elements); stops counting there. */
+function holdsMoreValues(value: unknown, limit: number): boolean {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (++count > limit) return true;
+    if (next !== null && typeof next === 'object') {
+      const inner = Array.isArray(next) ? next : Object.values(next);
+      if (count + inner.length > limit) return true;
+      for (const item of inner) pending.push(item);
+    }
+  }
+  return false;
+}
+
+function compile(job: CompileJob): unknown {
+  const result = compilerFor(job.limits).compileToCode(job.schema);
+  return result.usable && !job.code ? { usable: true, code: '' } : result;
+}
+
+function compilerFor(limits: SchemaLimits): SchemaCompiler {
+  const key = JSON.stringify(limits);
+  let compiler = compilers.get(key);
+  if (!compiler) compilers.set(key, (compiler = new SchemaCompiler(limits, { standalone: true })));
+  return compiler;
+}
+
+function run(job: Job): unknown {
+  switch (job.kind) {
+    case 'parse':
+      return parse(job);
+    case 'compile':
+      return compile(job);
+  }
+}
+
+parentPort?.on('message', ({ id, job }: Envelope) => {
+  let reply: Reply;
+  try {
+    reply = { id, value: run(job) };
+  } catch (error) {
+    reply = { id, error: error instanceof Error ? error.message : String(error) };
+  }
+  try {
+    parentPort!.postMessage(reply);
+  } catch (error) {
+    // Never leave the caller waiting, even for a value structured cloning cannot carry.
+    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
+  }
+});
