@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/core.module.js';
@@ -12,6 +13,7 @@ import { ListExecutionsHandler } from './application/list-executions/list-execut
 import { AuditLog } from './domain/audit-event.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
+import { StartedCallJournal } from './infrastructure/started-call-journal.js';
 import { TypeormAuditLog } from './infrastructure/typeorm-audit-log.js';
 import { AuditEventsController } from './interface/audit-events.controller.js';
 import { ExecutionsController } from './interface/executions.controller.js';
@@ -22,12 +24,28 @@ import { ExecutionsController } from './interface/executions.controller.js';
     { provide: AuditLog, useFactory: (uow: TypeormUnitOfWork, clock: Clock, ids: IdGenerator) => new TypeormAuditLog(uow, clock, ids), inject: [TypeormUnitOfWork, Clock, IdGenerator] },
     // Flushes in beforeApplicationShutdown and again (then refuses new records) in onApplicationShutdown,
     // both ahead of CoreModule closing the database.
-    { provide: ExecutionRecorder, useFactory: (db: Database) => new GroupCommitExecutionRecorder(db.dataSource), inject: [DATABASE] },
+    // With the embedded cluster (Toolplane its only user, on the same disk) started calls go to a
+    // journal in the data dir; with a shared database, to `started` rows every replica can sweep.
+    {
+      provide: StartedCallJournal,
+      useFactory: (config: AppConfig) => (config.databaseUrl === undefined ? new StartedCallJournal(join(config.dataDir, 'started-calls')) : null),
+      inject: [APP_CONFIG],
+    },
+    {
+      provide: ExecutionRecorder,
+      useFactory: (db: Database, journal: StartedCallJournal | null) => new GroupCommitExecutionRecorder(db.dataSource, { journal: journal ?? undefined }),
+      inject: [DATABASE, StartedCallJournal],
+    },
     {
       provide: InterruptedCallSweeper,
-      useFactory: (db: Database, config: AppConfig) =>
-        new InterruptedCallSweeper(db.dataSource, { soleProcess: config.databaseUrl === undefined, maxCallTimeoutMs: config.maxCallTimeoutMs, intervalMs: 60_000 }),
-      inject: [DATABASE, APP_CONFIG],
+      useFactory: (db: Database, config: AppConfig, journal: StartedCallJournal | null) =>
+        new InterruptedCallSweeper(db.dataSource, {
+          soleProcess: config.databaseUrl === undefined,
+          maxCallTimeoutMs: config.maxCallTimeoutMs,
+          intervalMs: 60_000,
+          journal: journal ?? undefined,
+        }),
+      inject: [DATABASE, APP_CONFIG, StartedCallJournal],
     },
     ListAuditEventsHandler,
     ListExecutionsHandler,

@@ -4,6 +4,7 @@ import pg, { type Pool, type PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
+import type { StartedCallJournal } from './started-call-journal.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */
@@ -17,6 +18,11 @@ export interface GroupCommitOptions {
    * second. The call's outcome removes its row moments later.
    */
   startedRows?: boolean;
+  /**
+   * Write started calls to this journal instead of `started` rows (see StartedCallJournal): only
+   * where Toolplane is the database's only user and the journal shares its disk.
+   */
+  journal?: StartedCallJournal;
 }
 
 /** Counters since start, so tests and operators can see how well calls share commits. */
@@ -108,6 +114,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   private startedRows?: GroupCommitExecutionRecorder;
   /** Calls recorded as started whose outcome is not recorded yet: only their outcomes remove a row. */
   private readonly startedIds = new Set<string>();
+  /** Calls written to the journal whose outcome is not recorded yet. */
+  private readonly journaled = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -126,6 +134,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
    */
   recordStarted(execution: ExecutionRecord): Promise<void> {
     if (this.writesStarts) return this.record(execution);
+    const journal = this.options.journal;
+    if (journal) {
+      if (this.closed) return Promise.reject(recorderClosed());
+      try {
+        journal.append({ id: execution.id, startedAt: execution.startedAt.toISOString(), record: startRecordJson(execution) });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      this.journaled.add(execution.id);
+      return Promise.resolve();
+    }
     this.startedRows ??= new GroupCommitExecutionRecorder(this.dataSource, { ...this.options, startedRows: true });
     this.startedIds.add(execution.id);
     return this.startedRows.record(execution);
@@ -160,6 +179,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     await this.flush();
     this.client?.release();
     this.client = undefined;
+    this.options.journal?.close();
   }
 
   /** Records in flight when shutdown starts are written while the database is still open. */
@@ -291,13 +311,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   private committed(rows: Pending[]): void {
     this.counters.rows += rows.length;
     for (const row of rows) this.startedIds.delete(row.id);
+    for (const row of rows) {
+      if (this.journaled.delete(row.id)) this.options.journal?.settle(row.id);
+    }
     for (const row of rows) row.resolve();
   }
 
   private failed(row: Pending, error: unknown): void {
     this.counters.failedRows += 1;
-    // Its started row (if any) stays, and becomes an interrupted execution: the outcome was lost.
+    // Its started row or journal line (if any) stays, and becomes an interrupted execution: the outcome was lost.
     this.startedIds.delete(row.id);
+    this.journaled.delete(row.id);
     this.logger.error(`execution ${row.id} was not recorded: ${describe(error)}`);
     row.reject(error);
   }
@@ -314,6 +338,11 @@ function recorderClosed(): DomainError {
 }
 
 function toStartRow(e: ExecutionRecord): unknown[] {
+  return [e.id, e.startedAt, startRecordJson(e)];
+}
+
+/** What a started call's `interrupted` execution will need, as the JSON text of `execution_starts.record`. */
+function startRecordJson(e: ExecutionRecord): string {
   const record = {
     tool_id: e.toolId,
     qualified_name: text(e.qualifiedName),
@@ -326,7 +355,7 @@ function toStartRow(e: ExecutionRecord): unknown[] {
     arguments: e.arguments ?? null,
     attempts: e.attempts,
   };
-  return [e.id, e.startedAt, json(record)];
+  return json(record);
 }
 
 function toRow(e: ExecutionRecord): unknown[] {

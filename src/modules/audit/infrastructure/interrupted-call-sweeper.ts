@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import type { StartedCallJournal } from './started-call-journal.js';
 
 export interface SweeperSettings {
   /** Only this process uses the database (the embedded cluster): every started call at start is from a stopped run. */
@@ -8,7 +9,12 @@ export interface SweeperSettings {
   maxCallTimeoutMs: number;
   /** How often overdue `started` rows are looked for. */
   intervalMs: number;
+  /** Where started calls are written instead of `started` rows (only with soleProcess): its earlier runs' lines are swept at start. */
+  journal?: StartedCallJournal;
 }
+
+/** Journal lines moved into `execution_starts` per statement. */
+const REPLAY_BATCH = 500;
 
 /** Past its deadline by this much, a started call has surely ended without its record. */
 const MARGIN_MS = 60_000;
@@ -29,11 +35,34 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    const replayed = await this.replayJournal();
     await this.sweep(this.settings.soleProcess ? 0 : this.settings.maxCallTimeoutMs + MARGIN_MS);
+    // Only now are the replayed calls in the history: a crash before this point replays them again.
+    for (const file of replayed.files) this.settings.journal?.remove(file);
     this.timer = setInterval(() => {
       this.sweep(this.settings.maxCallTimeoutMs + MARGIN_MS).catch((error: unknown) => this.logger.warn(`sweeping interrupted calls failed: ${String(error)}`));
     }, this.settings.intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * Moves the calls an earlier run wrote to the journal into `execution_starts` (those whose outcome
+   * is in the history are dropped by the sweep), then deletes its files.
+   */
+  private async replayJournal(): Promise<{ files: string[] }> {
+    const journal = this.settings.journal;
+    if (!journal) return { files: [] };
+    const { entries, files } = journal.earlierEntries();
+    for (let start = 0; start < entries.length; start += REPLAY_BATCH) {
+      const batch = entries.slice(start, start + REPLAY_BATCH);
+      await this.dataSource.query(
+        `INSERT INTO execution_starts (id, started_at, record)
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::jsonb[])
+         ON CONFLICT (id) DO NOTHING`,
+        [batch.map((entry) => entry.id), batch.map((entry) => entry.startedAt), batch.map((entry) => entry.record)],
+      );
+    }
+    return { files };
   }
 
   onModuleDestroy(): void {
