@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from './config/app-config.js';
+import { AccessModule } from './modules/access/access.module.js';
 import { ADMIN_KEY, AuthGuard } from './modules/access/interface/auth.guard.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { CatalogModule } from './modules/catalog/catalog.module.js';
@@ -25,6 +26,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         CatalogNotificationsModule,
         AuditModule,
+        AccessModule,
         SecretsModule,
         InventoryModule,
         CatalogModule,

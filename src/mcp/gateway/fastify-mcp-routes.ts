@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../modules/access/domain/principal.js';
+import { Requires } from '../../modules/access/interface/auth.guard.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
 import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
@@ -196,4 +197,5 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** Names the MCP endpoints to the guard (it reads route metadata from the class and handler it is given). */
+@Requires('mcp:use')
 class McpEndpoints {}

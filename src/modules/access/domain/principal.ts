@@ -1,9 +1,20 @@
-/** Who is calling. Until API keys with roles arrive, the one principal is the admin. */
+import { roleAllows, type Permission, type Role } from './permissions.js';
+
+/** How a principal proved who it is. */
+export type PrincipalKind = 'bootstrap-key' | 'api-key' | 'anonymous';
+
+/** Who is calling: the bootstrap admin, the owner of an API key, or anyone (auth off, loopback only). */
 export interface Principal {
   id: string;
   name: string;
-  roles: string[];
+  kind: PrincipalKind;
+  roles: Role[];
 }
 
-export const ANONYMOUS_DEVELOPER: Principal = { id: 'anonymous', name: 'anonymous (auth off)', roles: ['admin'] };
-export const ADMIN: Principal = { id: 'admin', name: 'admin', roles: ['admin'] };
+export const ANONYMOUS_DEVELOPER: Principal = { id: 'anonymous', name: 'anonymous (auth off)', kind: 'anonymous', roles: ['admin'] };
+/** The principal of TOOLPLANE_ADMIN_KEY (or the generated admin.key). */
+export const ADMIN: Principal = { id: 'admin', name: 'admin', kind: 'bootstrap-key', roles: ['admin'] };
+
+export function may(principal: Principal, permission: Permission): boolean {
+  return roleAllows(principal.roles, permission);
+}

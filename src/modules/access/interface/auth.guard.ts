@@ -1,19 +1,45 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
-import { ADMIN, ANONYMOUS_DEVELOPER, Principal } from '../domain/principal.js';
+import type { Permission } from '../domain/permissions.js';
+import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../domain/principal.js';
+import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
 
 export const ADMIN_KEY = Symbol('ADMIN_KEY');
 const IS_PUBLIC = 'toolplane:public';
+const PERMISSION = 'toolplane:permission';
 
 /** Marks an endpoint reachable without credentials (health, docs). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
+/** The extension naming an operation's permission in the OpenAPI document. */
+export const PERMISSION_EXTENSION = 'x-toolplane-permission';
+
+/**
+ * The one permission a route needs; every route that is not public declares one (the
+ * authorization matrix test holds every operation of the OpenAPI document to it). It is
+ * published in the API reference as `x-toolplane-permission`.
+ */
+export const Requires = (permission: Permission) => applyDecorators(SetMetadata(PERMISSION, permission), ApiExtension(PERMISSION_EXTENSION, permission));
+
+/** What a route declares: public, a permission, or nothing (refused). */
+export function declaredAccess(reflector: Reflector, targets: Parameters<Reflector['getAllAndOverride']>[1]): 'public' | Permission | undefined {
+  if (reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return 'public';
+  return reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
+}
+
 type AuthedRequest = { headers: Record<string, string | string[] | undefined>; principal?: Principal };
 
-/** Bearer API key on every endpoint but the public ones; TOOLPLANE_AUTH=off on loopback only. */
+/**
+ * The one place that decides who may use a route: authenticates the bearer key (the bootstrap
+ * admin key, or an API key), then checks the route's declared permission against the principal's
+ * role. 401 for a missing, unknown, revoked or expired key; 403 for a role that may not; a route
+ * without a declaration is refused (fail closed). TOOLPLANE_AUTH=off (loopback only) makes every
+ * caller the admin.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly keyDigest: Buffer;
@@ -22,27 +48,35 @@ export class AuthGuard implements CanActivate {
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ADMIN_KEY) adminKey: string,
+    @Inject(ApiKeyAuthenticator) private readonly apiKeys: ApiKeyAuthenticator,
   ) {
     this.keyDigest = digest(adminKey);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = declaredAccess(this.reflector, [context.getHandler(), context.getClass()]);
+    if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthedRequest>();
-    if (this.config.authDisabled) {
-      request.principal = ANONYMOUS_DEVELOPER;
-      return true;
+    const principal = await this.authenticate(request);
+    request.principal = principal;
+    if (access === undefined) {
+      throw new DomainError('forbidden', 'FORBIDDEN', 'This route declares no permission, so nobody may use it.');
     }
+    if (!may(principal, access)) {
+      throw new DomainError('forbidden', 'FORBIDDEN', `The ${principal.roles.join(', ')} role may not do this (it needs ${access}).`);
+    }
+    return true;
+  }
+
+  private async authenticate(request: AuthedRequest): Promise<Principal> {
+    if (this.config.authDisabled) return ANONYMOUS_DEVELOPER;
     const presented = bearerToken(request.headers.authorization) ?? single(request.headers['x-api-key']);
     if (!presented) {
       throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>".');
     }
     // Compare digests so the comparison is constant-time whatever the lengths.
-    if (!timingSafeEqual(digest(presented), this.keyDigest)) {
-      throw new DomainError('unauthenticated', 'INVALID_API_KEY', 'The API key is not valid.');
-    }
-    request.principal = ADMIN;
-    return true;
+    if (timingSafeEqual(digest(presented), this.keyDigest)) return ADMIN;
+    return this.apiKeys.authenticate(presented);
   }
 }
 

@@ -9,7 +9,9 @@ export type AuditAction =
   | 'tool.enabled'
   | 'tool.disabled'
   | 'secret.put'
-  | 'secret.deleted';
+  | 'secret.deleted'
+  | 'api-key.created'
+  | 'api-key.revoked';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
 export interface AuditEvent {
@@ -17,7 +19,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;

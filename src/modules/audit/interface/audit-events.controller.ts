@@ -3,13 +3,14 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
+import { Requires } from '../../access/interface/auth.guard.js';
 
 class AuditEventDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;
   @ApiProperty() actor!: string;
   @ApiProperty({ example: 'source.registered' }) action!: string;
-  @ApiProperty({ enum: ['source', 'tool', 'secret'] }) targetType!: string;
+  @ApiProperty({ enum: ['source', 'tool', 'secret', 'api-key'] }) targetType!: string;
   @ApiProperty({ nullable: true, type: String }) targetId!: string | null;
   @ApiProperty({ nullable: true, type: String }) targetName!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
@@ -27,8 +28,9 @@ export class AuditEventsController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get()
+  @Requires('audit:read')
   @ApiQuery({ name: 'action', required: false })
-  @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret'] })
+  @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret', 'api-key'] })
   @ApiQuery({ name: 'target', required: false, description: 'Target id or name.' })
   @ApiQuery({ name: 'actor', required: false })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time' })
@@ -40,7 +42,7 @@ export class AuditEventsController {
     const params = new QueryParams(query);
     const filter = {
       action: params.string('action', { max: 64 }),
-      targetType: params.string('targetType', { oneOf: ['source', 'tool', 'secret'] }),
+      targetType: params.string('targetType', { oneOf: ['source', 'tool', 'secret', 'api-key'] }),
       target: params.string('target', { max: 200 }),
       actor: params.string('actor', { max: 200 }),
       since: params.date('since'),

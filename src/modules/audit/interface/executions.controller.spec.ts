@@ -3,11 +3,22 @@ import { ValidationFailed } from '../../../shared/domain-error.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
+import { ADMIN, type Principal } from '../../access/domain/principal.js';
 import { ExecutionsController } from './executions.controller.js';
 
 describe('ExecutionsController query parameters', () => {
   const sent: unknown[] = [];
-  const controller = new ExecutionsController({ execute: async (query: unknown) => (sent.push(query), query) } as unknown as QueryBus);
+  const execute = async (query: unknown) => {
+    sent.push(query);
+    return query instanceof ListExecutionsQuery ? { items: [], nextCursor: null } : query;
+  };
+  const bus = new ExecutionsController({ execute } as unknown as QueryBus);
+  // The admin's view unless a test says otherwise.
+  const controller = {
+    list: (query: Record<string, unknown>, principal: Principal = ADMIN) => bus.list(query, principal).then(() => sent.at(-1)),
+    stats: (query: Record<string, unknown>) => bus.stats(query),
+    get: (id: string) => bus.get(id, ADMIN),
+  };
   const problems = (run: () => unknown): { path: string; message: string }[] => {
     try {
       run();
@@ -75,6 +86,14 @@ describe('ExecutionsController query parameters', () => {
   });
 
   it('passes the id through to GetExecution', async () => {
-    expect(await controller.get('0b0c3f0e-9d1e-4a53-9c55-0a1f1d6a2b9e')).toEqual(new GetExecutionQuery('0b0c3f0e-9d1e-4a53-9c55-0a1f1d6a2b9e'));
+    await controller.get('0b0c3f0e-9d1e-4a53-9c55-0a1f1d6a2b9e');
+    expect(sent.at(-1)).toEqual(new GetExecutionQuery('0b0c3f0e-9d1e-4a53-9c55-0a1f1d6a2b9e'));
+  });
+
+  it("limits a principal without executions:read-all to its own calls, whatever caller it asks for", async () => {
+    const agent: Principal = { id: 'b4c9e7a2-0000-4000-8000-000000000001', name: 'bot', kind: 'api-key', roles: ['agent'] };
+    expect(await controller.list({ caller: 'someone-else' }, agent)).toMatchObject({ filter: { caller: agent.id } });
+    const auditor: Principal = { ...agent, roles: ['auditor'] };
+    expect(await controller.list({ caller: 'someone-else' }, auditor)).toMatchObject({ filter: { caller: 'someone-else' } });
   });
 });

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
+import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { EXECUTION_STATUSES, ExecutionStatus } from '../../execution/domain/execution.js';
@@ -10,6 +10,8 @@ import type { ExecutionPage, ExecutionView } from '../application/execution-view
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
+import { may, type Principal } from '../../access/domain/principal.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 
 /** PostgreSQL text cannot hold NUL; no name or id contains control characters. */
 const PRINTABLE = /^\P{Cc}*$/u;
@@ -21,6 +23,7 @@ export class ExecutionsController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get()
+  @Requires('executions:read')
   @ApiQuery({ name: 'tool', required: false, description: 'Qualified tool name.' })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
   @ApiQuery({ name: 'status', required: false, description: `One status or several separated by commas: ${EXECUTION_STATUSES.join(', ')}.` })
@@ -31,7 +34,7 @@ export class ExecutionsController {
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-500, default 50' })
   @ApiOkResponse({ type: ExecutionPageDto })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
-  list(@Query() query: Record<string, unknown>): Promise<ExecutionPage> {
+  list(@Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ExecutionPage> {
     const params = new QueryParams(query);
     const problems: ProblemDetail[] = [];
     const filter: ExecutionFilter = {
@@ -46,11 +49,16 @@ export class ExecutionsController {
     const cursor = params.string('cursor', { max: 512 });
     const limit = params.int('limit', 50, 1, 500);
     done(params, problems);
-    return this.queries.execute(new ListExecutionsQuery(filter, cursor, limit));
+    // Without executions:read-all (agents) a principal reads its own calls only.
+    if (!may(principal, 'executions:read-all')) filter.caller = principal.id;
+    return this.queries
+      .execute(new ListExecutionsQuery(filter, cursor, limit))
+      .then((page: ExecutionPage) => ({ ...page, items: page.items.map((item) => withPayloadsFor(principal, item)) }));
   }
 
   // Declared before ':id'; the router also prefers the static segment.
   @Get('stats')
+  @Requires('stats:read')
   @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source'], description: 'Default tool.' })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Default: 24 hours ago.' })
   @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time', description: 'Default: now.' })
@@ -68,11 +76,22 @@ export class ExecutionsController {
   }
 
   @Get(':id')
+  @Requires('executions:read')
   @ApiOkResponse({ type: ExecutionResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND, also for an id that is not a uuid.' })
-  get(@Param('id') id: string): Promise<ExecutionView> {
-    return this.queries.execute(new GetExecutionQuery(id));
+  async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ExecutionView> {
+    const execution: ExecutionView = await this.queries.execute(new GetExecutionQuery(id));
+    if (!may(principal, 'executions:read-all') && execution.caller.principalId !== principal.id) {
+      // Another principal's call is not there, as far as this one can tell.
+      throw new NotFound('EXECUTION_NOT_FOUND', `No execution with id ${id}.`);
+    }
+    return withPayloadsFor(principal, execution);
   }
+}
+
+/** Stored arguments and results are shown only with executions:payloads (auditors see who called what, not what was sent). */
+function withPayloadsFor(principal: Principal, execution: ExecutionView): ExecutionView {
+  return may(principal, 'executions:payloads') ? execution : { ...execution, arguments: null, result: null };
 }
 
 function parseStatuses(value: string | undefined, problems: ProblemDetail[]): ExecutionStatus[] | undefined {

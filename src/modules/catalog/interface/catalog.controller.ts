@@ -8,6 +8,7 @@ import { CatalogAnswer, CatalogPage, SearchCatalogQuery } from '../application/s
 import { CATALOG_FORMATS } from '../domain/catalog.js';
 import { AnthropicToolDto, McpToolDto, NotConvertibleDto, OpenAiChatToolDto, OpenAiResponsesToolDto } from './catalog.dto.js';
 import { parseCatalogRequest } from './catalog-request.js';
+import { Requires } from '../../access/interface/auth.guard.js';
 
 const ITEM_MODELS = [ToolResponseDto, McpToolDto, OpenAiChatToolDto, OpenAiResponsesToolDto, AnthropicToolDto];
 const hint = (name: string, description: string) => ApiQuery({ name, required: false, enum: ['true', 'false'], description });
@@ -26,6 +27,7 @@ export class CatalogController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get()
+  @Requires('catalog:read')
   @ApiOperation({
     operationId: 'Tools_list',
     summary: 'The tool catalog: search, filter, and list tools in the format an agent or LLM API takes',

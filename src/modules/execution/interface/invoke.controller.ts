@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags 
 import type { FastifyReply } from 'fastify';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 import { ExecuteToolCommand } from '../application/execute-tool/execute-tool.command.js';
 import type { ExecutionRecord } from '../domain/execution.js';
 import type { ExecutionView } from '../../audit/application/execution-view.js';
@@ -19,6 +19,7 @@ export class InvokeController {
   constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
 
   @Post(':qualifiedName/invoke')
+  @Requires('tools:invoke')
   @ApiBody({ type: InvokeToolDto })
   @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
   @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })

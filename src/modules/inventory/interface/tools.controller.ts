@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swag
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 import { GetToolQuery } from '../application/get-tool/get-tool.query.js';
 import { SetToolEnabledCommand } from '../application/set-tool-enabled/set-tool-enabled.command.js';
 import type { ToolView } from '../application/tool-view.js';
@@ -21,6 +21,7 @@ export class ToolsController {
   ) {}
 
   @Get(':qualifiedName')
+  @Requires('catalog:read')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
   get(@Param('qualifiedName') qualifiedName: string): Promise<ToolView> {
@@ -28,6 +29,7 @@ export class ToolsController {
   }
 
   @Patch(':qualifiedName')
+  @Requires('tools:write')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })

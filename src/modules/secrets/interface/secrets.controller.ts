@@ -7,7 +7,7 @@ import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 import { DeleteSecretCommand } from '../application/delete-secret/delete-secret.command.js';
 import { ListSecretsQuery, SecretPage } from '../application/list-secrets/list-secrets.query.js';
 import { PutSecretCommand } from '../application/put-secret/put-secret.command.js';
@@ -39,6 +39,7 @@ export class SecretsController {
   ) {}
 
   @Put(':name')
+  @Requires('secrets:write')
   @ApiCreatedResponse({ type: SecretMetadataDto, description: 'Created (200 when replaced).' })
   @ApiOkResponse({ type: SecretMetadataDto, description: 'Replaced.' })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
@@ -55,6 +56,7 @@ export class SecretsController {
   }
 
   @Get()
+  @Requires('secrets:read')
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiOkResponse({ type: SecretPageDto })
@@ -67,6 +69,7 @@ export class SecretsController {
   }
 
   @Delete(':name')
+  @Requires('secrets:write')
   @HttpCode(204)
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: ErrorResponseDto })

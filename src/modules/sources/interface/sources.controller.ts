@@ -5,7 +5,7 @@ import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal } from '../../access/interface/auth.guard.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 import type { InventoryChanges } from '../../inventory/domain/inventory-diff.js';
 import { GetSourceQuery } from '../application/get-source/get-source.query.js';
 import { ListSourcesQuery } from '../application/list-sources/list-sources.query.js';
@@ -39,6 +39,7 @@ export class SourcesController {
   ) {}
 
   @Post()
+  @Requires('sources:write')
   @ApiBody({ type: RegisterSourceDto })
   @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before the first discovery finishes.' })
   @ApiCreatedResponse({ type: SourceResponseDto })
@@ -53,6 +54,7 @@ export class SourcesController {
   }
 
   @Post('validate')
+  @Requires('sources:write')
   @HttpCode(200)
   @ApiBody({ type: RegisterSourceDto })
   @ApiOkResponse({ type: ValidationReportDto, description: 'A dry run: every check, a real connection and a tool preview. Nothing is stored.' })
@@ -63,6 +65,7 @@ export class SourcesController {
   }
 
   @Get()
+  @Requires('sources:read')
   @ApiQuery({ name: 'enabled', required: false, type: Boolean })
   @ApiQuery({ name: 'health', required: false, enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] })
   @ApiQuery({ name: 'transport', required: false, enum: TRANSPORTS })
@@ -86,6 +89,7 @@ export class SourcesController {
   }
 
   @Get(':idOrName')
+  @Requires('sources:read')
   @ApiOkResponse({ type: SourceResponseDto })
   @applyAll(...errors(401, 404))
   get(@Param('idOrName') idOrName: string): Promise<SourceView> {
@@ -93,6 +97,7 @@ export class SourcesController {
   }
 
   @Patch(':idOrName')
+  @Requires('sources:write')
   @ApiBody({ type: UpdateSourceDto })
   @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before a triggered rediscovery finishes.' })
   @ApiOkResponse({ type: SourceResponseDto })
@@ -112,6 +117,7 @@ export class SourcesController {
   }
 
   @Delete(':idOrName')
+  @Requires('sources:write')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed: processes stopped, tools out of the catalog, history kept.' })
   @applyAll(...errors(401, 404))
@@ -120,6 +126,7 @@ export class SourcesController {
   }
 
   @Post(':idOrName/refresh')
+  @Requires('sources:write')
   @HttpCode(200)
   @ApiOkResponse({ type: InventoryChangesDto })
   @applyAll(...errors(401, 404, 409, 502))

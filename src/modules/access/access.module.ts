@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { CreateApiKeyHandler } from './application/create-api-key/create-api-key.handler.js';
+import { GetApiKeyHandler } from './application/get-api-key/get-api-key.handler.js';
+import { ListApiKeysHandler } from './application/list-api-keys/list-api-keys.handler.js';
+import { RevokeApiKeyHandler } from './application/revoke-api-key/revoke-api-key.handler.js';
+import { ApiKeyRepository } from './domain/api-key.js';
+import { ApiKeySecrets } from './domain/api-key-secrets.port.js';
+import { ApiKeyAuthenticator } from './infrastructure/api-key-authenticator.js';
+import { Sha256ApiKeySecrets } from './infrastructure/api-key-secret.js';
+import { ForgetRevokedKeysHandler } from './infrastructure/forget-revoked-keys.handler.js';
+import { TypeormApiKeyRepository } from './infrastructure/typeorm-api-key.repository.js';
+import { ApiKeysController } from './interface/api-keys.controller.js';
+
+/** Principals, API keys and roles; the guard (AuthGuard, installed by AppModule) authenticates with ApiKeyAuthenticator. */
+@Module({
+  imports: [AuditModule],
+  controllers: [ApiKeysController],
+  providers: [
+    { provide: ApiKeyRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormApiKeyRepository(uow), inject: [TypeormUnitOfWork] },
+    { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
+    { provide: ApiKeyAuthenticator, useFactory: (keys: ApiKeyRepository) => new ApiKeyAuthenticator(keys), inject: [ApiKeyRepository] },
+    CreateApiKeyHandler,
+    RevokeApiKeyHandler,
+    ListApiKeysHandler,
+    GetApiKeyHandler,
+    ForgetRevokedKeysHandler,
+  ],
+  exports: [ApiKeyAuthenticator],
+})
+export class AccessModule {}

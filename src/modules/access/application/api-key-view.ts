@@ -1,0 +1,33 @@
+import { keyState, type ApiKey } from '../domain/api-key.js';
+import type { Role } from '../domain/permissions.js';
+
+/** An API key as the API shows it: never the key, never its hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  owner: string | null;
+  role: Role;
+  prefix: string;
+  state: 'active' | 'revoked' | 'expired';
+  createdAt: string;
+  createdBy: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export function viewOf(key: ApiKey, now: Date): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    owner: key.owner,
+    role: key.role,
+    prefix: key.prefix,
+    state: keyState(key, now),
+    createdAt: key.createdAt.toISOString(),
+    createdBy: key.createdBy,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,3 @@
+export class GetApiKeyQuery {
+  constructor(readonly id: string) {}
+}

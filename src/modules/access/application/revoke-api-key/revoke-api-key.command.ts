@@ -1,0 +1,6 @@
+export class RevokeApiKeyCommand {
+  constructor(
+    readonly id: string,
+    readonly actor: string,
+  ) {}
+}

@@ -1,0 +1,40 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../../../shared/domain-error.js';
+import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
+import { AuditLog } from '../../../audit/domain/audit-event.js';
+import { ApiKeyRepository } from '../../domain/api-key.js';
+import { ApiKeyRevoked } from '../../domain/api-key-revoked.event.js';
+import { viewOf, type ApiKeyView } from '../api-key-view.js';
+import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Revokes a key (revoking it again changes nothing); the key's requests are refused from then on. */
+@CommandHandler(RevokeApiKeyCommand)
+export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand, ApiKeyView> {
+  constructor(
+    @Inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
+    @Inject(AuditLog) private readonly audit: AuditLog,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(EventBus) private readonly events: EventBus,
+  ) {}
+
+  async execute({ id, actor }: RevokeApiKeyCommand): Promise<ApiKeyView> {
+    if (!UUID.test(id)) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
+    const now = this.clock.now();
+    const revoked = await this.uow.run(async () => {
+      const before = await this.keys.findById(id);
+      if (!before) return undefined;
+      const after = await this.keys.revoke(id, now);
+      if (before.revokedAt === null) {
+        await this.audit.record({ actor, action: 'api-key.revoked', targetType: 'api-key', targetId: id, targetName: before.name, details: { role: before.role, prefix: before.prefix } });
+      }
+      return after;
+    });
+    if (!revoked) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
+    this.events.publish(new ApiKeyRevoked(revoked.hash));
+    return viewOf(revoked, now);
+  }
+}

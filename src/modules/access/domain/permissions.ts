@@ -1,0 +1,44 @@
+/** What a route may require. Each REST route and MCP endpoint declares exactly one. */
+export const PERMISSIONS = [
+  'sources:read',
+  'sources:write',
+  'secrets:read',
+  'secrets:write',
+  'catalog:read',
+  'tools:write',
+  'tools:invoke',
+  'mcp:use',
+  'executions:read',
+  'executions:read-all',
+  'executions:payloads',
+  'stats:read',
+  'audit:read',
+  'keys:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ['admin', 'operator', 'agent', 'auditor'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What each role may do:
+ * - admin: everything;
+ * - operator: run the sources (register, validate, change, refresh, remove), their secrets and
+ *   their tools (enable, disable), and read how they are used;
+ * - agent: the catalog, calls (REST and MCP), and its own executions;
+ * - auditor: read everything but secrets' values (none can) and the stored arguments and results.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  admin: PERMISSIONS,
+  operator: ['sources:read', 'sources:write', 'secrets:read', 'secrets:write', 'catalog:read', 'tools:write', 'executions:read', 'executions:read-all', 'stats:read'],
+  agent: ['catalog:read', 'tools:invoke', 'mcp:use', 'executions:read', 'executions:payloads'],
+  auditor: ['sources:read', 'secrets:read', 'catalog:read', 'executions:read', 'executions:read-all', 'stats:read', 'audit:read'],
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function roleAllows(roles: readonly Role[], permission: Permission): boolean {
+  return roles.some((role) => ROLE_PERMISSIONS[role].includes(permission));
+}

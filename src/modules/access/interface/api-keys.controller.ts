@@ -1,0 +1,110 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
+import type { ApiKeyView } from '../application/api-key-view.js';
+import { CreateApiKeyCommand } from '../application/create-api-key/create-api-key.command.js';
+import type { CreatedApiKey } from '../application/create-api-key/create-api-key.handler.js';
+import { GetApiKeyQuery } from '../application/get-api-key/get-api-key.query.js';
+import { ListApiKeysQuery, type ApiKeyPage } from '../application/list-api-keys/list-api-keys.query.js';
+import { RevokeApiKeyCommand } from '../application/revoke-api-key/revoke-api-key.command.js';
+import { ROLES } from '../domain/permissions.js';
+import type { Principal } from '../domain/principal.js';
+import { CurrentPrincipal, Requires } from './auth.guard.js';
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'billing-agent', maxLength: 100 })
+  @IsString()
+  name!: string;
+
+  // Checked with the other fields by CreateApiKey, so every problem is reported at once.
+  @ApiProperty({ enum: ROLES })
+  @IsString()
+  role!: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Whom the key belongs to: a person, a team, an agent.' })
+  @IsOptional()
+  @IsString()
+  owner?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'Refused from then on; absent: never expires.' })
+  @IsOptional()
+  @IsString()
+  expiresAt?: string | null;
+}
+
+export class ApiKeyDto implements ApiKeyView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ nullable: true, type: String }) owner!: string | null;
+  @ApiProperty({ enum: ROLES }) role!: ApiKeyView['role'];
+  @ApiProperty({ example: 'tp_Xb3k9QaZ', description: 'The first characters of the key, to recognise it.' }) prefix!: string;
+  @ApiProperty({ enum: ['active', 'revoked', 'expired'] }) state!: ApiKeyView['state'];
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ description: 'The principal that created it.' }) createdBy!: string;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) expiresAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) revokedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Updated at most once a minute.' }) lastUsedAt!: string | null;
+}
+
+export class CreatedApiKeyDto extends ApiKeyDto {
+  @ApiProperty({ description: 'The key: shown this once, stored only as a hash.' }) key!: string;
+}
+
+export class ApiKeyPageDto {
+  @ApiProperty({ type: [ApiKeyDto] }) items!: ApiKeyDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+@ApiTags('access')
+@ApiBearerAuth()
+@Controller('api/v1/api-keys')
+export class ApiKeysController {
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @Requires('keys:manage')
+  @ApiCreatedResponse({ type: CreatedApiKeyDto, description: 'The key is in `key`, this once.' })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  async create(@Body() body: CreateApiKeyDto, @CurrentPrincipal() principal: Principal): Promise<CreatedApiKey> {
+    const dto = await validateDtoOrThrow(CreateApiKeyDto, body);
+    return this.commands.execute(new CreateApiKeyCommand(dto, principal.id));
+  }
+
+  @Get()
+  @Requires('keys:manage')
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiOkResponse({ type: ApiKeyPageDto })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  list(@Query() query: Record<string, unknown>): Promise<ApiKeyPage> {
+    const params = new QueryParams(query);
+    const cursor = params.string('cursor', { max: 512 });
+    const limit = params.int('limit', 50, 1, 200);
+    params.done();
+    return this.queries.execute(new ListApiKeysQuery(cursor, limit));
+  }
+
+  @Get(':id')
+  @Requires('keys:manage')
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  get(@Param('id') id: string): Promise<ApiKeyView> {
+    return this.queries.execute(new GetApiKeyQuery(id));
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Requires('keys:manage')
+  @ApiOkResponse({ type: ApiKeyDto, description: 'The key, revoked (revoking again changes nothing).' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ApiKeyView> {
+    return this.commands.execute(new RevokeApiKeyCommand(id, principal.id));
+  }
+}
