@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { decideTool, isRestricted, type ToolScope } from '../../modules/access/domain/tool-scope.js';
 import type { ToolView } from '../../modules/inventory/application/tool-view.js';
 
 /** What the MCP endpoints need to know about a source: whether it exists, and its tools by upstream name. */
@@ -48,14 +49,24 @@ export class CatalogSnapshot {
     this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}`).join('\u0001');
   }
 
-  /** The MCP definitions of every usable tool, named by qualified name, in name order. */
-  qualifiedTools(): Tool[] {
+  /** The MCP definitions of every usable tool (of those `scope` allows), named by qualified name, in name order. */
+  qualifiedTools(scope?: ToolScope): Tool[] {
     this.qualifiedDefinitions ??= this.usable.map((tool) => toMcpTool(tool, tool.qualifiedName));
-    return this.qualifiedDefinitions;
+    if (!isRestricted(scope)) return this.qualifiedDefinitions;
+    return this.qualifiedDefinitions.filter((_, i) => allows(scope, this.usable[i]!));
   }
 
-  /** The MCP definitions of one source's usable tools, named as the source names them, in name order. */
-  sourceTools(sourceName: string): Tool[] {
+  /** The usable tools `scope` allows (all without one), in qualified-name order. */
+  usableFor(scope?: ToolScope): readonly ToolView[] {
+    return isRestricted(scope) ? this.usable.filter((tool) => allows(scope, tool)) : this.usable;
+  }
+
+  /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in name order. */
+  sourceTools(sourceName: string, scope?: ToolScope): Tool[] {
+    if (isRestricted(scope)) {
+      const allowed = (this.sources.get(sourceName)?.usable ?? []).filter((tool) => allows(scope, tool));
+      return allowed.map((tool) => toMcpTool(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+    }
     let definitions = this.sourceDefinitions.get(sourceName);
     if (!definitions) {
       definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => toMcpTool(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
@@ -84,6 +95,10 @@ export function toMcpTool(tool: ToolView, name: string): Tool {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']> } : {}),
     ...(tool.annotations ? { annotations: tool.annotations as NonNullable<Tool['annotations']> } : {}),
   };
+}
+
+function allows(scope: ToolScope, tool: ToolView): boolean {
+  return decideTool(scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
 }
 
 function compare(a: string, b: string): number {

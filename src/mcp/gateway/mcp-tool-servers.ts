@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../modules/access/domain/principal.js';
+import type { ToolScope } from '../../modules/access/domain/tool-scope.js';
 import { ExecuteToolCommand } from '../../modules/execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
@@ -177,17 +178,20 @@ export class McpToolServers {
           )
         : OPTIONS[surface.kind][era];
     const server = new Server(SERVER_INFO, options);
-    server.setRequestHandler('tools/list', async (request) => this.listTools(surface, request.params?.cursor));
+    server.setRequestHandler('tools/list', async (request, ctx) => this.listTools(exchangeOf(ctx.http?.authInfo) ?? exchange, request.params?.cursor));
     // A 2025-era session's server serves many requests: each call goes on its own request's exchange.
     server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchangeOf(ctx.http?.authInfo) ?? exchange, era, request, ctx));
     if (surface.kind === 'source') this.primitives.serve(server, surface.source, exchange.principal.id, era, this.calls);
     return server;
   }
 
-  private async listTools(surface: McpSurface, cursor: string | undefined): Promise<ListToolsResult> {
+  /** The tools of the endpoint that the caller may see (its principal's scope; the same rule refuses its calls). */
+  private async listTools(exchange: McpExchange, cursor: string | undefined): Promise<ListToolsResult> {
+    const { surface, principal } = exchange;
     if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
-    return paginate(surface.kind === 'all' ? snapshot.qualifiedTools() : snapshot.sourceTools(surface.source), cursor, this.config.mcpPageSize);
+    const tools = surface.kind === 'all' ? snapshot.qualifiedTools(principal.scope) : snapshot.sourceTools(surface.source, principal.scope);
+    return paginate(tools, cursor, this.config.mcpPageSize);
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -228,7 +232,7 @@ export class McpToolServers {
     const args = request.params.arguments;
     const context = sdkCallContext(server, exchange, era, request, ctx);
     if (surface.kind === 'gateway') {
-      if (name === SEARCH_TOOLS) return this.search(args);
+      if (name === SEARCH_TOOLS) return this.search(exchange, args);
       if (name === CALL_TOOL) return this.callThroughGateway(exchange, args, context);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)} (this endpoint offers ${SEARCH_TOOLS} and ${CALL_TOOL})`);
     }
@@ -248,14 +252,14 @@ export class McpToolServers {
     return isComplete(result) ? context.project(result, tool?.outputSchema ?? undefined) : result;
   }
 
-  private async search(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  private async search(exchange: McpExchange, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const query = args?.query;
     const limit = args?.limit ?? DEFAULT_SEARCH_LIMIT;
     if (typeof query !== 'string') return invalidArguments(SEARCH_TOOLS, 'query: must be a string');
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       return invalidArguments(SEARCH_TOOLS, `limit: must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
     }
-    return this.searchSnapshot(query.slice(0, 1000), limit);
+    return this.searchSnapshot(query.slice(0, 1000), limit, exchange.principal.scope);
   }
 
   private async callThroughGateway(exchange: McpExchange, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
@@ -282,6 +286,7 @@ export class McpToolServers {
             ...(context.inputResponses !== undefined ? { inputResponses: context.inputResponses } : {}),
             ...(context.requestState !== undefined ? { requestState: context.requestState } : {}),
             clientCapabilities: context.clientCapabilities,
+            ...(exchange.principal.scope ? { scope: exchange.principal.scope } : {}),
           },
           context.caller,
           'mcp',
@@ -296,9 +301,9 @@ export class McpToolServers {
     }
   }
 
-  private async searchSnapshot(query: string, limit: number): Promise<CallToolResult> {
+  private async searchSnapshot(query: string, limit: number, scope: ToolScope | undefined): Promise<CallToolResult> {
     const snapshot = await this.snapshot();
-    const tools = searchTools(snapshot.usable, query, limit).map(({ tool }) => ({
+    const tools = searchTools(snapshot.usableFor(scope), query, limit).map(({ tool }) => ({
       name: tool.qualifiedName,
       ...(tool.title ? { title: tool.title } : {}),
       ...(tool.description ? { description: tool.description } : {}),

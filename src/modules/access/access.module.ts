@@ -11,12 +11,14 @@ import { ApiKeyAuthenticator } from './infrastructure/api-key-authenticator.js';
 import { Sha256ApiKeySecrets } from './infrastructure/api-key-secret.js';
 import { ForgetRevokedKeysHandler } from './infrastructure/forget-revoked-keys.handler.js';
 import { TypeormApiKeyRepository } from './infrastructure/typeorm-api-key.repository.js';
+import { ExplainAccessHandler } from './application/explain-access/explain-access.handler.js';
+import { AccessController } from './interface/access.controller.js';
 import { ApiKeysController } from './interface/api-keys.controller.js';
 
 /** Principals, API keys and roles; the guard (AuthGuard, installed by AppModule) authenticates with ApiKeyAuthenticator. */
 @Module({
   imports: [AuditModule],
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, AccessController],
   providers: [
     { provide: ApiKeyRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormApiKeyRepository(uow), inject: [TypeormUnitOfWork] },
     { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
@@ -25,6 +27,7 @@ import { ApiKeysController } from './interface/api-keys.controller.js';
     RevokeApiKeyHandler,
     ListApiKeysHandler,
     GetApiKeyHandler,
+    ExplainAccessHandler,
     ForgetRevokedKeysHandler,
   ],
   exports: [ApiKeyAuthenticator],

@@ -10,7 +10,12 @@ import { ExecutionStatsHandler } from './application/execution-stats/execution-s
 import { GetExecutionHandler } from './application/get-execution/get-execution.handler.js';
 import { ListAuditEventsHandler } from './application/list-audit-events/list-audit-events.handler.js';
 import { ListExecutionsHandler } from './application/list-executions/list-executions.handler.js';
+import { AuditSigner } from './domain/audit-chain.js';
 import { AuditLog } from './domain/audit-event.js';
+import { VerifyAuditChainHandler } from './application/verify-audit-chain/verify-audit-chain.handler.js';
+import { AuditChainSealer } from './infrastructure/audit-chain-sealer.js';
+import { Ed25519AuditSigner } from './infrastructure/ed25519-audit-signer.js';
+import { SecretCipher } from '../secrets/domain/secret-cipher.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { StartedCallJournal } from './infrastructure/started-call-journal.js';
@@ -21,7 +26,15 @@ import { ExecutionsController } from './interface/executions.controller.js';
 @Module({
   controllers: [AuditEventsController, ExecutionsController],
   providers: [
-    { provide: AuditLog, useFactory: (uow: TypeormUnitOfWork, clock: Clock, ids: IdGenerator) => new TypeormAuditLog(uow, clock, ids), inject: [TypeormUnitOfWork, Clock, IdGenerator] },
+    // Signs the audit chain with a key derived from the encryption key: every replica has it, the database never does.
+    { provide: AuditSigner, useFactory: (cipher: SecretCipher) => new Ed25519AuditSigner(cipher.deriveKey('audit-signing')), inject: [SecretCipher] },
+    {
+      provide: AuditLog,
+      useFactory: (uow: TypeormUnitOfWork, clock: Clock, ids: IdGenerator, signer: AuditSigner) => new TypeormAuditLog(uow, clock, ids, signer),
+      inject: [TypeormUnitOfWork, Clock, IdGenerator, AuditSigner],
+    },
+    AuditChainSealer,
+    VerifyAuditChainHandler,
     // Flushes in beforeApplicationShutdown and again (then refuses new records) in onApplicationShutdown,
     // both ahead of CoreModule closing the database.
     // With the embedded cluster (Toolplane its only user, on the same disk) started calls go to a

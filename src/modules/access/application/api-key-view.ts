@@ -14,6 +14,10 @@ export interface ApiKeyView {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** Source name patterns the key is restricted to; null: any. */
+  allowedSources: string[] | null;
+  /** Qualified tool name patterns the key is restricted to; null: any. */
+  allowedTools: string[] | null;
 }
 
 export function viewOf(key: ApiKey, now: Date): ApiKeyView {
@@ -29,5 +33,7 @@ export function viewOf(key: ApiKey, now: Date): ApiKeyView {
     expiresAt: key.expiresAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    allowedSources: key.scope.sources ?? null,
+    allowedTools: key.scope.tools ?? null,
   };
 }

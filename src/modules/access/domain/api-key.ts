@@ -1,5 +1,6 @@
 import type { Role } from './permissions.js';
 import type { Principal } from './principal.js';
+import { isRestricted, type ToolScope } from './tool-scope.js';
 
 /** An API key as stored: never the key itself, only its hash and the first characters to recognise it. */
 export interface ApiKey {
@@ -17,6 +18,8 @@ export interface ApiKey {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Source and tool name patterns the key is restricted to (absent: not restricted). */
+  scope: ToolScope;
 }
 
 export const API_KEY_NAME_MAX = 100;
@@ -30,7 +33,7 @@ export function keyState(key: ApiKey, now: Date): 'active' | 'revoked' | 'expire
 }
 
 export function principalOf(key: ApiKey): Principal {
-  return { id: key.id, name: key.name, kind: 'api-key', roles: [key.role] };
+  return { id: key.id, name: key.name, kind: 'api-key', roles: [key.role], ...(isRestricted(key.scope) ? { scope: key.scope } : {}) };
 }
 
 /** Port: where API keys are kept. */

@@ -1,4 +1,5 @@
 import { roleAllows, type Permission, type Role } from './permissions.js';
+import type { ToolScope } from './tool-scope.js';
 
 /** How a principal proved who it is. */
 export type PrincipalKind = 'bootstrap-key' | 'api-key' | 'anonymous';
@@ -9,6 +10,8 @@ export interface Principal {
   name: string;
   kind: PrincipalKind;
   roles: Role[];
+  /** The tools it may see and call, when restricted (see decideTool). */
+  scope?: ToolScope;
 }
 
 export const ANONYMOUS_DEVELOPER: Principal = { id: 'anonymous', name: 'anonymous (auth off)', kind: 'anonymous', roles: ['admin'] };

@@ -14,6 +14,8 @@ interface Row {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  allowed_sources: string[] | null;
+  allowed_tools: string[] | null;
 }
 
 export class TypeormApiKeyRepository extends ApiKeyRepository {
@@ -25,9 +27,9 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
     await this.uow
       .manager()
       .query(
-        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt],
+        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at, allowed_sources, allowed_tools)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt, key.scope.sources ?? null, key.scope.tools ?? null],
       );
   }
 
@@ -73,5 +75,6 @@ function toKey(row: Row): ApiKey {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    scope: { ...(row.allowed_sources ? { sources: row.allowed_sources } : {}), ...(row.allowed_tools ? { tools: row.allowed_tools } : {}) },
   };
 }

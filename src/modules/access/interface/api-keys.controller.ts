@@ -34,6 +34,14 @@ export class CreateApiKeyDto {
   @IsOptional()
   @IsString()
   expiresAt?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: [String], example: ['github', 'jira*'], description: 'Source names (`*`: any run of characters) whose tools the key may see and call; absent or null: any.' })
+  @IsOptional()
+  allowedSources?: unknown;
+
+  @ApiPropertyOptional({ nullable: true, type: [String], example: ['github__get_*'], description: 'Qualified tool names (`*` patterns) the key may see and call; with allowedSources, a tool must match both.' })
+  @IsOptional()
+  allowedTools?: unknown;
 }
 
 export class ApiKeyDto implements ApiKeyView {
@@ -48,6 +56,8 @@ export class ApiKeyDto implements ApiKeyView {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) expiresAt!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) revokedAt!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Updated at most once a minute.' }) lastUsedAt!: string | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {

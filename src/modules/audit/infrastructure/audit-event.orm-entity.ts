@@ -10,4 +10,9 @@ export class AuditEventOrmEntity {
   @Column('text', { name: 'target_id', nullable: true }) targetId!: string | null;
   @Column('text', { name: 'target_name', nullable: true }) targetName!: string | null;
   @Column('jsonb') details!: Record<string, unknown>;
+  @Column('bigint') seq!: string;
+  @Column('text', { name: 'prev_hash', nullable: true }) prevHash!: string | null;
+  @Column('text', { nullable: true }) hash!: string | null;
+  @Column('text', { nullable: true }) signature!: string | null;
+  @Column('text', { name: 'key_id', nullable: true }) keyId!: string | null;
 }

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiQuery, ApiTags } from '@n
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
 import { Requires } from '../../access/interface/auth.guard.js';
+import { VerifyAuditChainQuery, type AuditChainReport } from '../application/verify-audit-chain/verify-audit-chain.query.js';
 
 class AuditEventDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -16,6 +17,27 @@ class AuditEventDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
 }
 
+class ChainHeadDto {
+  @ApiProperty() seq!: number;
+  @ApiProperty() hash!: string;
+}
+
+class ChainProblemDto {
+  @ApiProperty() seq!: number;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) id!: string | null;
+  @ApiProperty({ enum: ['altered', 'missing', 'inserted', 'bad signature', 'unknown key'] }) problem!: string;
+  @ApiProperty() detail!: string;
+}
+
+class AuditChainReportDto {
+  @ApiProperty({ description: 'Every event links to the one before, recomputes to its hash and carries a valid signature.' }) intact!: boolean;
+  @ApiProperty({ description: 'Events verified (up to the first problem).' }) events!: number;
+  @ApiProperty({ type: ChainHeadDto, nullable: true, description: 'The last verified link: keep it elsewhere to notice a trail cut short later.' }) head!: ChainHeadDto | null;
+  @ApiProperty({ type: ChainProblemDto, required: false }) firstProblem?: ChainProblemDto;
+  @ApiProperty({ description: "The signing key's id." }) keyId!: string;
+  @ApiProperty({ description: 'The Ed25519 public key (PEM), to verify the trail elsewhere.' }) publicKey!: string;
+}
+
 class AuditEventPageDto {
   @ApiProperty({ type: [AuditEventDto] }) items!: AuditEventDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
@@ -26,6 +48,13 @@ class AuditEventPageDto {
 @Controller('api/v1/audit-events')
 export class AuditEventsController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  @Get('verify')
+  @Requires('audit:read')
+  @ApiOkResponse({ type: AuditChainReportDto })
+  verify(): Promise<AuditChainReport> {
+    return this.queries.execute(new VerifyAuditChainQuery());
+  }
 
   @Get()
   @Requires('audit:read')

@@ -1,3 +1,4 @@
+import type { ToolScope } from '../../access/domain/tool-scope.js';
 /**
  * The catalog: the read side agents see. One entry is one tool of one source, as the
  * inventory holds it; formats turn entries into what MCP clients and LLM APIs expect.
@@ -25,6 +26,8 @@ export interface CatalogFilter {
   destructive?: boolean;
   idempotent?: boolean;
   openWorld?: boolean;
+  /** Only the tools this principal may see (see decideTool); the same rule in SQL. */
+  scope?: ToolScope;
 }
 
 export const DEFAULT_FILTER: CatalogFilter = { status: 'active', enabled: true, includeDisabledSources: false };

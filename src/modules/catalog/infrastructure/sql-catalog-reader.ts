@@ -1,3 +1,4 @@
+import { likePattern } from '../../access/domain/tool-scope.js';
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { TOOL_COLUMNS, TOOL_FROM, toToolView, type ToolRow } from '../../inventory/infrastructure/tool-row.js';
 import { CatalogReader, CatalogView } from '../application/catalog-reader.js';
@@ -92,6 +93,9 @@ function conditions(filter: CatalogFilter, st: Statement): string[] {
   for (const [wanted, expression] of hints) {
     if (wanted !== undefined) where.push(wanted ? expression : `NOT ${expression}`);
   }
+  // decideTool's rule: each list present narrows (LIKE escapes with \, the default).
+  if (filter.scope?.sources) where.push(`s.name LIKE ANY(${st.bind(filter.scope.sources.map(likePattern))}::text[])`);
+  if (filter.scope?.tools) where.push(`t.qualified_name LIKE ANY(${st.bind(filter.scope.tools.map(likePattern))}::text[])`);
   return where;
 }
 

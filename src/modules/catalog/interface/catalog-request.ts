@@ -6,8 +6,9 @@ import { CATALOG_FORMATS, CatalogCursor, CatalogFilter, CatalogFormat, STRICT_FO
 import { parseSearchText } from '../domain/search-text.js';
 
 /** `GET /api/v1/tools` query parameters, every problem reported at once (unknown parameters too). */
-export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequest {
+export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequest & { as?: string } {
   const params = new QueryParams(query);
+  const as = params.string('as', { max: 100 });
   const search = parseSearchText(params.string('q', { max: 200 }));
   const enabled = params.string('enabled', { oneOf: ['true', 'false', 'all'] }) ?? 'true';
   const filter: CatalogFilter = {
@@ -44,5 +45,5 @@ export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequ
     problems.push(...error.details);
   }
   if (problems.length > 0) throw new ValidationFailed(problems, 'The query parameters are invalid.');
-  return { filter, search, format, strict: strictGiven ?? false, after, limit };
+  return { filter, search, format, strict: strictGiven ?? false, after, limit, ...(as !== undefined ? { as } : {}) };
 }

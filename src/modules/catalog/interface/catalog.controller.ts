@@ -8,7 +8,12 @@ import { CatalogAnswer, CatalogPage, SearchCatalogQuery } from '../application/s
 import { CATALOG_FORMATS } from '../domain/catalog.js';
 import { AnthropicToolDto, McpToolDto, NotConvertibleDto, OpenAiChatToolDto, OpenAiResponsesToolDto } from './catalog.dto.js';
 import { parseCatalogRequest } from './catalog-request.js';
-import { Requires } from '../../access/interface/auth.guard.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import { may, type Principal } from '../../access/domain/principal.js';
+import { isRestricted, type ToolScope } from '../../access/domain/tool-scope.js';
+import type { ApiKeyView } from '../../access/application/api-key-view.js';
+import { GetApiKeyQuery } from '../../access/application/get-api-key/get-api-key.query.js';
+import { DomainError } from '../../../shared/domain-error.js';
 
 const ITEM_MODELS = [ToolResponseDto, McpToolDto, OpenAiChatToolDto, OpenAiResponsesToolDto, AnthropicToolDto];
 const hint = (name: string, description: string) => ApiQuery({ name, required: false, enum: ['true', 'false'], description });
@@ -25,6 +30,14 @@ function applyAll(...decorators: MethodDecorator[]): MethodDecorator {
 @Controller('api/v1/tools')
 export class CatalogController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  /** The tool scope of the key `keyId`, for a principal allowed to manage keys. */
+  private async scopeOf(keyId: string, principal: Principal): Promise<ToolScope | undefined> {
+    if (!may(principal, 'keys:manage')) throw new DomainError('forbidden', 'FORBIDDEN', 'Only a principal that manages API keys may list the catalog as another (`as`).');
+    const key: ApiKeyView = await this.queries.execute(new GetApiKeyQuery(keyId));
+    const scope: ToolScope = { ...(key.allowedSources ? { sources: key.allowedSources } : {}), ...(key.allowedTools ? { tools: key.allowedTools } : {}) };
+    return isRestricted(scope) ? scope : undefined;
+  }
 
   @Get()
   @Requires('catalog:read')
@@ -45,6 +58,7 @@ export class CatalogController {
       'parts of names match too (get-su finds get-sum). Name matches rank first.',
   })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
+  @ApiQuery({ name: 'as', required: false, description: 'An API key id: the catalog as that key sees it (admins only), to check a key before handing it out.' })
   @ApiQuery({ name: 'status', required: false, enum: ['active', 'deprecated', 'all'], description: 'Default active.' })
   @ApiQuery({ name: 'enabled', required: false, enum: ['true', 'false', 'all'], description: 'Default true.' })
   @ApiQuery({ name: 'includeDisabledSources', required: false, enum: ['true', 'false'], description: 'Default false.' })
@@ -92,8 +106,12 @@ export class CatalogController {
     @Query() query: Record<string, unknown>,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<CatalogPage | undefined> {
-    const request = parseCatalogRequest(query);
+    const { as, ...parsed } = parseCatalogRequest(query);
+    // A restricted principal's catalog holds only its tools (decideTool, in SQL); `as` shows another's.
+    const scope = as === undefined ? principal.scope : await this.scopeOf(as, principal);
+    const request = scope ? { ...parsed, filter: { ...parsed.filter, scope } } : parsed;
     const answer: CatalogAnswer = await this.queries.execute(new SearchCatalogQuery(request, ifNoneMatch));
     void reply.header('ETag', answer.etag).header('Cache-Control', 'private, no-cache');
     if (answer.notModified) {

@@ -48,7 +48,7 @@ export class InvokeController {
     try {
       const record: ExecutionRecord = await this.commands.execute(
         new ExecuteToolCommand(
-          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems },
+          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope },
           {
             principalId: principal.id,
             principalName: principal.name,

@@ -5,7 +5,9 @@ import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import { decideTool } from '../../access/domain/tool-scope.js';
 import { GetToolQuery } from '../application/get-tool/get-tool.query.js';
+import { toolNotFound } from '../application/tool-errors.js';
 import { SetToolEnabledCommand } from '../application/set-tool-enabled/set-tool-enabled.command.js';
 import type { ToolView } from '../application/tool-view.js';
 import { ToolResponseDto, UpdateToolDto } from './tool.dto.js';
@@ -24,8 +26,11 @@ export class ToolsController {
   @Requires('catalog:read')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
-  get(@Param('qualifiedName') qualifiedName: string): Promise<ToolView> {
-    return this.queries.execute(new GetToolQuery(qualifiedName));
+  async get(@Param('qualifiedName') qualifiedName: string, @CurrentPrincipal() principal: Principal): Promise<ToolView> {
+    const tool: ToolView = await this.queries.execute(new GetToolQuery(qualifiedName));
+    // A tool outside a restricted principal's scope is not there, as far as it can tell.
+    if (!decideTool(principal.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed) throw toolNotFound(qualifiedName);
+    return tool;
   }
 
   @Patch(':qualifiedName')

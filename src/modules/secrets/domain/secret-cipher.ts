@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { hkdfSync, createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /** A value sealed with AES-256-GCM; `keyId` names the key so a wrong key fails clearly. */
 export interface SealedValue {
@@ -20,6 +20,11 @@ export class SecretCipher {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('The encryption key must be 32 bytes.');
     this.keyId = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  }
+
+  /** A 32-byte key for another purpose, derived from this one (HKDF-SHA256): it shares its custody, never its value. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `toolplane:${purpose}`, 32));
   }
 
   seal(plaintext: string, associatedData: string): SealedValue {

@@ -5,6 +5,7 @@ import { Clock, IdGenerator, UnitOfWork } from '../../../../shared/unit-of-work.
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { API_KEY_NAME_MAX, API_KEY_OWNER_MAX, ApiKeyRepository, type ApiKey } from '../../domain/api-key.js';
 import { isRole, ROLES } from '../../domain/permissions.js';
+import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN } from '../../domain/tool-scope.js';
 import { ApiKeySecrets } from '../../domain/api-key-secrets.port.js';
 import { viewOf, type ApiKeyView } from '../api-key-view.js';
 import { CreateApiKeyCommand } from './create-api-key.command.js';
@@ -41,6 +42,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
       if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(expiresAt.getTime())) problems.add('expiresAt', 'must be an ISO 8601 date-time');
       else if (expiresAt.getTime() <= now.getTime()) problems.add('expiresAt', 'must be in the future');
     }
+    const sources = patternList(input.allowedSources, 'allowedSources', problems);
+    const tools = patternList(input.allowedTools, 'allowedTools', problems);
     problems.throwIfAny('The API key request is invalid.');
 
     const secret = this.secrets.generate();
@@ -56,6 +59,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
+      scope: { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}) },
     };
     await this.uow.run(async () => {
       await this.keys.insert(key);
@@ -65,11 +69,24 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
         targetType: 'api-key',
         targetId: key.id,
         targetName: key.name,
-        details: { role: key.role, owner: key.owner, prefix: key.prefix, expiresAt: key.expiresAt?.toISOString() ?? null },
+        details: { role: key.role, owner: key.owner, prefix: key.prefix, expiresAt: key.expiresAt?.toISOString() ?? null, allowedSources: sources ?? null, allowedTools: tools ?? null },
       });
     });
     return { ...viewOf(key, now), key: secret.key };
   }
+}
+
+/** A list of name patterns, or undefined for "not restricted" (absent or null). */
+function patternList(value: unknown, path: string, problems: ProblemList): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_SCOPE_PATTERNS) {
+    problems.add(path, `must be a list of at most ${MAX_SCOPE_PATTERNS} name patterns, or null`);
+    return undefined;
+  }
+  value.forEach((pattern, i) => {
+    if (typeof pattern !== 'string' || !SCOPE_PATTERN.test(pattern)) problems.add(`${path}[${i}]`, 'must be 1 to 200 letters, digits, _ . - or * (any run of characters)');
+  });
+  return [...new Set(value.filter((pattern): pattern is string => typeof pattern === 'string'))];
 }
 
 function hasControlCharacters(text: string): boolean {

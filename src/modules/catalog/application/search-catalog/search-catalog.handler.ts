@@ -43,6 +43,7 @@ function etagKey(request: CatalogRequest): unknown {
       filter.destructive ?? null,
       filter.idempotent ?? null,
       filter.openWorld ?? null,
+      filter.scope ?? null,
     ],
     q: request.search?.text ?? null,
     format: request.format,

@@ -1,3 +1,4 @@
+import type { ToolScope } from '../../../access/domain/tool-scope.js';
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';
@@ -14,6 +15,8 @@ export interface ExecuteToolInput {
   clientCapabilities?: Record<string, unknown>;
   /** Problems with the request itself (e.g. a bad timeoutMs), recorded as invalid_arguments. */
   shapeProblems?: ProblemDetail[];
+  /** The tools the caller may call, when it is restricted (its principal's scope). */
+  scope?: ToolScope;
 }
 
 /** One call of one tool, from REST or MCP; answers the execution record, already durable. */

@@ -1,3 +1,4 @@
+import { decideTool } from '../../../access/domain/tool-scope.js';
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
@@ -114,6 +115,10 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (this.inFlight.draining) return refuse('rejected', 'SHUTTING_DOWN', 'Toolplane is shutting down.', true);
     if (!route) return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
     const { tool, source } = route;
+    const decision = decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
+    if (!decision.allowed) {
+      return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
+    }
     if (tool.status === 'deprecated') return refuse('rejected', 'TOOL_DEPRECATED', `${tool.qualifiedName} is no longer offered by its source.`);
     if (!source.enabled) return refuse('rejected', 'SOURCE_DISABLED', `Source "${source.name}" is disabled.`);
     if (!tool.enabled) return refuse('rejected', 'TOOL_DISABLED', `${tool.qualifiedName} is disabled.`);

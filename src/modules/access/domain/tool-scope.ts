@@ -1,0 +1,64 @@
+/**
+ * The tools a principal may see and call, when it is restricted: source names and qualified tool
+ * names, each a list of patterns where `*` stands for any run of characters. A list that is absent
+ * does not restrict; both present, a tool must match both (the tool list narrows the sources).
+ */
+export interface ToolScope {
+  sources?: string[];
+  tools?: string[];
+}
+
+/** What the decision needs to know of a tool. */
+export interface ScopedTool {
+  qualifiedName: string;
+  sourceName: string;
+}
+
+/** Allowed or not, and which rule decided (for records and the explain endpoint). */
+export interface ScopeDecision {
+  allowed: boolean;
+  rule: string;
+}
+
+/** Letters, digits and `_ . - *`: what source and tool names are made of, plus the wildcard. */
+export const SCOPE_PATTERN = /^[A-Za-z0-9_.*-]{1,200}$/;
+export const MAX_SCOPE_PATTERNS = 100;
+
+export function isRestricted(scope: ToolScope | undefined): scope is ToolScope {
+  return scope !== undefined && (scope.sources !== undefined || scope.tools !== undefined);
+}
+
+/** The one decision, used alike for listing (catalog, tools/list, search) and calling. */
+export function decideTool(scope: ToolScope | undefined, tool: ScopedTool): ScopeDecision {
+  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
+  if (scope.sources !== undefined) {
+    const source = scope.sources.find((pattern) => matches(pattern, tool.sourceName));
+    if (source === undefined) return { allowed: false, rule: `allowedSources: "${tool.sourceName}" matches none of ${JSON.stringify(scope.sources)}` };
+    if (scope.tools === undefined) return { allowed: true, rule: `allowedSources: "${tool.sourceName}" matches "${source}"` };
+  }
+  const match = scope.tools!.find((pattern) => matches(pattern, tool.qualifiedName));
+  if (match === undefined) return { allowed: false, rule: `allowedTools: "${tool.qualifiedName}" matches none of ${JSON.stringify(scope.tools)}` };
+  return { allowed: true, rule: `allowedTools: "${tool.qualifiedName}" matches "${match}"` };
+}
+
+/** `*` matches any run of characters (none included); everything else only itself. */
+export function matches(pattern: string, value: string): boolean {
+  const parts = pattern.split('*');
+  if (parts.length === 1) return pattern === value;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last)) return false;
+  let at = first.length;
+  const end = value.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = value.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
+}
+
+/** The pattern as an SQL LIKE pattern (escape `\`): `*` becomes `%`, `%` and `_` match only themselves. */
+export function likePattern(pattern: string): string {
+  return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
+}

@@ -1,0 +1,54 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
+import { ExplainAccessQuery, type AccessExplanation } from '../application/explain-access/explain-access.query.js';
+import { Requires } from './auth.guard.js';
+
+export class ExplainAccessDto {
+  @ApiProperty({ description: 'An API key id, or "admin".', example: 'admin' })
+  @IsString()
+  @MaxLength(100)
+  principal!: string;
+
+  @ApiProperty({ description: 'A qualified tool name.', example: 'github__create_issue' })
+  @IsString()
+  @MaxLength(300)
+  tool!: string;
+}
+
+export class ExplainedPrincipalDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['bootstrap-key', 'api-key', 'anonymous'] }) kind!: string;
+  @ApiProperty({ type: [String] }) roles!: string[];
+  @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+}
+
+export class AccessExplanationDto {
+  @ApiProperty({ type: ExplainedPrincipalDto }) principal!: ExplainedPrincipalDto;
+  @ApiProperty() tool!: string;
+  @ApiProperty() allowed!: boolean;
+  @ApiProperty({ example: 'allowedTools: "github__create_issue" matches "github__*"', description: 'The rule that decided.' }) rule!: string;
+}
+
+@ApiTags('access')
+@ApiBearerAuth()
+@Controller('api/v1/access')
+export class AccessController {
+  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  @Post('explain')
+  @HttpCode(200)
+  @Requires('keys:manage')
+  @ApiOkResponse({ type: AccessExplanationDto, description: 'May this principal call this tool, and which rule decided (the same rules a call meets).' })
+  @ApiResponse({ status: 400, type: ErrorResponseDto })
+  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'API_KEY_NOT_FOUND or TOOL_NOT_FOUND' })
+  async explain(@Body() body: ExplainAccessDto): Promise<AccessExplanation> {
+    const dto = await validateDtoOrThrow(ExplainAccessDto, body);
+    return this.queries.execute(new ExplainAccessQuery(dto.principal, dto.tool));
+  }
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../inventory/domain/canonical-json.js';
+import type { AuditEvent } from './audit-event.js';
+
+/** An audit event with its place in the chain. */
+export interface ChainedAuditEvent extends AuditEvent {
+  /** 1, 2, 3, … without gaps. */
+  seq: number;
+  /** The previous event's hash (64 zeros for the first). */
+  prevHash: string;
+  /** SHA-256 of the previous hash and the event's canonical form, hex. */
+  hash: string;
+  /** Ed25519 signature of `hash`, base64, by the key named `keyId`. */
+  signature: string;
+  keyId: string;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The event's hash: every field that describes it, in a canonical form, after the previous hash. */
+export function chainHash(prevHash: string, seq: number, event: AuditEvent): string {
+  const body = canonicalJson({
+    seq,
+    id: event.id,
+    occurredAt: event.occurredAt.toISOString(),
+    actor: event.actor,
+    action: event.action,
+    targetType: event.targetType,
+    targetId: event.targetId,
+    targetName: event.targetName,
+    details: event.details,
+  });
+  return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+}
+
+/** Signs and checks chain hashes with a key the database does not hold. */
+export abstract class AuditSigner {
+  abstract readonly keyId: string;
+  abstract sign(hash: string): string;
+  abstract verify(hash: string, signature: string, keyId: string): boolean;
+}
+
+export type ChainProblem = 'altered' | 'missing' | 'inserted' | 'bad signature' | 'unknown key';
+
+/** What verifying the chain found: intact up to `head`, or the first event that is not what was written. */
+export interface ChainVerdict {
+  intact: boolean;
+  events: number;
+  head: { seq: number; hash: string } | null;
+  firstProblem?: { seq: number; id: string | null; problem: ChainProblem; detail: string };
+}
+
+/**
+ * Walks the chain in `seq` order, one batch at a time, and answers the first event that breaks it:
+ * a hash that does not recompute (altered), a gap in `seq` or a previous hash that does not match
+ * (missing or inserted), a signature that does not verify. Someone who rewrites rows and
+ * recomputes the hashes cannot make the signatures without the key.
+ */
+export class ChainVerifier {
+  private expectedSeq = 1;
+  private prevHash = GENESIS_HASH;
+  private count = 0;
+  private problem?: ChainVerdict['firstProblem'];
+
+  constructor(private readonly signer: AuditSigner) {}
+
+  /** Feeds the next events in seq order; false once a problem was found (no need to read on). */
+  feed(events: ChainedAuditEvent[]): boolean {
+    for (const event of events) {
+      if (this.problem) return false;
+      if (event.seq !== this.expectedSeq || event.prevHash !== this.prevHash) {
+        const kind: ChainProblem = event.seq > this.expectedSeq ? 'missing' : 'inserted';
+        const detail =
+          event.seq > this.expectedSeq
+            ? `events ${this.expectedSeq}–${event.seq - 1} are missing`
+            : event.seq < this.expectedSeq
+              ? `seq ${event.seq} appears again`
+              : `its previous hash is not the hash of event ${event.seq - 1}`;
+        this.problem = { seq: event.seq, id: event.id, problem: kind, detail };
+        return false;
+      }
+      if (chainHash(event.prevHash, event.seq, event) !== event.hash) {
+        this.problem = { seq: event.seq, id: event.id, problem: 'altered', detail: 'its content does not match its hash' };
+        return false;
+      }
+      if (!this.signer.verify(event.hash, event.signature, event.keyId)) {
+        const unknown = event.keyId !== this.signer.keyId;
+        this.problem = { seq: event.seq, id: event.id, problem: unknown ? 'unknown key' : 'bad signature', detail: unknown ? `signed by key ${event.keyId}, not this Toolplane's ${this.signer.keyId}` : 'its signature does not verify' };
+        return false;
+      }
+      this.prevHash = event.hash;
+      this.expectedSeq += 1;
+      this.count += 1;
+    }
+    return true;
+  }
+
+  verdict(): ChainVerdict {
+    const head = this.count > 0 ? { seq: this.expectedSeq - 1, hash: this.prevHash } : null;
+    return this.problem ? { intact: false, events: this.count, head, firstProblem: this.problem } : { intact: true, events: this.count, head };
+  }
+}
