@@ -54,6 +54,10 @@ export interface AppConfig {
   schemaLimits: SchemaLimits;
   /** A held event loop longer than this is logged as a warning. */
   loopStallWarnMs: number;
+  /** Calls per minute of a principal without a limit of its own (TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL; 0: none). */
+  rateLimitPerPrincipal: number;
+  /** Failed authentications per minute from one client address before it is refused for a while. */
+  authFailuresPerMinute: number;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
   sourceQueueLimit: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
@@ -139,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sourceHosts: sourceHosts.lists,
     sourceQueueLimit: int('TOOLPLANE_SOURCE_QUEUE_LIMIT', 1000, 0, 100_000),
     loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
+    rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
+    authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
       maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),

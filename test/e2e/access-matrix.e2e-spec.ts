@@ -23,7 +23,8 @@ describe('authorization matrix', () => {
   const keys = {} as Record<Role | 'revoked' | 'expired', string>;
 
   beforeAll(async () => {
-    h = await startHarness();
+    // Every bad key below is a failed authentication from this address: no throttling here (rate-limits covers it).
+    h = await startHarness({ TOOLPLANE_AUTH_FAILURES_PER_MINUTE: '1000000' });
     const document = (await h.api.get('/docs/openapi.json')).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, permission: operation['x-toolplane-permission'] as Permission | undefined })),

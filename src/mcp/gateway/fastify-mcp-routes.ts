@@ -109,6 +109,9 @@ async function authenticate(guard: CanActivate, request: McpRequest, reply: Fast
       return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, null, { 'WWW-Authenticate': 'Bearer realm="toolplane"' }, { code: error.code });
     }
     if (error instanceof DomainError && error.kind === 'forbidden') return jsonRpcError(403, -32001, `Forbidden: ${error.message}`, null, {}, { code: error.code });
+    if (error instanceof DomainError && error.kind === 'rate_limited') {
+      return jsonRpcError(429, -32000, error.message, null, error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : {}, { code: error.code });
+    }
     throw error;
   }
 }

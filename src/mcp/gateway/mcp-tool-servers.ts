@@ -287,6 +287,7 @@ export class McpToolServers {
             ...(context.requestState !== undefined ? { requestState: context.requestState } : {}),
             clientCapabilities: context.clientCapabilities,
             ...(exchange.principal.scope ? { scope: exchange.principal.scope } : {}),
+            ...(exchange.principal.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: exchange.principal.rateLimitPerMinute } : {}),
           },
           context.caller,
           'mcp',

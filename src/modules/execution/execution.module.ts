@@ -4,6 +4,7 @@ import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js
 import { AuditModule } from '../audit/audit.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
+import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
 import { InFlightCalls } from './application/in-flight-calls.js';
 import { RouteCache } from './application/route-cache.js';
@@ -21,6 +22,7 @@ import { InvokeController } from './interface/invoke.controller.js';
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,
     Bulkheads,
+    RateLimits,
     InFlightCalls,
     ExecuteToolHandler,
   ],

@@ -18,6 +18,8 @@ export interface ApiKeyView {
   allowedSources: string[] | null;
   /** Qualified tool name patterns the key is restricted to; null: any. */
   allowedTools: string[] | null;
+  /** Calls per minute; null: the default. */
+  rateLimitPerMinute: number | null;
 }
 
 export function viewOf(key: ApiKey, now: Date): ApiKeyView {
@@ -35,5 +37,6 @@ export function viewOf(key: ApiKey, now: Date): ApiKeyView {
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     allowedSources: key.scope.sources ?? null,
     allowedTools: key.scope.tools ?? null,
+    rateLimitPerMinute: key.rateLimitPerMinute,
   };
 }

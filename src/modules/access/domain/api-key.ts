@@ -20,6 +20,8 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   /** Source and tool name patterns the key is restricted to (absent: not restricted). */
   scope: ToolScope;
+  /** Calls per minute of this key's principal; null: the default (TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL). */
+  rateLimitPerMinute: number | null;
 }
 
 export const API_KEY_NAME_MAX = 100;
@@ -33,7 +35,14 @@ export function keyState(key: ApiKey, now: Date): 'active' | 'revoked' | 'expire
 }
 
 export function principalOf(key: ApiKey): Principal {
-  return { id: key.id, name: key.name, kind: 'api-key', roles: [key.role], ...(isRestricted(key.scope) ? { scope: key.scope } : {}) };
+  return {
+    id: key.id,
+    name: key.name,
+    kind: 'api-key',
+    roles: [key.role],
+    ...(isRestricted(key.scope) ? { scope: key.scope } : {}),
+    ...(key.rateLimitPerMinute !== null ? { rateLimitPerMinute: key.rateLimitPerMinute } : {}),
+  };
 }
 
 /** Port: where API keys are kept. */

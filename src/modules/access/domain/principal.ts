@@ -12,6 +12,8 @@ export interface Principal {
   roles: Role[];
   /** The tools it may see and call, when restricted (see decideTool). */
   scope?: ToolScope;
+  /** Its calls per minute (its key's own limit, or the default); absent: no limit. */
+  rateLimitPerMinute?: number;
 }
 
 export const ANONYMOUS_DEVELOPER: Principal = { id: 'anonymous', name: 'anonymous (auth off)', kind: 'anonymous', roles: ['admin'] };

@@ -16,6 +16,7 @@ interface Row {
   last_used_at: Date | null;
   allowed_sources: string[] | null;
   allowed_tools: string[] | null;
+  rate_limit_per_minute: number | null;
 }
 
 export class TypeormApiKeyRepository extends ApiKeyRepository {
@@ -27,9 +28,9 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
     await this.uow
       .manager()
       .query(
-        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at, allowed_sources, allowed_tools)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt, key.scope.sources ?? null, key.scope.tools ?? null],
+        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at, allowed_sources, allowed_tools, rate_limit_per_minute)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt, key.scope.sources ?? null, key.scope.tools ?? null, key.rateLimitPerMinute],
       );
   }
 
@@ -75,6 +76,7 @@ function toKey(row: Row): ApiKey {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    rateLimitPerMinute: row.rate_limit_per_minute,
     scope: { ...(row.allowed_sources ? { sources: row.allowed_sources } : {}), ...(row.allowed_tools ? { tools: row.allowed_tools } : {}) },
   };
 }

@@ -42,6 +42,10 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({ nullable: true, type: [String], example: ['github__get_*'], description: 'Qualified tool names (`*` patterns) the key may see and call; with allowedSources, a tool must match both.' })
   @IsOptional()
   allowedTools?: unknown;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: 1, description: 'Calls per minute of this key (a token bucket holding ten seconds of it); absent or null: TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL.' })
+  @IsOptional()
+  rateLimitPerMinute?: unknown;
 }
 
 export class ApiKeyDto implements ApiKeyView {
@@ -58,6 +62,7 @@ export class ApiKeyDto implements ApiKeyView {
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Updated at most once a minute.' }) lastUsedAt!: string | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+  @ApiProperty({ nullable: true, type: Number }) rateLimitPerMinute!: number | null;
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
 import type { Permission } from '../domain/permissions.js';
 import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../domain/principal.js';
+import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
 
 export const ADMIN_KEY = Symbol('ADMIN_KEY');
@@ -31,7 +32,10 @@ export function declaredAccess(reflector: Reflector, targets: Parameters<Reflect
   return reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
 }
 
-type AuthedRequest = { headers: Record<string, string | string[] | undefined>; principal?: Principal };
+type AuthedRequest = { headers: Record<string, string | string[] | undefined>; principal?: Principal; ip?: string; socket?: { remoteAddress?: string } };
+
+/** Client addresses remembered for failed authentications at most (the oldest are forgotten first). */
+const MAX_THROTTLED_ADDRESSES = 10_000;
 
 /**
  * The one place that decides who may use a route: authenticates the bearer key (the bootstrap
@@ -43,6 +47,9 @@ type AuthedRequest = { headers: Record<string, string | string[] | undefined>; p
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly keyDigest: Buffer;
+  /** Failed authentications per client address; an address out of tokens is refused until `blockedUntil`. */
+  private readonly failures: BucketSet;
+  private readonly blockedUntil = new Map<string, number>();
 
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
@@ -51,13 +58,14 @@ export class AuthGuard implements CanActivate {
     @Inject(ApiKeyAuthenticator) private readonly apiKeys: ApiKeyAuthenticator,
   ) {
     this.keyDigest = digest(adminKey);
+    this.failures = new BucketSet(MAX_THROTTLED_ADDRESSES);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = declaredAccess(this.reflector, [context.getHandler(), context.getClass()]);
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthedRequest>();
-    const principal = await this.authenticate(request);
+    const principal = await this.throttled(request, () => this.authenticate(request));
     request.principal = principal;
     if (access === undefined) {
       throw new DomainError('forbidden', 'FORBIDDEN', 'This route declares no permission, so nobody may use it.');
@@ -68,7 +76,38 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * Failed authentications are counted per client address (TOOLPLANE_AUTH_FAILURES_PER_MINUTE, a
+   * token bucket): past the budget the address is refused with 429 until a token is back, whatever
+   * key it presents, so guessing keys stays slow and costs the database nothing.
+   */
+  private async throttled(request: AuthedRequest, authenticate: () => Promise<Principal>): Promise<Principal> {
+    const address = request.ip ?? request.socket?.remoteAddress ?? 'unknown';
+    const now = Date.now();
+    const until = this.blockedUntil.get(address);
+    if (until !== undefined && until > now) throw tooManyFailures(until - now);
+    try {
+      return await authenticate();
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'unauthenticated' && error.code !== 'UNAUTHENTICATED') {
+        const answer = this.failures.take(address, this.config.authFailuresPerMinute, now);
+        if (!answer.allowed) {
+          if (this.blockedUntil.size >= MAX_THROTTLED_ADDRESSES) this.blockedUntil.delete(this.blockedUntil.keys().next().value!);
+          this.blockedUntil.set(address, now + answer.retryAfterMs);
+          throw tooManyFailures(answer.retryAfterMs);
+        }
+      }
+      throw error;
+    }
+  }
+
   private async authenticate(request: AuthedRequest): Promise<Principal> {
+    const principal = await this.identify(request);
+    const limit = this.config.rateLimitPerPrincipal;
+    return principal.rateLimitPerMinute === undefined && limit > 0 ? { ...principal, rateLimitPerMinute: limit } : principal;
+  }
+
+  private async identify(request: AuthedRequest): Promise<Principal> {
     if (this.config.authDisabled) return ANONYMOUS_DEVELOPER;
     const presented = bearerToken(request.headers.authorization) ?? single(request.headers['x-api-key']);
     if (!presented) {
@@ -83,6 +122,11 @@ export class AuthGuard implements CanActivate {
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
   return context.switchToHttp().getRequest<AuthedRequest>().principal ?? ANONYMOUS_DEVELOPER;
 });
+
+function tooManyFailures(retryAfterMs: number): DomainError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new DomainError('rate_limited', 'TOO_MANY_FAILED_AUTHENTICATIONS', `Too many failed authentications from this address; try again in ${seconds} s.`, [], seconds);
+}
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();

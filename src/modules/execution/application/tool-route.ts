@@ -22,6 +22,8 @@ export interface ToolRoute {
     readOnly: boolean;
     timeoutMs: number;
     maxConcurrency: number;
+    /** Calls per minute to each of its tools; null: no limit. */
+    rateLimitPerMinute: number | null;
     circuitBreaker: CircuitBreakerSettings;
   };
 }

@@ -58,6 +58,8 @@ export interface ExecutionError {
   details?: ProblemDetail[];
   /** The JSON-RPC error the upstream answered the call with, when it did (its code and data, as sent). */
   upstream?: UpstreamRpcError;
+  /** RATE_LIMITED: the budget that refused the call (for RateLimit-* headers). */
+  rateLimit?: { scope: 'principal' | 'tool'; limitPerMinute: number };
 }
 
 export interface UpstreamRpcError {

@@ -20,6 +20,7 @@ interface Row {
   read_only: boolean;
   timeout_ms: number;
   max_concurrency: number;
+  rate_limit_per_minute: number | null;
   circuit_breaker: CircuitBreakerSettings;
 }
 
@@ -34,7 +35,7 @@ export class SqlToolRouteReader extends ToolRouteReader {
     const rows: Row[] = await this.uow.manager().query(
       `SELECT t.id, t.name, t.qualified_name, t.definition_hash, t.input_schema, t.output_schema, t.annotations, t.unusable_reason,
               t.status, t.enabled, s.id AS source_id, s.name AS source_name, s.enabled AS source_enabled,
-              s.read_only, s.timeout_ms, s.max_concurrency, s.circuit_breaker
+              s.read_only, s.timeout_ms, s.max_concurrency, s.rate_limit_per_minute, s.circuit_breaker
          FROM source_tools t JOIN sources s ON s.id = t.source_id
         WHERE t.qualified_name = $1 AND t.retired_at IS NULL AND s.deleted_at IS NULL`,
       [qualifiedName],
@@ -61,6 +62,7 @@ export class SqlToolRouteReader extends ToolRouteReader {
         readOnly: r.read_only,
         timeoutMs: r.timeout_ms,
         maxConcurrency: r.max_concurrency,
+        rateLimitPerMinute: r.rate_limit_per_minute,
         circuitBreaker: r.circuit_breaker,
       },
     };

@@ -14,6 +14,7 @@ export function httpStatusOf(record: ExecutionRecord): number {
         case 'TOOL_NOT_FOUND':
           return 404;
         case 'CONCURRENCY_LIMIT':
+        case 'RATE_LIMITED':
           return 429;
         case 'TOOL_UNUSABLE':
           return 409;

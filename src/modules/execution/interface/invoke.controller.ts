@@ -48,7 +48,7 @@ export class InvokeController {
     try {
       const record: ExecutionRecord = await this.commands.execute(
         new ExecuteToolCommand(
-          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope },
+          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope, rateLimitPerMinute: principal.rateLimitPerMinute },
           {
             principalId: principal.id,
             principalName: principal.name,
@@ -63,6 +63,15 @@ export class InvokeController {
       const status = httpStatusOf(record);
       void reply.status(status);
       if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
+      const limit = record.error?.rateLimit;
+      if (limit) {
+        // The IETF RateLimit header fields: the budget, what is left of it, and seconds until a call fits.
+        void reply
+          .header('RateLimit-Limit', String(limit.limitPerMinute))
+          .header('RateLimit-Remaining', '0')
+          .header('RateLimit-Reset', String(Math.max(1, Math.ceil((record.error?.retryAfterMs ?? 0) / 1000))))
+          .header('RateLimit-Policy', `${limit.limitPerMinute};w=60`);
+      }
       if (status >= 400) {
         const { retryable, retryAfterMs, ...rest } = record.error!;
         return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [] }, execution: view };

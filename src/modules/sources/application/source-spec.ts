@@ -19,6 +19,7 @@ export interface SourceSpecInput {
   readOnly?: boolean;
   timeoutMs?: number;
   maxConcurrency?: number;
+  rateLimitPerMinute?: number | null;
   refreshIntervalSeconds?: number;
   circuitBreaker?: CircuitBreakerSettings;
   enabled?: boolean;

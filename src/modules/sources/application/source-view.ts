@@ -33,6 +33,7 @@ export interface SourceView {
   readOnly: boolean;
   timeoutMs: number;
   maxConcurrency: number;
+  rateLimitPerMinute: number | null;
   refreshIntervalSeconds: number;
   circuitBreaker: CircuitBreakerSettings;
   /** The breaker's state in the process that answered. */

@@ -25,6 +25,7 @@ function newSource(): Source {
       readOnly: false,
       timeoutMs: 1000,
       maxConcurrency: 4,
+      rateLimitPerMinute: null,
       refreshIntervalSeconds: 60,
       circuitBreaker: DEFAULT_CIRCUIT_BREAKER,
       enabled: true,

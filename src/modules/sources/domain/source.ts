@@ -48,6 +48,8 @@ export interface SourceProps {
   readOnly: boolean;
   timeoutMs: number;
   maxConcurrency: number;
+  /** Calls per minute to each of its tools, from all callers together; null: no limit. */
+  rateLimitPerMinute: number | null;
   refreshIntervalSeconds: number;
   circuitBreaker: CircuitBreakerSettings;
   enabled: boolean;
@@ -83,6 +85,7 @@ export type SourceChanges = Partial<
     | 'readOnly'
     | 'timeoutMs'
     | 'maxConcurrency'
+    | 'rateLimitPerMinute'
     | 'refreshIntervalSeconds'
     | 'circuitBreaker'
     | 'enabled'

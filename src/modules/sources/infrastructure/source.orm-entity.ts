@@ -24,6 +24,7 @@ export class SourceOrmEntity {
   @Column('boolean', { name: 'read_only' }) readOnly!: boolean;
   @Column('integer', { name: 'timeout_ms' }) timeoutMs!: number;
   @Column('integer', { name: 'max_concurrency' }) maxConcurrency!: number;
+  @Column('integer', { name: 'rate_limit_per_minute', nullable: true }) rateLimitPerMinute!: number | null;
   @Column('integer', { name: 'refresh_interval_seconds' }) refreshIntervalSeconds!: number;
   @Column('jsonb', { name: 'circuit_breaker' }) circuitBreaker!: CircuitBreakerSettings;
   @Column('boolean') enabled!: boolean;

@@ -86,6 +86,7 @@ export class TypeormSourceViews extends SourceViews {
       readOnly: row.readOnly,
       timeoutMs: row.timeoutMs,
       maxConcurrency: row.maxConcurrency,
+      rateLimitPerMinute: row.rateLimitPerMinute,
       refreshIntervalSeconds: row.refreshIntervalSeconds,
       circuitBreaker: row.circuitBreaker,
       enabled: row.enabled,

@@ -75,6 +75,7 @@ export class SourceResponseDto {
   @ApiProperty() readOnly!: boolean;
   @ApiProperty() timeoutMs!: number;
   @ApiProperty() maxConcurrency!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Calls per minute to each tool; null: no limit.' }) rateLimitPerMinute!: number | null;
   @ApiProperty() refreshIntervalSeconds!: number;
   @ApiProperty({ type: CircuitBreakerDto }) circuitBreaker!: CircuitBreakerDto;
   @ApiProperty({ type: CircuitViewDto, description: 'The circuit breaker as the answering process sees it.' }) circuit!: CircuitViewDto;

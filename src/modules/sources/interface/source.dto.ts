@@ -155,6 +155,19 @@ class SourceSettingsDto {
   @Max(1000)
   maxConcurrency?: number;
 
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Calls per minute to each tool of this source, from all callers together (a token bucket holding ten seconds of it); null or absent: no limit. Per Toolplane process.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  rateLimitPerMinute?: number | null;
+
   @ApiPropertyOptional({ minimum: 0, maximum: 604800, default: 300, description: 'Seconds between inventory refreshes; 0 turns them off.' })
   @IsOptional()
   @IsInt()

@@ -8,6 +8,8 @@ export interface CreateApiKeyInput {
   allowedSources?: unknown;
   /** Qualified tool name patterns (`*` wildcard); absent or null: any. */
   allowedTools?: unknown;
+  /** Calls per minute; absent or null: the default. */
+  rateLimitPerMinute?: unknown;
 }
 
 export class CreateApiKeyCommand {

@@ -44,6 +44,10 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
     }
     const sources = patternList(input.allowedSources, 'allowedSources', problems);
     const tools = patternList(input.allowedTools, 'allowedTools', problems);
+    const rate = input.rateLimitPerMinute ?? null;
+    if (rate !== null && (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > 100_000_000)) {
+      problems.add('rateLimitPerMinute', 'must be an integer from 1 to 100000000, or null');
+    }
     problems.throwIfAny('The API key request is invalid.');
 
     const secret = this.secrets.generate();
@@ -60,6 +64,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
       revokedAt: null,
       lastUsedAt: null,
       scope: { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}) },
+      rateLimitPerMinute: rate as number | null,
     };
     await this.uow.run(async () => {
       await this.keys.insert(key);
@@ -69,7 +74,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
         targetType: 'api-key',
         targetId: key.id,
         targetName: key.name,
-        details: { role: key.role, owner: key.owner, prefix: key.prefix, expiresAt: key.expiresAt?.toISOString() ?? null, allowedSources: sources ?? null, allowedTools: tools ?? null },
+        details: { role: key.role, owner: key.owner, prefix: key.prefix, expiresAt: key.expiresAt?.toISOString() ?? null, allowedSources: sources ?? null, allowedTools: tools ?? null, rateLimitPerMinute: rate },
       });
     });
     return { ...viewOf(key, now), key: secret.key };

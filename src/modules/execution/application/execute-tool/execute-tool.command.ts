@@ -17,6 +17,8 @@ export interface ExecuteToolInput {
   shapeProblems?: ProblemDetail[];
   /** The tools the caller may call, when it is restricted (its principal's scope). */
   scope?: ToolScope;
+  /** The caller's calls per minute (its key's limit or the default); absent: no limit. */
+  rateLimitPerMinute?: number;
 }
 
 /** One call of one tool, from REST or MCP; answers the execution record, already durable. */

@@ -1,4 +1,5 @@
 import { decideTool } from '../../../access/domain/tool-scope.js';
+import { RateLimits } from '../rate-limits.js';
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
@@ -51,6 +52,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     @Inject(ExecutionRecorder) private readonly recorder: ExecutionRecorder,
     @Inject(InFlightCalls) private readonly inFlight: InFlightCalls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RateLimits) private readonly rateLimits: RateLimits,
   ) {}
 
   async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
@@ -118,6 +120,16 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     const decision = decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
     if (!decision.allowed) {
       return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
+    }
+    const limited = this.rateLimits.admit(command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
+    if (limited) {
+      const whose = limited.scope === 'principal' ? 'This caller' : `${tool.qualifiedName}`;
+      const refusal = refuse('rejected', 'RATE_LIMITED', `${whose} is over its rate limit of ${limited.limitPerMinute} calls a minute.`, true, [
+        { path: limited.scope === 'principal' ? 'principal' : 'source.rateLimitPerMinute', message: `at most ${limited.limitPerMinute} calls a minute` },
+      ]);
+      refusal.error.retryAfterMs = limited.retryAfterMs;
+      refusal.error.rateLimit = { scope: limited.scope, limitPerMinute: limited.limitPerMinute };
+      return refusal;
     }
     if (tool.status === 'deprecated') return refuse('rejected', 'TOOL_DEPRECATED', `${tool.qualifiedName} is no longer offered by its source.`);
     if (!source.enabled) return refuse('rejected', 'SOURCE_DISABLED', `Source "${source.name}" is disabled.`);

@@ -56,6 +56,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
         readOnly: spec.readOnly ?? false,
         timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxConcurrency: spec.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+        rateLimitPerMinute: spec.rateLimitPerMinute ?? null,
         refreshIntervalSeconds: spec.refreshIntervalSeconds ?? DEFAULT_REFRESH_INTERVAL_SECONDS,
         circuitBreaker: { ...DEFAULT_CIRCUIT_BREAKER, ...spec.circuitBreaker },
         enabled: spec.enabled ?? true,
