@@ -58,6 +58,8 @@ export interface AppConfig {
   rateLimitPerPrincipal: number;
   /** Failed authentications per minute from one client address before it is refused for a while. */
   authFailuresPerMinute: number;
+  /** JWT bearer tokens from an OpenID Connect / OAuth issuer (TOOLPLANE_OIDC_*); absent: API keys only. */
+  oidc?: OidcSettings;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
   sourceQueueLimit: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const adminKey = env.TOOLPLANE_ADMIN_KEY?.trim() || undefined;
   if (adminKey && adminKey.length < 16) problems.push('TOOLPLANE_ADMIN_KEY must be at least 16 characters');
 
+  const oidc = oidcSettings(env, int, problems);
   const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
   const config: AppConfig = {
     port: int('PORT', 8080, 0, 65535),
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
     authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
+    ...(oidc ? { oidc } : {}),
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
       maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),
@@ -197,3 +201,47 @@ export function isLoopback(host: string): boolean {
 
 /** Injection token for the loaded configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export interface OidcSettings {
+  /** The issuer (`iss`) tokens must carry, exactly. */
+  issuer: string;
+  /** Where its signing keys are; absent: from the issuer's discovery document. */
+  jwksUrl?: string;
+  /**
+   * Toolplane's canonical resource URI (RFC 8707): a token's `aud` must be it, or a URI under it
+   * (an MCP endpoint such as <audience>/mcp). A token minted for another resource is refused.
+   */
+  audience: string;
+  /** Claim (a dotted path such as `realm_access.roles`) holding role names; `scope` is read too. */
+  rolesClaim: string;
+  allowedSourcesClaim: string;
+  allowedToolsClaim: string;
+  clockSkewSeconds: number;
+  /** After fetching the issuer's keys, how long before a token with an unknown `kid` may fetch them again. */
+  jwksCooldownSeconds: number;
+}
+
+function oidcSettings(
+  env: NodeJS.ProcessEnv,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): OidcSettings | undefined {
+  const issuer = env.TOOLPLANE_OIDC_ISSUER?.trim();
+  if (!issuer) return undefined;
+  const audience = env.TOOLPLANE_OIDC_AUDIENCE?.trim() ?? '';
+  const jwksUrl = env.TOOLPLANE_OIDC_JWKS_URL?.trim() || undefined;
+  for (const [name, value] of [['TOOLPLANE_OIDC_ISSUER', issuer], ['TOOLPLANE_OIDC_AUDIENCE', audience], ['TOOLPLANE_OIDC_JWKS_URL', jwksUrl]] as const) {
+    if (value === undefined) continue;
+    if (!/^https?:\/\/[^\s]+$/.test(value)) problems.push(`${name} must be an http(s) URL${name === 'TOOLPLANE_OIDC_AUDIENCE' ? ' (required with TOOLPLANE_OIDC_ISSUER: Toolplane\'s own public URL)' : ''}`);
+  }
+  return {
+    issuer,
+    ...(jwksUrl ? { jwksUrl } : {}),
+    audience: audience.replace(/\/+$/, ''),
+    rolesClaim: env.TOOLPLANE_OIDC_ROLES_CLAIM?.trim() || 'roles',
+    allowedSourcesClaim: env.TOOLPLANE_OIDC_ALLOWED_SOURCES_CLAIM?.trim() || 'toolplane_allowed_sources',
+    allowedToolsClaim: env.TOOLPLANE_OIDC_ALLOWED_TOOLS_CLAIM?.trim() || 'toolplane_allowed_tools',
+    clockSkewSeconds: int('TOOLPLANE_OIDC_CLOCK_SKEW_SECONDS', 60, 0, 300),
+    jwksCooldownSeconds: int('TOOLPLANE_OIDC_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
+  };
+}

@@ -7,6 +7,7 @@ import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../modules/access/domain/principal.js';
 import { Requires } from '../../modules/access/interface/auth.guard.js';
+import { MCP_SCOPE } from '../../modules/access/interface/protected-resource.controller.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
 import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
@@ -21,6 +22,11 @@ export interface McpRoutesOptions {
   bodyLimit: number;
   /** The REST API's guard: MCP endpoints authenticate exactly as the REST API does. */
   guard: CanActivate;
+  /**
+   * With an OAuth issuer configured: Toolplane's resource URI, under which each endpoint's
+   * Protected Resource Metadata is published; 401 and 403 answers point to it (MCP authorization).
+   */
+  resourceUri?: string;
 }
 
 /** The headers the MCP layer reads, besides every `Mcp-*` one; the rest (credentials included) stay behind. */
@@ -51,7 +57,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
 
     // Host and Origin were checked before this hook, for every route (see installRequestEdge).
     scope.addHook('onRequest', async (request: McpRequest, reply) => {
-      const refused = await authenticate(options.guard, request, reply);
+      const refused = await authenticate(options.guard, request, reply, options.resourceUri);
       if (refused) return sendResponse(reply, refused);
     });
 
@@ -99,16 +105,21 @@ function frameworkError(status: number, message: string, bodyLimit: number): Res
 }
 
 /** Runs the REST guard on the request; answers the JSON-RPC refusal, or undefined with `request.principal` set. */
-async function authenticate(guard: CanActivate, request: McpRequest, reply: FastifyReply): Promise<Response | undefined> {
+async function authenticate(guard: CanActivate, request: McpRequest, reply: FastifyReply, resourceUri: string | undefined): Promise<Response | undefined> {
+  // RFC 9728 / MCP authorization: where to learn how to get a token for this very endpoint.
+  const metadata = resourceUri ? `resource_metadata="${resourceUri}/.well-known/oauth-protected-resource${request.url.split('?')[0]}", ` : '';
+  const challenge = (extra = '') => (resourceUri ? `Bearer ${extra}${metadata}scope="${MCP_SCOPE}"` : `Bearer ${extra}realm="toolplane"`);
   try {
     const allowed = await guard.canActivate(new ExecutionContextHost([request, reply], McpEndpoints, registerMcpRoutes));
     if (allowed === true && request.principal) return undefined;
     return jsonRpcError(403, -32001, 'Forbidden', null);
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'unauthenticated') {
-      return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, null, { 'WWW-Authenticate': 'Bearer realm="toolplane"' }, { code: error.code });
+      return jsonRpcError(401, -32001, `Unauthorized: ${error.message}`, null, { 'WWW-Authenticate': challenge() }, { code: error.code });
     }
-    if (error instanceof DomainError && error.kind === 'forbidden') return jsonRpcError(403, -32001, `Forbidden: ${error.message}`, null, {}, { code: error.code });
+    if (error instanceof DomainError && error.kind === 'forbidden') {
+      return jsonRpcError(403, -32001, `Forbidden: ${error.message}`, null, { 'WWW-Authenticate': challenge('error="insufficient_scope", ') }, { code: error.code });
+    }
     if (error instanceof DomainError && error.kind === 'rate_limited') {
       return jsonRpcError(429, -32000, error.message, null, error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : {}, { code: error.code });
     }

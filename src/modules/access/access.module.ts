@@ -14,15 +14,20 @@ import { TypeormApiKeyRepository } from './infrastructure/typeorm-api-key.reposi
 import { ExplainAccessHandler } from './application/explain-access/explain-access.handler.js';
 import { AccessController } from './interface/access.controller.js';
 import { ApiKeysController } from './interface/api-keys.controller.js';
+import { OIDC_VERIFIER } from './interface/auth.guard.js';
+import { OidcVerifier } from './infrastructure/oidc-verifier.js';
+import { ProtectedResourceController } from './interface/protected-resource.controller.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /** Principals, API keys and roles; the guard (AuthGuard, installed by AppModule) authenticates with ApiKeyAuthenticator. */
 @Module({
   imports: [AuditModule],
-  controllers: [ApiKeysController, AccessController],
+  controllers: [ApiKeysController, AccessController, ProtectedResourceController],
   providers: [
     { provide: ApiKeyRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormApiKeyRepository(uow), inject: [TypeormUnitOfWork] },
     { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
     { provide: ApiKeyAuthenticator, useFactory: (keys: ApiKeyRepository) => new ApiKeyAuthenticator(keys), inject: [ApiKeyRepository] },
+    { provide: OIDC_VERIFIER, useFactory: (config: AppConfig) => (config.oidc ? new OidcVerifier(config.oidc) : null), inject: [APP_CONFIG] },
     CreateApiKeyHandler,
     RevokeApiKeyHandler,
     ListApiKeysHandler,
@@ -30,6 +35,6 @@ import { ApiKeysController } from './interface/api-keys.controller.js';
     ExplainAccessHandler,
     ForgetRevokedKeysHandler,
   ],
-  exports: [ApiKeyAuthenticator],
+  exports: [ApiKeyAuthenticator, OIDC_VERIFIER],
 })
 export class AccessModule {}

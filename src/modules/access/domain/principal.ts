@@ -2,7 +2,7 @@ import { roleAllows, type Permission, type Role } from './permissions.js';
 import type { ToolScope } from './tool-scope.js';
 
 /** How a principal proved who it is. */
-export type PrincipalKind = 'bootstrap-key' | 'api-key' | 'anonymous';
+export type PrincipalKind = 'bootstrap-key' | 'api-key' | 'oidc' | 'anonymous';
 
 /** Who is calling: the bootstrap admin, the owner of an API key, or anyone (auth off, loopback only). */
 export interface Principal {

@@ -8,6 +8,10 @@ import type { Permission } from '../domain/permissions.js';
 import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../domain/principal.js';
 import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
+import { looksLikeJwt, type OidcVerifier } from '../infrastructure/oidc-verifier.js';
+
+/** The OidcVerifier, or null when no issuer is configured. */
+export const OIDC_VERIFIER = Symbol('OIDC_VERIFIER');
 
 export const ADMIN_KEY = Symbol('ADMIN_KEY');
 const IS_PUBLIC = 'toolplane:public';
@@ -56,6 +60,7 @@ export class AuthGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ADMIN_KEY) adminKey: string,
     @Inject(ApiKeyAuthenticator) private readonly apiKeys: ApiKeyAuthenticator,
+    @Inject(OIDC_VERIFIER) private readonly oidc: OidcVerifier | null,
   ) {
     this.keyDigest = digest(adminKey);
     this.failures = new BucketSet(MAX_THROTTLED_ADDRESSES);
@@ -115,6 +120,7 @@ export class AuthGuard implements CanActivate {
     }
     // Compare digests so the comparison is constant-time whatever the lengths.
     if (timingSafeEqual(digest(presented), this.keyDigest)) return ADMIN;
+    if (this.oidc && looksLikeJwt(presented)) return this.oidc.verify(presented);
     return this.apiKeys.authenticate(presented);
   }
 }
