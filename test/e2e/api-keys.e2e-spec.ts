@@ -94,6 +94,17 @@ describe('API keys', () => {
     for (const item of all.body.items) expect({ arguments: item.arguments, result: item.result }).toEqual({ arguments: null, result: null });
     const one = await asAuditor.get(`/api/v1/executions/${call.body.id}`);
     expect(one.body).toMatchObject({ caller: { principalId: agentA.body.id }, arguments: null, result: null, status: 'succeeded' });
+
+    // Stats per principal, and of one principal.
+    const perCaller = await asAuditor.get('/api/v1/executions/stats?groupBy=caller');
+    expect(perCaller.body.groups).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ principalId: agentA.body.id, principalName: 'agent a', count: 1 }),
+        expect.objectContaining({ principalId: agentB.body.id, principalName: 'agent b', count: 1 }),
+      ]),
+    );
+    const ofA = await asAuditor.get(`/api/v1/executions/stats?caller=${agentA.body.id}`);
+    expect(ofA.body.groups).toEqual([expect.objectContaining({ qualifiedName: 'ev__echo', count: 1 })]);
   });
 
   it('refuses a revoked key at once, and an expired key', async () => {

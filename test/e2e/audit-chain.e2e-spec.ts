@@ -1,6 +1,7 @@
 import { chainHash } from '../../src/modules/audit/domain/audit-chain.js';
 import { toEvent, type Row } from '../../src/modules/audit/infrastructure/typeorm-audit-log.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
+import { EVERYTHING } from '../helpers/upstreams.js';
 
 /**
  * The administrative audit trail as a signed hash chain: whoever edits, deletes or inserts rows
@@ -28,6 +29,31 @@ describe('audit chain', () => {
     expect(report).toMatchObject({ intact: true, events: 7, head: { seq: 7, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }, keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(report.publicKey).toContain('BEGIN PUBLIC KEY');
     expect(report.firstProblem).toBeUndefined();
+  });
+
+  it('records before and after of an update (secrets masked), the request id and the client address, and still verifies', async () => {
+    const registered = await h.api.post('/api/v1/sources', { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'], env: { MODE: 'one' } });
+    expect(registered.status).toBe(201);
+    const updated = await h.api.request('PATCH', '/api/v1/sources/ev', { timeoutMs: 20_000, env: { MODE: 'two', TOKEN: 'Bearer ${secret:CHAIN_1}', RAW: 'sk-literal-credential' } }, { headers: { 'x-request-id': 'change-42' } });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('x-request-id')).toBe('change-42');
+    const [event] = (await h.api.get('/api/v1/audit-events?action=source.updated')).body.items;
+    expect(event).toMatchObject({
+      requestId: 'change-42',
+      clientAddress: '127.0.0.1',
+      details: {
+        changed: expect.arrayContaining(['timeoutMs', 'env']),
+        before: { timeoutMs: 60_000, env: { MODE: '***' } },
+        after: { timeoutMs: 20_000, env: { MODE: '***', TOKEN: '*** ${secret:CHAIN_1}', RAW: '***' } },
+      },
+    });
+    expect(JSON.stringify(event)).not.toContain('sk-literal-credential');
+    // A request id that is not a plain token is replaced by one of Toolplane's own.
+    const odd = await h.api.request('GET', '/api/v1/sources', undefined, { headers: { 'x-request-id': 'a b' } });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await verify()).toMatchObject({ intact: true, events: 9 });
+    const rows = await h.sql<{ request_id: string }>(`SELECT request_id FROM audit_events WHERE action = 'source.updated'`);
+    expect(rows).toEqual([{ request_id: 'change-42' }]);
   });
 
   it('names an altered event, also when the attacker recomputed the hashes', async () => {

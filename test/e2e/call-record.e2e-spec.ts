@@ -116,10 +116,11 @@ describe('the call record', () => {
     expect(row.result.content[0].text).toBe('nul\\u0000in text, lone \\ud800 surrogate');
   });
 
-  it('replaces a secret the upstream echoes by a marker in the record, not in the answer', async () => {
+  it('replaces a secret the upstream echoes by a marker in the record and in the answer', async () => {
     const response = await h.api.post('/api/v1/tools/rec__echo_env/invoke', { arguments: { name: 'API_TOKEN' } });
     expect(response.status).toBe(200);
-    expect(response.body.result.content[0].text).toBe(SECRET_VALUE);
+    // The caller may call the tool, not read the source's credentials.
+    expect(response.body.result.content[0].text).toBe('[secret:api-token]');
     const row = await stored(response.body.id);
     expect(row.result.content[0].text).toBe('[secret:api-token]');
     const [{ n }] = await h.sql<{ n: number }>('SELECT count(*)::int AS n FROM executions WHERE result::text LIKE $1', [`%${SECRET_VALUE}%`]);

@@ -1,6 +1,11 @@
 import { hostname, networkInterfaces } from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { ValidationFailed } from '../domain-error.js';
+import { requestContext } from '../request-context.js';
+
+/** A request id a caller may choose: a short token, nothing that could forge a log line. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 import type { AllowedOrigins, MachineNames } from './allowed-origins.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -25,7 +30,11 @@ export function installRequestEdge(fastify: FastifyInstance, options: RequestEdg
       void refuse(request, reply, refusal);
       return;
     }
-    done();
+    // Everything the request does runs in its context (request id, client address), for the records it writes.
+    const presented = single(request.headers['x-request-id']);
+    const requestId = presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
+    void reply.header('x-request-id', requestId);
+    requestContext.run({ requestId, clientAddress: request.ip ?? null }, done);
   });
 
   fastify.removeAllContentTypeParsers();

@@ -29,6 +29,9 @@ export function chainHash(prevHash: string, seq: number, event: AuditEvent): str
     targetId: event.targetId,
     targetName: event.targetName,
     details: event.details,
+    // Absent (not null) when unknown, so events from before these fields hash as they did.
+    requestId: event.requestId ?? undefined,
+    clientAddress: event.clientAddress ?? undefined,
   });
   return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
 }

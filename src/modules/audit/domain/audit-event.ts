@@ -23,6 +23,10 @@ export interface AuditEvent {
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;
+  /** The HTTP request that made the change (its X-Request-Id), when one did. */
+  requestId?: string | null;
+  /** The client's address, when a request made the change. */
+  clientAddress?: string | null;
 }
 
 /** Port: written inside the command's own transaction, so a change and its record land together. */

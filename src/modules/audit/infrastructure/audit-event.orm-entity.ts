@@ -15,4 +15,6 @@ export class AuditEventOrmEntity {
   @Column('text', { nullable: true }) hash!: string | null;
   @Column('text', { nullable: true }) signature!: string | null;
   @Column('text', { name: 'key_id', nullable: true }) keyId!: string | null;
+  @Column('text', { name: 'request_id', nullable: true }) requestId!: string | null;
+  @Column('text', { name: 'client_address', nullable: true }) clientAddress!: string | null;
 }

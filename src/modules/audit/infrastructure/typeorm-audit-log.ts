@@ -3,6 +3,7 @@ import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of
 import { Clock, IdGenerator } from '../../../shared/unit-of-work.js';
 import { AuditSigner, chainHash, GENESIS_HASH, type ChainedAuditEvent } from '../domain/audit-chain.js';
 import { AuditEvent, AuditLog } from '../domain/audit-event.js';
+import { requestContext } from '../../../shared/request-context.js';
 
 /** Serialises writers of the chain (any number, any process): each appends after the last. */
 const CHAIN_LOCK = 0x746f6f6c; // "tool"
@@ -29,7 +30,15 @@ export class TypeormAuditLog extends AuditLog {
       const last = await lockChain(manager);
       // As it will read back from jsonb, so the hash recomputes from the stored row.
       const details = JSON.parse(JSON.stringify(event.details)) as Record<string, unknown>;
-      const full: AuditEvent = { ...event, details, id: this.ids.next(), occurredAt: this.clock.now() };
+      const request = requestContext.current();
+      const full: AuditEvent = {
+        ...event,
+        details,
+        id: this.ids.next(),
+        occurredAt: this.clock.now(),
+        requestId: event.requestId ?? request?.requestId ?? null,
+        clientAddress: event.clientAddress ?? request?.clientAddress ?? null,
+      };
       await insertLink(manager, link(full, last, this.signer));
     });
   }
@@ -68,6 +77,8 @@ export interface Row {
   hash: string | null;
   signature: string | null;
   key_id: string | null;
+  request_id: string | null;
+  client_address: string | null;
 }
 
 export function toEvent(row: Row): ChainedAuditEvent {
@@ -80,6 +91,8 @@ export function toEvent(row: Row): ChainedAuditEvent {
     targetId: row.target_id,
     targetName: row.target_name,
     details: row.details,
+    requestId: row.request_id,
+    clientAddress: row.client_address,
     seq: Number(row.seq),
     prevHash: row.prev_hash ?? '',
     hash: row.hash ?? '',
@@ -102,8 +115,8 @@ function link(event: AuditEvent, last: { seq: number; hash: string }, signer: Au
 
 async function insertLink(manager: EntityManager, e: ChainedAuditEvent): Promise<void> {
   await manager.query(
-    `INSERT INTO audit_events (id, occurred_at, actor, action, target_type, target_id, target_name, details, seq, prev_hash, hash, signature, key_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [e.id, e.occurredAt, e.actor, e.action, e.targetType, e.targetId, e.targetName, JSON.stringify(e.details), e.seq, e.prevHash, e.hash, e.signature, e.keyId],
+    `INSERT INTO audit_events (id, occurred_at, actor, action, target_type, target_id, target_name, details, seq, prev_hash, hash, signature, key_id, request_id, client_address)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [e.id, e.occurredAt, e.actor, e.action, e.targetType, e.targetId, e.targetName, JSON.stringify(e.details), e.seq, e.prevHash, e.hash, e.signature, e.keyId, e.requestId ?? null, e.clientAddress ?? null],
   );
 }

@@ -15,6 +15,10 @@ class AuditEventDto {
   @ApiProperty({ nullable: true, type: String }) targetId!: string | null;
   @ApiProperty({ nullable: true, type: String }) targetName!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
+  @ApiProperty({ description: 'Its number in the hash chain.' }) seq!: number;
+  @ApiProperty({ nullable: true, type: String, description: 'Its hash in the chain.' }) hash!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The X-Request-Id of the request that made the change.' }) requestId!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The client's address." }) clientAddress!: string | null;
 }
 
 class ChainHeadDto {

@@ -78,6 +78,8 @@ export class ExecutionStatsGroupDto {
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'groupBy=source: null when calls resolved to no source.' })
   sourceId?: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'groupBy=source.' }) sourceName?: string | null;
+  @ApiPropertyOptional({ description: 'groupBy=caller: the principal (an API key id, admin, or an OIDC subject).' }) principalId?: string;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'groupBy=caller: its name on its latest call.' }) principalName?: string | null;
   @ApiProperty({ description: 'Executions in the window.' }) count!: number;
   @ApiProperty({ description: 'Executions whose status is not succeeded.' }) errorCount!: number;
   @ApiProperty({
@@ -95,7 +97,7 @@ export class ExecutionStatsGroupDto {
 }
 
 export class ExecutionStatsDto {
-  @ApiProperty({ enum: ['tool', 'source'] }) groupBy!: string;
+  @ApiProperty({ enum: ['tool', 'source', 'caller'] }) groupBy!: string;
   @ApiProperty({ format: 'date-time' }) since!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) until!: string | null;
   @ApiProperty({ type: [ExecutionStatsGroupDto], description: 'Busiest first.' }) groups!: ExecutionStatsGroupDto[];

@@ -82,7 +82,7 @@ describe('ExecutionsController query parameters', () => {
     expect(await controller.stats({ groupBy: 'source', since: '2026-01-01T00:00:00Z' })).toEqual(
       new ExecutionStatsQuery('source', new Date('2026-01-01T00:00:00Z'), undefined),
     );
-    expect(problems(() => controller.stats({ groupBy: 'caller', limit: '5' })).map((d) => d.path).sort()).toEqual(['groupBy', 'limit']);
+    expect(problems(() => controller.stats({ groupBy: 'principal', limit: '5' })).map((d) => d.path).sort()).toEqual(['groupBy', 'limit']);
   });
 
   it('passes the id through to GetExecution', async () => {

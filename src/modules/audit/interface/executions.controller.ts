@@ -59,7 +59,8 @@ export class ExecutionsController {
   // Declared before ':id'; the router also prefers the static segment.
   @Get('stats')
   @Requires('stats:read')
-  @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source'], description: 'Default tool.' })
+  @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source', 'caller'], description: 'Default tool; caller: per principal.' })
+  @ApiQuery({ name: 'caller', required: false, description: 'Only the calls of this principal.' })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Default: 24 hours ago.' })
   @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time', description: 'Default: now.' })
   @ApiOkResponse({ type: ExecutionStatsDto })
@@ -67,12 +68,13 @@ export class ExecutionsController {
   stats(@Query() query: Record<string, unknown>): Promise<ExecutionStatsView> {
     const params = new QueryParams(query);
     const problems: ProblemDetail[] = [];
-    const groupBy = (params.string('groupBy', { oneOf: ['tool', 'source'] }) ?? 'tool') as ExecutionStatsGroupBy;
+    const groupBy = (params.string('groupBy', { oneOf: ['tool', 'source', 'caller'] }) ?? 'tool') as ExecutionStatsGroupBy;
+    const caller = params.string('caller', { max: 200, pattern: PRINTABLE });
     const since = params.date('since');
     const until = params.date('until');
     checkWindow(since, until, problems);
     done(params, problems);
-    return this.queries.execute(new ExecutionStatsQuery(groupBy, since, until));
+    return this.queries.execute(new ExecutionStatsQuery(groupBy, since, until, caller));
   }
 
   @Get(':id')

@@ -121,9 +121,9 @@ describe('executions over HTTP (audit module in-process)', () => {
     const cursor = await get('/api/v1/executions?cursor=garbage!');
     expect(cursor.status).toBe(400);
     expect(cursor.body.error.code).toBe('INVALID_CURSOR');
-    const stats = await get('/api/v1/executions/stats?groupBy=caller');
+    const stats = await get('/api/v1/executions/stats?groupBy=principal');
     expect(stats.status).toBe(400);
-    expect(stats.body.error.details).toEqual([{ path: 'groupBy', message: 'must be one of tool, source' }]);
+    expect(stats.body.error.details).toEqual([{ path: 'groupBy', message: 'must be one of tool, source, caller' }]);
   });
 
   it('writes every queued record on shutdown, before the database closes', async () => {

@@ -11,6 +11,8 @@ interface StatsRow {
   qualified_name?: string;
   source_id?: string | null;
   source_name?: string | null;
+  caller_principal?: string;
+  principal_name?: string | null;
   count: number;
   p50: number;
   p95: number;
@@ -24,21 +26,27 @@ export class ExecutionStatsHandler implements IQueryHandler<ExecutionStatsQuery,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute({ groupBy, since: requestedSince, until }: ExecutionStatsQuery): Promise<ExecutionStatsView> {
+  async execute({ groupBy, since: requestedSince, until, caller }: ExecutionStatsQuery): Promise<ExecutionStatsView> {
     const since = requestedSince ?? new Date(this.clock.now().getTime() - DEFAULT_STATS_WINDOW_MS);
-    const keys = groupBy === 'tool' ? ['qualified_name'] : ['source_id', 'source_name'];
+    const keys = groupBy === 'tool' ? ['qualified_name'] : groupBy === 'source' ? ['source_id', 'source_name'] : ['caller_principal'];
     const params: unknown[] = [since];
     let where = 'started_at >= $1';
     if (until) {
       params.push(until);
       where += ` AND started_at < $${params.length}`;
     }
+    if (caller !== undefined) {
+      params.push(caller);
+      where += ` AND caller_principal = $${params.length}`;
+    }
+    // The name a principal had on its latest call in the window.
+    const extra = groupBy === 'caller' ? `(array_agg(caller->>'principalName' ORDER BY started_at DESC))[1] AS principal_name,` : '';
     const perStatus = EXECUTION_STATUSES.map((status, i) => {
       params.push(status);
       return `count(*) FILTER (WHERE status = $${params.length})::int AS status_${i}`;
     });
     const rows: StatsRow[] = await this.uow.manager().query(
-      `SELECT ${keys.join(', ')},
+      `SELECT ${keys.join(', ')}, ${extra}
               count(*)::int AS count,
               ${perStatus.join(',\n              ')},
               percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
@@ -53,16 +61,20 @@ export class ExecutionStatsHandler implements IQueryHandler<ExecutionStatsQuery,
       groupBy,
       since: since.toISOString(),
       until: until ? until.toISOString() : null,
-      groups: rows.map((row) => toGroup(row, groupBy === 'tool')),
+      groups: rows.map((row) => toGroup(row, groupBy)),
     };
   }
 }
 
-function toGroup(row: StatsRow, byTool: boolean): ExecutionStatsGroup {
+function toGroup(row: StatsRow, groupBy: ExecutionStatsQuery['groupBy']): ExecutionStatsGroup {
   const countsByStatus = Object.fromEntries(EXECUTION_STATUSES.map((status, i) => [status, row[`status_${i}`]])) as Record<ExecutionStatus, number>;
   const errorCount = row.count - countsByStatus.succeeded;
   return {
-    ...(byTool ? { qualifiedName: row.qualified_name! } : { sourceId: row.source_id ?? null, sourceName: row.source_name ?? null }),
+    ...(groupBy === 'tool'
+      ? { qualifiedName: row.qualified_name! }
+      : groupBy === 'source'
+        ? { sourceId: row.source_id ?? null, sourceName: row.source_name ?? null }
+        : { principalId: row.caller_principal!, principalName: row.principal_name ?? null }),
     count: row.count,
     errorCount,
     errorRate: row.count === 0 ? 0 : errorCount / row.count,

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { ExecutionStatus } from '../../../execution/domain/execution.js';
 
-export type ExecutionStatsGroupBy = 'tool' | 'source';
+export type ExecutionStatsGroupBy = 'tool' | 'source' | 'caller';
 
 /** Figures of one tool (groupBy=tool) or one source (groupBy=source). */
 export interface ExecutionStatsGroup {
@@ -10,6 +10,9 @@ export interface ExecutionStatsGroup {
   /** groupBy=source only; null when the call never resolved to a source. */
   sourceId?: string | null;
   sourceName?: string | null;
+  /** groupBy=caller only: the principal, and the name it had on its latest call. */
+  principalId?: string;
+  principalName?: string | null;
   count: number;
   /** Executions whose status is anything but `succeeded`. */
   errorCount: number;
@@ -33,6 +36,8 @@ export class ExecutionStatsQuery extends Query<ExecutionStatsView> {
     /** Default: 24 hours before now. */
     readonly since: Date | undefined,
     readonly until: Date | undefined,
+    /** Only this principal's calls. */
+    readonly caller?: string,
   ) {
     super();
   }

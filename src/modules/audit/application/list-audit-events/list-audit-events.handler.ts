@@ -23,7 +23,20 @@ export class ListAuditEventsHandler implements IQueryHandler<ListAuditEventsQuer
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      items: page.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString() })),
+      items: page.map((e) => ({
+        id: e.id,
+        occurredAt: e.occurredAt.toISOString(),
+        actor: e.actor,
+        action: e.action,
+        targetType: e.targetType,
+        targetId: e.targetId,
+        targetName: e.targetName,
+        details: e.details,
+        seq: Number(e.seq),
+        hash: e.hash,
+        requestId: e.requestId,
+        clientAddress: e.clientAddress,
+      })),
       nextCursor: rows.length > limit && last ? encodeCursor({ at: last.occurredAt.toISOString(), id: last.id }) : null,
     };
   }

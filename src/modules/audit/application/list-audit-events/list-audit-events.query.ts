@@ -9,6 +9,12 @@ export interface AuditEventView {
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;
+  /** Its place in the hash chain, and its hash (see GET /audit-events/verify). */
+  seq: number;
+  hash: string | null;
+  /** The request that made the change, and the client's address. */
+  requestId: string | null;
+  clientAddress: string | null;
 }
 
 export interface AuditEventPage {

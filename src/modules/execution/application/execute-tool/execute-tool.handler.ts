@@ -100,7 +100,9 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     } finally {
       done();
     }
-    return record;
+    // The caller gets the result as it came, except the source's own secrets: a tool that echoes its
+    // credentials must not hand them to an agent that may call it but not read them.
+    return scrubber === SecretScrubber.none ? record : { ...record, result: record.result && scrubber.json(record.result), error: record.error && scrubber.json(record.error) };
   }
 
   private async run(
@@ -283,7 +285,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   /**
    * The copy the history keeps: the result capped, the upstream's secrets replaced by markers, and
    * whatever PostgreSQL cannot hold (NUL, lone surrogates, absurd depth) escaped, so that a call
-   * that ran is always on the record. The caller's answer is the record as it was.
+   * that ran is always on the record. The caller's answer is the record as it was, its secrets
+   * replaced too.
    */
   private forStorage(record: ExecutionRecord, scrubber: SecretScrubber): ExecutionRecord {
     let stored = record;

@@ -1,3 +1,4 @@
+import { settingsChange } from '../source-audit-details.js';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
@@ -79,7 +80,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
         targetType: 'source',
         targetId: source.id,
         targetName: source.name,
-        details: { changed },
+        details: { changed, ...settingsChange(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>, changed) },
       });
       await this.notifier.notifyOthers(source.id);
       return { connectionChanged, enabled: after.enabled, wasEnabled: before.enabled };
