@@ -29,10 +29,11 @@ import { ExecutionsController } from './interface/executions.controller.js';
     // Signs the audit chain with a key derived from the encryption key: every replica has it, the database never does.
     { provide: AuditSigner, useFactory: (cipher: SecretCipher) => new Ed25519AuditSigner(cipher.deriveKey('audit-signing')), inject: [SecretCipher] },
     {
-      provide: AuditLog,
+      provide: TypeormAuditLog,
       useFactory: (uow: TypeormUnitOfWork, clock: Clock, ids: IdGenerator, signer: AuditSigner) => new TypeormAuditLog(uow, clock, ids, signer),
       inject: [TypeormUnitOfWork, Clock, IdGenerator, AuditSigner],
     },
+    { provide: AuditLog, useExisting: TypeormAuditLog },
     AuditChainSealer,
     VerifyAuditChainHandler,
     // Flushes in beforeApplicationShutdown and again (then refuses new records) in onApplicationShutdown,

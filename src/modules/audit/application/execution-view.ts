@@ -27,8 +27,6 @@ export interface ExecutionPage {
   nextCursor: string | null;
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
   return {
     id: e.id,

@@ -3,8 +3,8 @@ import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of
 import { TOOL_COLUMNS, TOOL_FROM, toToolView, type ToolRow } from '../../inventory/infrastructure/tool-row.js';
 import { CatalogReader, CatalogView } from '../application/catalog-reader.js';
 import type { CatalogFilter, CatalogSearch, CatalogSearchText, CatalogSlice } from '../domain/catalog.js';
+import { isUuid } from '../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Row extends ToolRow {
   rank?: string;
@@ -75,7 +75,7 @@ export class SqlCatalogReader extends CatalogReader {
 function conditions(filter: CatalogFilter, st: Statement): string[] {
   const where = ['t.retired_at IS NULL', 's.deleted_at IS NULL'];
   if (filter.source) {
-    where.push(UUID.test(filter.source) ? `(s.id = ${st.bind(filter.source)} OR s.name = ${st.bind(filter.source)})` : `s.name = ${st.bind(filter.source)}`);
+    where.push(isUuid(filter.source) ? `(s.id = ${st.bind(filter.source)} OR s.name = ${st.bind(filter.source)})` : `s.name = ${st.bind(filter.source)}`);
   }
   if (filter.status !== 'all') where.push(`t.status = ${st.bind(filter.status)}`);
   if (filter.enabled !== 'all') where.push(`t.enabled = ${st.bind(filter.enabled)}`);

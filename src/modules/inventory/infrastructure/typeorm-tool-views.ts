@@ -2,8 +2,8 @@ import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of
 import { decodeCursor, encodeCursor } from '../../../shared/http/cursor.js';
 import { ToolFilter, ToolPage, ToolView, ToolViews } from '../application/tool-view.js';
 import { TOOL_COLUMNS, TOOL_FROM, toToolView, type ToolRow } from './tool-row.js';
+import { isUuid } from '../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SELECT = `SELECT ${TOOL_COLUMNS} ${TOOL_FROM} WHERE t.retired_at IS NULL AND s.deleted_at IS NULL`;
 
@@ -23,7 +23,7 @@ export class TypeormToolViews extends ToolViews {
     const params: unknown[] = [];
     const bind = (value: unknown) => `$${params.push(value)}`;
     if (filter.source) {
-      where.push(UUID.test(filter.source) ? `(s.id = ${bind(filter.source)} OR s.name = ${bind(filter.source)})` : `s.name = ${bind(filter.source)}`);
+      where.push(isUuid(filter.source) ? `(s.id = ${bind(filter.source)} OR s.name = ${bind(filter.source)})` : `s.name = ${bind(filter.source)}`);
     }
     const status = filter.status ?? 'active';
     if (status !== 'all') where.push(`t.status = ${bind(status)}`);

@@ -7,8 +7,8 @@ import { parseTemplate, originOf } from '../domain/value-template.js';
 import { SourceView, SourceViews, StoredSourcePage, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 import { maskUrlCredentials } from '../../../shared/url-credentials.js';
+import { isUuid } from '../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class TypeormSourceViews extends SourceViews {
   constructor(
@@ -20,7 +20,7 @@ export class TypeormSourceViews extends SourceViews {
 
   async get(idOrName: string): Promise<Omit<SourceView, 'circuit'> | undefined> {
     const qb = this.base();
-    if (UUID.test(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
+    if (isUuid(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
     else qb.andWhere('s.name = :name', { name: idOrName });
     const { entities, raw } = await qb.getRawAndEntities();
     return entities[0] ? this.toView(entities[0], Number(raw[0]?.tool_count ?? 0)) : undefined;

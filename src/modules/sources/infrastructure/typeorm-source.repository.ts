@@ -5,8 +5,8 @@ import { Source } from '../domain/source.js';
 import { SourceRepository } from '../domain/source.repository.js';
 import { SourceMapper } from './source.mapper.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
+import { isUuid } from '../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class TypeormSourceRepository extends SourceRepository {
   constructor(
@@ -22,7 +22,7 @@ export class TypeormSourceRepository extends SourceRepository {
 
   async findLive(idOrName: string, options: { lock?: boolean } = {}): Promise<Source | undefined> {
     const qb = this.repo.createQueryBuilder('s').where('s.deleted_at IS NULL');
-    if (UUID.test(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
+    if (isUuid(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
     else qb.andWhere('s.name = :name', { name: idOrName });
     if (options.lock) qb.setLock('pessimistic_write');
     const row = await qb.getOne();

@@ -8,8 +8,8 @@ import { ApiKeyRepository, keyState, principalOf } from '../../domain/api-key.js
 import { ADMIN, may, type Principal } from '../../domain/principal.js';
 import { decideTool } from '../../domain/tool-scope.js';
 import { AccessExplanation, ExplainAccessQuery } from './explain-access.query.js';
+import { isUuid } from '../../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The decision a call would meet, made by the same rules in the same order as the guard and
@@ -30,7 +30,7 @@ export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, A
     if (who === ADMIN.id) {
       principal = ADMIN;
     } else {
-      const key = UUID.test(who) ? await this.keys.findById(who) : undefined;
+      const key = isUuid(who) ? await this.keys.findById(who) : undefined;
       if (!key) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id (or "admin").');
       principal = principalOf(key);
       state = keyState(key, this.clock.now());

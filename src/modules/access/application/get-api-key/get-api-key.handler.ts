@@ -5,8 +5,8 @@ import { Clock } from '../../../../shared/unit-of-work.js';
 import { ApiKeyRepository } from '../../domain/api-key.js';
 import { viewOf, type ApiKeyView } from '../api-key-view.js';
 import { GetApiKeyQuery } from './get-api-key.query.js';
+import { isUuid } from '../../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @QueryHandler(GetApiKeyQuery)
 export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery, ApiKeyView> {
@@ -16,7 +16,7 @@ export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery, ApiKeyVie
   ) {}
 
   async execute({ id }: GetApiKeyQuery): Promise<ApiKeyView> {
-    const key = UUID.test(id) ? await this.keys.findById(id) : undefined;
+    const key = isUuid(id) ? await this.keys.findById(id) : undefined;
     if (!key) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
     return viewOf(key, this.clock.now());
   }

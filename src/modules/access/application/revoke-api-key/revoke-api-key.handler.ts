@@ -7,8 +7,8 @@ import { ApiKeyRepository } from '../../domain/api-key.js';
 import { ApiKeyRevoked } from '../../domain/api-key-revoked.event.js';
 import { viewOf, type ApiKeyView } from '../api-key-view.js';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
+import { isUuid } from '../../../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Revokes a key (revoking it again changes nothing); the key's requests are refused from then on. */
 @CommandHandler(RevokeApiKeyCommand)
@@ -22,7 +22,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand,
   ) {}
 
   async execute({ id, actor }: RevokeApiKeyCommand): Promise<ApiKeyView> {
-    if (!UUID.test(id)) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
+    if (!isUuid(id)) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
     const now = this.clock.now();
     const revoked = await this.uow.run(async () => {
       const before = await this.keys.findById(id);

@@ -4,7 +4,8 @@ import { TypeormUnitOfWork } from '../../../../shared/database/typeorm-unit-of-w
 import { ValidationFailed } from '../../../../shared/domain-error.js';
 import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
 import { ExecutionOrmEntity } from '../../infrastructure/execution.orm-entity.js';
-import { ExecutionPage, toExecutionView, UUID } from '../execution-view.js';
+import { ExecutionPage, toExecutionView } from '../execution-view.js';
+import { isUuid } from '../../../../shared/uuid.js';
 import { ListExecutionsQuery } from './list-executions.query.js';
 
 @QueryHandler(ListExecutionsQuery)
@@ -13,14 +14,14 @@ export class ListExecutionsHandler implements IQueryHandler<ListExecutionsQuery,
 
   async execute({ filter, cursor, limit }: ListExecutionsQuery): Promise<ExecutionPage> {
     const after = decodeCursor<{ at: string; id: string }>(cursor, ['at', 'id']);
-    if (after && (typeof after.id !== 'string' || !UUID.test(after.id) || typeof after.at !== 'string' || Number.isNaN(Date.parse(after.at)))) {
+    if (after && (typeof after.id !== 'string' || !isUuid(after.id) || typeof after.at !== 'string' || Number.isNaN(Date.parse(after.at)))) {
       throw invalidCursor();
     }
     const qb = this.uow.manager().getRepository(ExecutionOrmEntity).createQueryBuilder('e');
     if (filter.tool) qb.andWhere('e.qualified_name = :tool', { tool: filter.tool });
     if (filter.source) {
       // source_id is a uuid column: a name must not be compared with it.
-      if (UUID.test(filter.source)) qb.andWhere('(e.source_id = :sourceId OR e.source_name = :source)', { sourceId: filter.source, source: filter.source });
+      if (isUuid(filter.source)) qb.andWhere('(e.source_id = :sourceId OR e.source_name = :source)', { sourceId: filter.source, source: filter.source });
       else qb.andWhere('e.source_name = :source', { source: filter.source });
     }
     if (filter.statuses?.length) qb.andWhere('e.status IN (:...statuses)', { statuses: filter.statuses });
