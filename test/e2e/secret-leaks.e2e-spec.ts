@@ -56,6 +56,18 @@ describe('secret leaks', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agentKey}` } } }));
     responses.push(JSON.stringify(await client.listTools()), JSON.stringify(await client.callTool({ name: 'remote__echo', arguments: { message: 'over mcp' } })));
     await client.close();
+    // What an upstream says while a call runs (log messages) reaches the caller scrubbed too.
+    record(await h.api.post('/api/v1/sources', { name: 'mod', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [join(FIXTURES, 'modern-server.mjs'), 'stdio'], env: { EXTRA_TOOLS: '1', LEAK_TOKEN: '${secret:STDIO_TOKEN}' } }));
+    const logs: unknown[] = [];
+    const chatty = new Client({ name: 'leak-check-logs', version: '1' });
+    chatty.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params));
+    await chatty.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agentKey}` } } }));
+    await chatty.setLoggingLevel('info').catch(() => undefined);
+    responses.push(JSON.stringify(await chatty.callTool({ name: 'mod__log_env', arguments: { name: 'LEAK_TOKEN' }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } })));
+    await chatty.close();
+    expect(logs).toHaveLength(1);
+    expect(JSON.stringify(logs)).toContain('[secret:');
+    responses.push(JSON.stringify(logs));
     record(await makeApi(h.url, operatorKey).post('/api/v1/sources/remote/refresh', {}));
     record(await makeApi(h.url, adminKey).patch('/api/v1/sources/ev', { timeoutMs: 20_000 }));
 

@@ -14,7 +14,7 @@ import { ExecutionRecorder } from '../../domain/execution.js';
 import { storableCopy, unstorablePaths } from '../../domain/storable-json.js';
 import { limitResult } from '../../domain/tool-result.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';
-import { InvocationFailure, InvocationOutcome, ToolInvoker } from '../../domain/tool-invoker.port.js';
+import { InvocationFailure, InvocationOutcome, ToolInvoker, type CallListeners, type InputRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../domain/tool-invoker.port.js';
 import { Bulkheads } from '../bulkheads.js';
 import { CallSignal } from '../call-signal.js';
 import { InFlightCalls } from '../in-flight-calls.js';
@@ -219,7 +219,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             inputResponses: input.inputResponses,
             requestState: input.requestState,
             clientCapabilities: input.clientCapabilities,
-            ...command.listeners,
+            ...scrubbedListeners(command.listeners, new SecretScrubber(target.secrets)),
           });
         } catch (error) {
           const failure = asFailure(error, command.signal, timeoutMs);
@@ -303,6 +303,19 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       error: stored.error && storableCopy(scrubber.json(stored.error)),
     };
   }
+}
+
+/**
+ * What the upstream tells the caller while the call runs (progress, log messages, requests for
+ * input), with the source's own secrets replaced, as in the answer and the record.
+ */
+function scrubbedListeners(listeners: CallListeners, scrubber: SecretScrubber): CallListeners {
+  const { onProgress, log, onInputRequest } = listeners;
+  return {
+    ...(onProgress ? { onProgress: (update: ProgressUpdate) => onProgress(update.message === undefined ? update : { ...update, message: scrubber.text(update.message) }) } : {}),
+    ...(log ? { log: { level: log.level, onMessage: (message: UpstreamLogMessage) => log.onMessage(scrubber.json(message)) } } : {}),
+    ...(onInputRequest ? { onInputRequest: (request: InputRequest) => onInputRequest(scrubber.json(request)) } : {}),
+  };
 }
 
 function asFailure(error: unknown, callerSignal: AbortSignal | undefined, timeoutMs: number): InvocationFailure {
