@@ -42,11 +42,11 @@ type AuthedRequest = { headers: Record<string, string | string[] | undefined>; p
 const MAX_THROTTLED_ADDRESSES = 10_000;
 
 /**
- * The one place that decides who may use a route: authenticates the bearer key (the bootstrap
- * admin key, or an API key), then checks the route's declared permission against the principal's
- * role. 401 for a missing, unknown, revoked or expired key; 403 for a role that may not; a route
- * without a declaration is refused (fail closed). TOOLPLANE_AUTH=off (loopback only) makes every
- * caller the admin.
+ * The one place that decides who may use a route: authenticates the bearer credential (the
+ * bootstrap admin key, an API key, or a JWT from the configured OIDC issuer), then checks the
+ * route's declared permission against the principal's roles. 401 for a missing, unknown, revoked
+ * or expired credential; 403 for a role that may not; a route without a declaration is refused
+ * (fail closed). TOOLPLANE_AUTH=off (loopback only) makes every caller the admin.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
