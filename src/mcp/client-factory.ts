@@ -19,7 +19,7 @@ import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
-import { reworkLargeMessages } from './http/large-message-rework.js';
+import { isEventStream, reworkLargeMessages } from './http/large-message-rework.js';
 import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
 import { trimOversizedSchemas } from './listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
@@ -303,18 +303,17 @@ class ProbeExit extends Error {
 
 const guardedFetches = new WeakMap<HostPolicy, FetchLike>();
 
-/** The fetch remote transports use: guarded by the host policy when there is one (one connection pool per policy). */
 /** Large messages on an event stream are parsed on the worker thread (see reworkLargeMessages). */
 function reworkingEventStreams(fetch: FetchLike, schemaLimits?: SchemaLimits): FetchLike {
   if (!largeMessagesOffThread()) return fetch;
   return async (url, init) => {
     const response = await fetch(url, init);
-    const sse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    if (!sse || response.body === null) return response;
+    if (!isEventStream(response) || response.body === null) return response;
     return new Response(reworkLargeMessages(response.body, true, schemaLimits), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 
+/** The fetch remote transports use: guarded by the host policy when there is one (one connection pool per policy). */
 function remoteFetch(settings: ClientFactorySettings): FetchLike {
   const policy = settings.http?.hostPolicy;
   if (!policy) return fetchWithNetworkDetail;

@@ -1,9 +1,6 @@
 import type { SchemaLimits } from '../../shared/json-schema/schema-limits.js';
 import { OFF_THREAD_MIN_BYTES, reworkLargeMessage } from '../../shared/off-thread/large-message.js';
-
-const LF = 0x0a;
-const CR = 0x0d;
-const DATA_FIELD = /^data(?::\s?|$)/;
+import { dataValue, SseLineSplitter } from './sse-data-parser.js';
 
 /**
  * A response body for the SDK's reader in which every large message (a JSON body, or an SSE
@@ -12,6 +9,11 @@ const DATA_FIELD = /^data(?::\s?|$)/;
  * written out again, so the SDK parses only what is left. Small messages pass as they came; SSE
  * events keep their fields, in order, with LF line ends.
  */
+/** Whether an upstream's response body is an event stream (its messages are SSE events, not one JSON body). */
+export function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+}
+
 export function reworkLargeMessages(source: ReadableStream<Uint8Array>, sse: boolean, schemaLimits?: SchemaLimits): ReadableStream<Uint8Array> {
   return sse ? reworkEvents(source, schemaLimits) : reworkJson(source, schemaLimits);
 }
@@ -78,17 +80,16 @@ type SseEvent = Buffer[];
 async function encodeEvent(lines: SseEvent, schemaLimits?: SchemaLimits): Promise<Buffer> {
   const size = lines.reduce((sum, line) => sum + line.length, 0);
   if (size >= OFF_THREAD_MIN_BYTES) {
-    const kept: string[] = [];
-    const data: string[] = [];
+    const kept: Buffer[] = [];
+    const data: Uint8Array[] = [];
     for (const line of lines) {
-      const text = line.toString('utf8');
-      const field = DATA_FIELD.exec(text);
-      if (field) data.push(text.slice(field[0].length));
-      else kept.push(text);
+      const value = dataValue(line);
+      if (value === undefined) kept.push(line, NEWLINE);
+      else data.push(...(data.length > 0 ? [NEWLINE] : []), value);
     }
     if (data.length > 0) {
-      const reworked = await reworkOrKeep(Buffer.from(data.join('\n'), 'utf8'), schemaLimits);
-      return Buffer.from(`${kept.map((line) => `${line}\n`).join('')}data: ${reworked.toString('utf8')}\n\n`, 'utf8');
+      const reworked = await reworkOrKeep(Buffer.concat(data), schemaLimits);
+      return Buffer.concat([...kept, DATA_PREFIX, reworked, NEWLINE, NEWLINE]);
     }
   }
   const parts: Buffer[] = [];
@@ -97,6 +98,7 @@ async function encodeEvent(lines: SseEvent, schemaLimits?: SchemaLimits): Promis
   return Buffer.concat(parts);
 }
 
+const DATA_PREFIX = Buffer.from('data: ');
 const NEWLINE = Buffer.from('\n');
 
 /** The message reworked on the worker thread, or as it came when it is not JSON (the SDK reports that). */
@@ -109,38 +111,22 @@ async function reworkOrKeep(bytes: Buffer, schemaLimits?: SchemaLimits): Promise
   }
 }
 
-/** Splits an event stream into events (lines up to a blank line); CR, LF and CRLF all end a line. */
+/** Splits an event stream into events (lines up to a blank line). */
 class EventSplitter {
-  private lineParts: Uint8Array[] = [];
-  private lines: Buffer[] = [];
-  private skipLineFeed = false;
+  private readonly lines = new SseLineSplitter();
+  private event: Buffer[] = [];
 
   push(chunk: Uint8Array): SseEvent[] {
     const events: SseEvent[] = [];
-    let start = 0;
-    if (this.skipLineFeed && chunk.length > 0) {
-      if (chunk[0] === LF) start = 1;
-      this.skipLineFeed = false;
-    }
-    for (let i = start; i < chunk.length; i++) {
-      const byte = chunk[i];
-      if (byte !== LF && byte !== CR) continue;
-      this.lineParts.push(chunk.subarray(start, i));
-      const line = Buffer.concat(this.lineParts);
-      this.lineParts = [];
-      if (line.length === 0) {
-        if (this.lines.length > 0) events.push(this.lines);
-        this.lines = [];
-      } else {
-        this.lines.push(line);
+    this.lines.push(chunk, (line) => {
+      if (line.length > 0) {
+        this.event.push(Buffer.from(line.buffer, line.byteOffset, line.byteLength));
+      } else if (this.event.length > 0) {
+        events.push(this.event);
+        this.event = [];
       }
-      if (byte === CR) {
-        if (i + 1 === chunk.length) this.skipLineFeed = true;
-        else if (chunk[i + 1] === LF) i++;
-      }
-      start = i + 1;
-    }
-    if (start < chunk.length) this.lineParts.push(chunk.subarray(start));
+      return true;
+    });
     return events;
   }
 }

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { SchemaLimits } from '../../shared/json-schema/schema-limits.js';
 import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES } from '../../shared/off-thread/large-message.js';
 import { formatBytes } from '../stdio/stdio-errors.js';
-import { reworkLargeMessages } from './large-message-rework.js';
+import { isEventStream, reworkLargeMessages } from './large-message-rework.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -203,7 +203,7 @@ class ExchangeRegistry {
       exchange.close();
       return response;
     }
-    const sse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    const sse = isEventStream(response);
     const length = Number(response.headers.get('content-length') ?? Number.NaN);
     const offThread = largeMessagesOffThread();
     if (!sse && length <= this.maxMessageBytes && (!offThread || length < OFF_THREAD_MIN_BYTES)) {

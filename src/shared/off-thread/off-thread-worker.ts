@@ -24,9 +24,15 @@ export class OffThreadWorker {
 
   constructor(private readonly script: URL) {}
 
-  /** True when the worker's script exists: it does in the build; runs of the TypeScript sources do the work in place. */
+  private scriptExists?: boolean;
+
+  /**
+   * True when the worker's script exists: it does in the build; runs of the TypeScript sources do
+   * the work in place. Looked up once: it is asked on every large message and HTTP response.
+   */
   get available(): boolean {
-    return existsSync(fileURLToPath(this.script));
+    this.scriptExists ??= existsSync(fileURLToPath(this.script));
+    return this.scriptExists;
   }
 
   /** Runs `job`; the buffers in `transfer` are handed to the worker and must not be used afterwards. */
