@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
-import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
+import { SecretScrubber } from '../../../../shared/secret-scrubber.js';
 import { CircuitBreakers } from '../../../sources/application/circuit-breakers.js';
 import { ArgumentValidator } from '../../domain/argument-validator.port.js';
 import { redactArguments } from '../../domain/argument-redaction.js';
@@ -69,7 +69,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     try {
       route = await this.routes.route(input.qualifiedName);
       const beforeSend = (sent: ToolRoute) => this.recordStarted(id, command, sent, new Date(started));
-      const run = await this.run(command, route, (n) => (attempts = n), (secrets) => (scrubber = new SecretScrubber(secrets)), beforeSend);
+      const run = await this.run(command, route, (n) => (attempts = n), (sourceScrubber) => (scrubber = sourceScrubber), beforeSend);
       outcome = run instanceof Refusal ? { status: run.status, isError: false, result: null, error: run.error } : run;
     } catch (error) {
       outcome = {
@@ -94,22 +94,23 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       startedAt: new Date(started),
       durationMs: Math.round((performance.now() - clock) * 1000) / 1000,
     };
+    // The result as it came, except the source's own secrets, for the record and the caller alike: a
+    // tool that echoes its credentials must not hand them to an agent that may call it but not read them.
+    const answer: ExecutionRecord = { ...record, result: record.result && scrubber.json(record.result), error: record.error && scrubber.json(record.error) };
     try {
       // Durable before the answer: the caller's reply waits for its own record.
-      await this.recorder.record(this.forStorage(record, scrubber));
+      await this.recorder.record(this.forStorage(answer));
     } finally {
       done();
     }
-    // The caller gets the result as it came, except the source's own secrets: a tool that echoes its
-    // credentials must not hand them to an agent that may call it but not read them.
-    return scrubber === SecretScrubber.none ? record : { ...record, result: record.result && scrubber.json(record.result), error: record.error && scrubber.json(record.error) };
+    return answer;
   }
 
   private async run(
     command: ExecuteToolCommand,
     route: ToolRoute | undefined,
     setAttempts: (n: number) => void,
-    setSecrets: (secrets: KnownSecret[]) => void,
+    setScrubber: (scrubber: SecretScrubber) => void,
     beforeSend: (route: ToolRoute) => Promise<void>,
   ) {
     const { input } = command;
@@ -125,7 +126,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     }
     const limited = this.rateLimits.admit(command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
     if (limited) {
-      const whose = limited.scope === 'principal' ? 'This caller' : `${tool.qualifiedName}`;
+      const whose = limited.scope === 'principal' ? 'This caller' : tool.qualifiedName;
       const refusal = refuse('rejected', 'RATE_LIMITED', `${whose} is over its rate limit of ${limited.limitPerMinute} calls a minute.`, true, [
         { path: limited.scope === 'principal' ? 'principal' : 'source.rateLimitPerMinute', message: `at most ${limited.limitPerMinute} calls a minute` },
       ]);
@@ -194,7 +195,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
       }
 
-      setSecrets(target.secrets);
+      const scrubber = new SecretScrubber(target.secrets);
+      setScrubber(scrubber);
       try {
         await beforeSend(route);
       } catch {
@@ -219,7 +221,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             inputResponses: input.inputResponses,
             requestState: input.requestState,
             clientCapabilities: input.clientCapabilities,
-            ...scrubbedListeners(command.listeners, new SecretScrubber(target.secrets)),
+            ...scrubbedListeners(command.listeners, scrubber),
           });
         } catch (error) {
           const failure = asFailure(error, command.signal, timeoutMs);
@@ -283,12 +285,11 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   }
 
   /**
-   * The copy the history keeps: the result capped, the upstream's secrets replaced by markers, and
-   * whatever PostgreSQL cannot hold (NUL, lone surrogates, absurd depth) escaped, so that a call
-   * that ran is always on the record. The caller's answer is the record as it was, its secrets
-   * replaced too.
+   * The copy the history keeps of the answer (the upstream's secrets already replaced by markers):
+   * the result capped, and whatever PostgreSQL cannot hold (NUL, lone surrogates, absurd depth)
+   * escaped, so that a call that ran is always on the record.
    */
-  private forStorage(record: ExecutionRecord, scrubber: SecretScrubber): ExecutionRecord {
+  private forStorage(record: ExecutionRecord): ExecutionRecord {
     let stored = record;
     if (record.result && record.result.content.length > 0) {
       const capped = limitResult({ isError: record.isError, content: record.result.content, structuredContent: record.result.structuredContent }, this.config.storedResultBytes);
@@ -299,8 +300,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     return {
       ...stored,
       arguments: storableCopy(stored.arguments),
-      result: stored.result && storableCopy(scrubber.json(stored.result)),
-      error: stored.error && storableCopy(scrubber.json(stored.error)),
+      result: stored.result && storableCopy(stored.result),
+      error: stored.error && storableCopy(stored.error),
     };
   }
 }
