@@ -39,6 +39,8 @@ export function chainHash(prevHash: string, seq: number, event: AuditEvent): str
 /** Signs and checks chain hashes with a key the database does not hold. */
 export abstract class AuditSigner {
   abstract readonly keyId: string;
+  /** The public key (PEM), to verify the trail elsewhere. */
+  abstract readonly publicKeyPem: string;
   abstract sign(hash: string): string;
   abstract verify(hash: string, signature: string, keyId: string): boolean;
 }

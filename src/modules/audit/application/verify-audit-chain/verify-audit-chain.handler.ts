@@ -11,7 +11,7 @@ const BATCH = 1000;
 export class VerifyAuditChainHandler implements IQueryHandler<VerifyAuditChainQuery, AuditChainReport> {
   constructor(
     @Inject(TypeormUnitOfWork) private readonly uow: TypeormUnitOfWork,
-    @Inject(AuditSigner) private readonly signer: AuditSigner & { publicKeyPem?: string },
+    @Inject(AuditSigner) private readonly signer: AuditSigner,
   ) {}
 
   async execute(): Promise<AuditChainReport> {
@@ -24,6 +24,6 @@ export class VerifyAuditChainHandler implements IQueryHandler<VerifyAuditChainQu
       // Other requests get a turn between batches of a long trail.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { ...verifier.verdict(), keyId: this.signer.keyId, publicKey: this.signer.publicKeyPem ?? '' };
+    return { ...verifier.verdict(), keyId: this.signer.keyId, publicKey: this.signer.publicKeyPem };
   }
 }
