@@ -22,6 +22,20 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(6);
   });
 
+  it('takes an OIDC issuer only with its audience, both as http(s) URLs', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ PATH: '/usr/bin', ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ TOOLPLANE_OIDC_ISSUER: 'https://sso.example/realms/acme' })).toEqual([expect.stringContaining('TOOLPLANE_OIDC_AUDIENCE must be an http(s) URL (required')]);
+    expect(problemsOf({ TOOLPLANE_OIDC_ISSUER: 'sso.example', TOOLPLANE_OIDC_AUDIENCE: 'https://tools.example', TOOLPLANE_OIDC_JWKS_URL: 'ftp://x' }).map((p) => p.split(' ')[0])).toEqual(['TOOLPLANE_OIDC_ISSUER', 'TOOLPLANE_OIDC_JWKS_URL']);
+    expect(loadConfig({ PATH: '/usr/bin', TOOLPLANE_OIDC_ISSUER: 'https://sso.example', TOOLPLANE_OIDC_AUDIENCE: 'https://tools.example/' }).oidc).toMatchObject({ audience: 'https://tools.example', rolesClaim: 'roles', clockSkewSeconds: 60 });
+  });
+
   it('allows auth off on loopback only', () => {
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '127.0.0.1' }).authDisabled).toBe(true);
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '::1' }).authDisabled).toBe(true);

@@ -49,6 +49,14 @@ describe('API keys', () => {
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['expiresAt', 'name', 'owner', 'role']);
     expect((await create({ name: 5, role: ['agent'] })).body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['name', 'role']);
     expect((await create({ name: 'x', role: 'agent', expiresAt: 'tomorrow' })).body.error.details).toEqual([{ path: 'expiresAt', message: 'must be an ISO 8601 date-time' }]);
+    for (const rateLimitPerMinute of [0, 1.5, '60']) {
+      const refused = await create({ name: 'x', role: 'agent', rateLimitPerMinute });
+      expect({ status: refused.status, code: refused.body.error.code, details: refused.body.error.details }).toEqual({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'rateLimitPerMinute', message: 'must be an integer from 1 to 100000000, or null' }],
+      });
+    }
     expect((await h.api.get('/api/v1/api-keys/not-a-uuid')).status).toBe(404);
     expect((await h.api.delete('/api/v1/api-keys/00000000-0000-4000-8000-000000000000')).body.error.code).toBe('API_KEY_NOT_FOUND');
   });

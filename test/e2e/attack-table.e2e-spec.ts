@@ -100,6 +100,8 @@ const attacks: Attack[] = [
   { name: 'REST arguments nested 10,000 deep', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: `{"arguments":${nested(10_000)}}`, status: 400, code: 'BODY_TOO_DEEP' },
   { name: 'REST arrays nested 10,000 deep', method: 'POST', path: '/api/v1/sources', raw: '['.repeat(10_000) + ']'.repeat(10_000), status: 400, code: 'BODY_TOO_DEEP' },
   { name: 'MCP arguments nested 10,000 deep', method: 'POST', path: '/mcp', raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hostile__echo_keys","arguments":${nested(10_000)}}}`, status: 400, code: 'BODY_TOO_DEEP' },
+  { name: 'REST arguments of 20,001 values', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: `{"arguments":{"list":[${'0,'.repeat(19_997)}0]}}`, status: 400, code: 'BODY_TOO_MANY_VALUES' },
+  { name: 'MCP arguments of 20,001 values', method: 'POST', path: '/mcp', raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hostile__echo_keys","arguments":{"list":[${'0,'.repeat(19_997)}0]}}}`, status: 400, code: 'BODY_TOO_MANY_VALUES' },
   { name: 'REST __proto__ key in a registration', method: 'POST', path: '/api/v1/sources', raw: '{"name":"x","transport":"stdio","command":"node","__proto__":{"isAdmin":true}}', status: 400, code: 'UNSAFE_JSON_KEY' },
   { name: 'REST escaped __proto__ key in arguments', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: '{"arguments":{"\\u005f_proto__":{"polluted":1}}}', status: 400, code: 'UNSAFE_JSON_KEY' },
   { name: 'REST constructor.prototype in arguments', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: '{"arguments":{"constructor":{"prototype":{"polluted":1}}}}', status: 400, code: 'UNSAFE_JSON_KEY' },

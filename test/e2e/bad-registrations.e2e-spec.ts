@@ -86,6 +86,7 @@ describe('malformed registrations', () => {
     { name: 'args not strings', body: stdio({ args: [1, true] }), status: 400, code: 'VALIDATION_FAILED', paths: ['args'] },
     { name: 'timeout out of range', body: stdio({ timeoutMs: -5 }), status: 400, code: 'VALIDATION_FAILED', paths: ['timeoutMs'] },
     { name: 'concurrency not an integer', body: stdio({ maxConcurrency: 2.5 }), status: 400, code: 'VALIDATION_FAILED', paths: ['maxConcurrency'] },
+    { name: 'rate limit of zero', body: stdio({ rateLimitPerMinute: 0 }), status: 400, code: 'VALIDATION_FAILED', paths: ['rateLimitPerMinute'] },
     {
       name: 'circuit breaker out of range',
       body: stdio({ circuitBreaker: { failureThreshold: 0, resetTimeoutMs: 10 } }),
