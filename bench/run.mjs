@@ -318,9 +318,8 @@ async function main() {
   const auth = { authorization: `Bearer ${adminKey}` };
   const invokeBody = { arguments: echoArgs };
   const tpVerify = (text) => (body) => body.includes('"status":"succeeded"') && body.includes(text);
-  // A /mcp answer: the result (not a JSON-RPC error, not isError) naming a succeeded execution.
-  const mcpVerify = (text) => (body) =>
-    body.includes('"result"') && body.includes(text) && body.includes('"status":"succeeded"') && !body.includes('"isError":true');
+  // A /mcp answer: the result (not a JSON-RPC error, not isError) holding the echo, as the upstream sent it.
+  const mcpVerify = (text) => (body) => body.includes('"result"') && body.includes(text) && !body.includes('"isError":true');
   /** The two /mcp targets calling `toolName`: a 2026-07-28 `tools/call` and a stateless 2025-era one. */
   const mcpTargets = (toolName, text) => [
     target(`Toolplane /mcp ${MODERN_VERSION}`, `${baseUrl}/mcp`, { ...auth, ...modernHeaders('tools/call', toolName) }, modernToolsCall(toolName, echoArgs), mcpVerify(text)),

@@ -33,8 +33,9 @@ function unfitness(tool: DiscoveredTool): string | undefined {
     if (tool.description.length > MAX_DESCRIPTION_CHARS) return `its description is longer than ${MAX_DESCRIPTION_CHARS} characters`;
     if (UNSTORABLE.test(tool.description)) return 'its description holds a NUL character or a lone UTF-16 surrogate';
   }
-  for (const [field, value] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema], ['annotations', tool.annotations]] as const) {
-    if (value !== undefined && holdsUnstorable(value)) return `its ${field} holds a NUL character or a lone UTF-16 surrogate`;
+  for (const [field, value] of Object.entries(tool.declared ?? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations })) {
+    if (UNSTORABLE.test(field)) return 'a field name holds a NUL character or a lone UTF-16 surrogate';
+    if (value !== undefined && holdsUnstorable(value)) return `its ${field.slice(0, 100)} holds a NUL character or a lone UTF-16 surrogate`;
   }
   return undefined;
 }

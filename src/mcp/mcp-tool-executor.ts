@@ -9,7 +9,7 @@ import {
 } from '../modules/execution/domain/tool-invoker.port.js';
 import { relayedInputCapabilities } from './relayed-input.js';
 import { listAllTools } from './tool-inventory.js';
-import { limitResult } from '../modules/execution/domain/tool-result.js';
+import { jsonBytes, limitResult } from '../modules/execution/domain/tool-result.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 import { isRecord } from '../shared/is-record.js';
@@ -189,7 +189,25 @@ function toOutcome(answer: unknown, request: InvocationRequest): InvocationOutco
     content = [{ type: 'text', text: JSON.stringify(answer.toolResult) ?? 'null' }];
   } else if (answer.content === undefined) content = [];
   else throw new UpstreamError('protocol', `${request.toolName} returned a result whose content is not an array`);
-  return limitResult({ isError: answer.isError === true, content, structuredContent: answer.structuredContent }, request.maxResultBytes);
+  const limited = limitResult({ isError: answer.isError === true, content, structuredContent: answer.structuredContent }, request.maxResultBytes);
+  const meta = resultMeta(answer._meta);
+  return meta ? { ...limited, meta } : limited;
+}
+
+/** Largest result `_meta` passed on; a larger one is dropped (the content is what the caller needs). */
+const MAX_RESULT_META_BYTES = 16 * 1024;
+const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
+
+/**
+ * The result's own `_meta` as the upstream sent it, without the protocol's reserved keys (they
+ * describe the upstream's exchange with Toolplane, not the caller's); undefined when nothing is left.
+ */
+function resultMeta(meta: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(meta)) return undefined;
+  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(PROTOCOL_META_PREFIX));
+  if (kept.length === 0) return undefined;
+  const result = Object.fromEntries(kept);
+  return jsonBytes(result) <= MAX_RESULT_META_BYTES ? result : undefined;
 }
 
 /** Maps what withClient() threw onto the port's failure kinds. */

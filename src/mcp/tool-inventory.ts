@@ -1,4 +1,4 @@
-import { ProtocolError, type Client, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
+import { isSpecType, ProtocolError, type Client, type RequestOptions, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
 import type { DiscoveredTool } from '../modules/sources/domain/upstream.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -10,6 +10,12 @@ export interface InventoryLimits {
 export const DEFAULT_INVENTORY_LIMITS: InventoryLimits = { maxPages: 1000, maxTools: 10_000 };
 
 const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The listing as the upstream sent it. The SDK's own result schema would rebuild every tool in its
+ * own key order and drop the fields it does not know; the same schema is applied below as a check only.
+ */
+const AS_SENT: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'toolplane', validate: (value) => ({ value }) } };
 
 /**
  * Walks every `tools/list` page with explicit cursors (the SDK's aggregate walk caps at 64 pages
@@ -28,7 +34,9 @@ export async function listAllTools(
     if (page > limits.maxPages) throw new UpstreamError('limit', `tools/list did not end within ${limits.maxPages} pages`);
     let result: { tools: Tool[]; nextCursor?: string };
     try {
-      result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, requestOptions());
+      const sent = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AS_SENT, requestOptions());
+      if (!isSpecType.ListToolsResult(sent)) throw new UpstreamError('protocol', `tools/list answered a result that is not a list of tools (page ${page})`);
+      result = sent;
     } catch (error) {
       // A server without tools (and without the capability) may not implement the method at all.
       if (page === 1 && error instanceof ProtocolError && error.code === METHOD_NOT_FOUND && !client.getServerCapabilities()?.tools) {
@@ -48,9 +56,12 @@ export async function listAllTools(
   }
 }
 
-/** Keeps the tool definition verbatim: title is the top-level one, annotations (including their title) untouched. */
+/**
+ * Keeps the tool definition verbatim: `declared` is the tool object as sent (every field, in its
+ * order); the fields Toolplane reads are taken from it (title is the top-level one, annotations untouched).
+ */
 export function toDiscoveredTool(tool: Tool): DiscoveredTool {
-  const discovered: DiscoveredTool = { name: tool.name, inputSchema: { ...tool.inputSchema } };
+  const discovered: DiscoveredTool = { name: tool.name, inputSchema: { ...tool.inputSchema }, declared: tool as unknown as Record<string, unknown> };
   if (typeof tool.title === 'string') discovered.title = tool.title;
   if (typeof tool.description === 'string') discovered.description = tool.description;
   if (tool.outputSchema) discovered.outputSchema = { ...tool.outputSchema };

@@ -30,7 +30,8 @@ const HEALTH_BUDGET_MS = 250;
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
 const rpc = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-const call = (name: string, args: unknown) => rpc('tools/call', { name, arguments: args, _meta: {} });
+/** A tools/call that asks for its execution in the result's `_meta` (where the code of a refusal is read). */
+const call = (name: string, args: unknown) => rpc('tools/call', { name, arguments: args, _meta: { 'dev.toolplane/execution': true } });
 
 /** `depth` nested objects around a value, as text (JSON.stringify itself would recurse). */
 const nested = (depth: number, inner = '1') => '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
@@ -148,7 +149,7 @@ const attacks: Attack[] = [
   { name: 'REST arguments with a NUL in a key', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', body: { arguments: { 'a\u0000b': 1 } }, status: 400, code: 'UNSTORABLE_ARGUMENTS' },
   { name: 'REST arguments with a lone surrogate in a value', method: 'POST', path: '/api/v1/tools/hostile__echo_keys/invoke', raw: '{"arguments":{"a":"\\ud800"}}', status: 400, code: 'UNSTORABLE_ARGUMENTS' },
   { name: 'MCP arguments with a NUL in a nested value', method: 'POST', path: '/mcp', body: call('hostile__echo_keys', { list: [{ v: 'x\u0000' }] }), status: 200, code: 'UNSTORABLE_ARGUMENTS', answer: { result: { isError: true } } },
-  { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} } }), status: 200, code: 'TOOL_NOT_FOUND', answer: { result: { isError: true } } },
+  { name: 'MCP call through the gateway of an unknown tool', method: 'POST', path: '/mcp/gateway', body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'nope__x', arguments: {} }, _meta: { 'dev.toolplane/execution': true } }), status: 200, code: 'TOOL_NOT_FOUND', answer: { result: { isError: true } } },
 ];
 
 /** Sends bytes as they are, with any Host header (fetch would put the URL's own). */

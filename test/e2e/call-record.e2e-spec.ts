@@ -59,7 +59,7 @@ describe('the call record', () => {
     const response = await fetch(`${h.url}/mcp`, {
       method: 'POST',
       headers: { ...MCP_HEADERS, authorization: `Bearer ${h.adminKey}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: callArgs } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: callArgs, _meta: { [EXECUTION]: true } } }),
     });
     const text = await response.text();
     const data = text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5);

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, EVERYTHING_TOOL_COUNT, FIXTURES } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, FIXTURES } from '../helpers/upstreams.js';
 
 const CHANGING = join(FIXTURES, 'changing-inventory-server.mjs');
 
@@ -201,7 +201,7 @@ describe('the agent catalog on GET /api/v1/tools', () => {
   });
 
   describe('formats', () => {
-    let echo: { title: string; description: string; inputSchema: Record<string, unknown>; annotations: Record<string, unknown> };
+    let echo: { title: string; description: string; inputSchema: Record<string, unknown>; annotations: Record<string, unknown>; definition: Record<string, unknown> };
     const echoIn = async (format: string) => {
       const response = await list(`source=everything&q=echo&limit=1&format=${format}`);
       expect(response.status).toBe(200);
@@ -213,8 +213,9 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string', description: 'Message to echo' } }, required: ['message'] });
     });
 
-    it('mcp: MCP Tool objects under the qualified name', async () => {
-      expect(await echoIn('mcp')).toEqual({
+    it('mcp: MCP Tool objects under the qualified name, every field as declared and in its order', async () => {
+      const body = await echoIn('mcp');
+      expect(body).toEqual({
         items: [
           {
             name: 'everything__echo',
@@ -222,10 +223,12 @@ describe('the agent catalog on GET /api/v1/tools', () => {
             description: 'Echoes back the input string',
             inputSchema: echo.inputSchema,
             annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+            execution: { taskSupport: 'forbidden' },
           },
         ],
         nextCursor: null,
       });
+      expect(JSON.stringify(body.items[0])).toBe(JSON.stringify({ ...echo.definition, name: 'everything__echo' }));
     });
 
     it('openai: Chat Completions function tools', async () => {
@@ -316,7 +319,7 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       for (const format of ['openai', 'openai-responses', 'anthropic']) {
         const body = (await list(`source=everything&format=${format}&limit=500`)).body;
         const fnNames = body.items.map((t: any) => t.function?.name ?? t.name);
-        expect(fnNames.length + body.notConvertible.length).toBe(EVERYTHING_TOOL_COUNT);
+        expect(fnNames.length + body.notConvertible.length).toBe(EVERYTHING_CALLABLE_COUNT);
         for (const name of fnNames) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       }
     });

@@ -76,7 +76,7 @@ describe('rate limits', () => {
       makeApi(h.url, key.key).request(
         'POST',
         '/mcp',
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ev__get-sum', arguments: { a: 1, b: 2 } } },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ev__get-sum', arguments: { a: 1, b: 2 }, _meta: { 'dev.toolplane/execution': true } } },
         { headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } },
       );
     expect((await call()).body.result.isError).toBeUndefined();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectNoProcesses, expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, EVERYTHING_TOOL_COUNT, MEMORY_DIR, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, EVERYTHING_TOOL_COUNT, MEMORY_DIR, startEverythingHttp, type RunningUpstream } from '../helpers/upstreams.js';
 
 const EVERYTHING_TOOLS = EVERYTHING_TOOL_COUNT;
 const MEMORY_TOOLS = 9;
@@ -97,7 +97,10 @@ describe('registering real MCP servers', () => {
     expect(JSON.stringify(created.body)).not.toContain('s3cr3t-token-value');
 
     const tools = await h.api.get('/api/v1/tools?source=everything-stdio');
-    expect(tools.body.items).toHaveLength(EVERYTHING_TOOLS);
+    // The catalog offers what agents can call: the task-only tool is in the inventory (toolCount), marked unusable.
+    expect(tools.body.items).toHaveLength(EVERYTHING_CALLABLE_COUNT);
+    const taskOnly = await h.api.get('/api/v1/tools/everything-stdio__simulate-research-query');
+    expect(taskOnly.body).toMatchObject({ unusableReason: expect.stringContaining('must run as a task'), definition: { execution: { taskSupport: 'required' } } });
     const echo = tools.body.items.find((t: { name: string }) => t.name === 'echo');
     expect(echo).toMatchObject({
       qualifiedName: 'everything-stdio__echo',

@@ -2,6 +2,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { makeApi, startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, MEMORY_DIR } from '../helpers/upstreams.js';
 
+/** Asks for the execution in each result's `_meta` (results carry only what the upstream sent otherwise). */
+const WITH_EXECUTION = { 'dev.toolplane/execution': true };
+
 /**
  * Agents restricted to some sources and tools: the same decision hides the others from every
  * listing (REST catalog, `/mcp`, `/mcp/sources/{name}`, the gateway's search) and refuses calls to
@@ -70,22 +73,22 @@ describe('restricted agents', () => {
     expect(hidden).toBeDefined();
     const everything = await connect('/mcp');
     expect((await everything.listTools()).tools.map((t) => t.name).sort()).toEqual(allowed(all));
-    const refused = await everything.callTool({ name: hidden, arguments: {} });
+    const refused = await everything.callTool({ _meta: WITH_EXECUTION, name: hidden, arguments: {} });
     expect(refused.isError).toBe(true);
     expect((refused._meta as Record<string, { code?: string }>)['dev.toolplane/execution'].code).toBe('TOOL_NOT_ALLOWED');
     await everything.close();
 
     const memory = await connect('/mcp/sources/mem');
     expect((await memory.listTools()).tools.map((t) => t.name)).toEqual(['read_graph']);
-    expect((await memory.callTool({ name: 'delete_entities', arguments: { entityNames: ['x'] } })).isError).toBe(true);
+    expect((await memory.callTool({ _meta: WITH_EXECUTION, name: 'delete_entities', arguments: { entityNames: ['x'] } })).isError).toBe(true);
     await memory.close();
 
     const gateway = await connect('/mcp/gateway');
-    const found = await gateway.callTool({ name: 'search_tools', arguments: { query: `echo graph sum ${hidden.slice(4)}`, limit: 50 } });
+    const found = await gateway.callTool({ _meta: WITH_EXECUTION, name: 'search_tools', arguments: { query: `echo graph sum ${hidden.slice(4)}`, limit: 50 } });
     const names = (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names.length).toBeGreaterThan(0);
     expect(names.every((name) => allowed([name]).length === 1)).toBe(true);
-    const viaGateway = await gateway.callTool({ name: 'call_tool', arguments: { name: hidden, arguments: {} } });
+    const viaGateway = await gateway.callTool({ _meta: WITH_EXECUTION, name: 'call_tool', arguments: { name: hidden, arguments: {} } });
     expect(viaGateway.isError).toBe(true);
     await gateway.close();
 

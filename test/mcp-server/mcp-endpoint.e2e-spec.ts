@@ -5,6 +5,9 @@ import { expectNoProcesses } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
 
+/** Asks for the execution in each result's `_meta` (results carry only what the upstream sent otherwise). */
+const WITH_EXECUTION = { 'dev.toolplane/execution': true };
+
 const MODERN_FIXTURE = join(FIXTURES, 'modern-server.mjs');
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -115,7 +118,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     });
 
     it('calls echo through ExecuteTool and records it with channel mcp and the caller', async () => {
-      const result: any = await client.callTool({ name: 'ev__echo', arguments: { message: `hello ${mode}` } });
+      const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__echo', arguments: { message: `hello ${mode}` } });
       expect(result.isError ?? false).toBe(false);
       expect(result.content).toEqual([{ type: 'text', text: `Echo: hello ${mode}` }]);
       expect(result._meta[EXECUTION]).toMatchObject({ status: 'succeeded' });
@@ -130,23 +133,23 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     });
 
     it('returns structured content and images as the tool answered them', async () => {
-      const structured: any = await client.callTool({ name: 'ev__get-structured-content', arguments: { location: 'Chicago' } });
+      const structured: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__get-structured-content', arguments: { location: 'Chicago' } });
       expect(structured.structuredContent).toEqual({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
-      const sum: any = await client.callTool({ name: 'mod__add', arguments: { a: 2, b: 40 } });
+      const sum: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'mod__add', arguments: { a: 2, b: 40 } });
       expect(sum.structuredContent).toEqual({ sum: 42 });
-      const image: any = await client.callTool({ name: 'ev__get-tiny-image', arguments: {} });
+      const image: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__get-tiny-image', arguments: {} });
       expect(image.content).toContainEqual(expect.objectContaining({ type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) }));
     });
 
     it('answers an unknown tool with a -32602 invalid-params error, and records the attempt', async () => {
       const name = `nope-${mode}`;
-      await expect(client.callTool({ name, arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool({ _meta: WITH_EXECUTION, name, arguments: {} })).rejects.toMatchObject({ code: -32602 });
       const rows = await h.sql("SELECT status, channel, error->>'code' AS code FROM executions WHERE qualified_name = $1", [name]);
       expect(rows).toEqual([{ status: 'rejected', channel: 'mcp', code: 'TOOL_NOT_FOUND' }]);
     });
 
     it('answers arguments that break the input schema with an isError result listing the problem', async () => {
-      const result: any = await client.callTool({ name: 'ev__echo', arguments: { message: 42 } });
+      const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__echo', arguments: { message: 42 } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/INVALID_ARGUMENTS[\s\S]*message/);
       expect((await executionOf(result)).status).toBe('invalid_arguments');
@@ -154,7 +157,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
 
     it("relays the upstream's progress to the caller's progress token", async () => {
       const progress: { progress: number; total?: number }[] = [];
-      const result: any = await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, { onprogress: (p) => progress.push(p) });
+      const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, { onprogress: (p) => progress.push(p) });
       expect(textOf(result)).toContain('Long running operation completed');
       expect(progress.length).toBeGreaterThanOrEqual(1);
       expect(progress[0]).toMatchObject({ progress: 1, total: 3 });
@@ -166,8 +169,8 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       client.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params));
       // A 2026-07-28 client names its level per request; a 2025-era one sets it for its session.
       if (mode === 'legacy') await client.setLoggingLevel('info');
-      const meta = mode === 'legacy' ? {} : { _meta: { 'io.modelcontextprotocol/logLevel': 'info' } };
-      const result: any = await client.callTool({ name: 'mod__chatty', arguments: { text: `hi ${mode}` }, ...meta });
+      const meta = mode === 'legacy' ? {} : { _meta: { ...WITH_EXECUTION, 'io.modelcontextprotocol/logLevel': 'info' } };
+      const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'mod__chatty', arguments: { text: `hi ${mode}` }, ...meta });
       expect(textOf(result)).toBe(`logged hi ${mode}`);
       expect(logs).toEqual([
         { level: 'info', logger: 'chatty', data: `info: hi ${mode}` },
@@ -176,7 +179,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       if (mode !== 'legacy') {
         // No level named: a 2026-07-28 caller hears none.
         logs.length = 0;
-        await client.callTool({ name: 'mod__chatty', arguments: { text: 'quiet' } });
+        await client.callTool({ _meta: WITH_EXECUTION, name: 'mod__chatty', arguments: { text: 'quiet' } });
         expect(logs).toEqual([]);
       }
     });
@@ -186,7 +189,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       const abort = new AbortController();
       const fallback = setTimeout(() => abort.abort(), 3000);
       const started = Date.now();
-      const call = client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 20, steps: 40 } }, { signal: abort.signal, onprogress: () => abort.abort() });
+      const call = client.callTool({ _meta: WITH_EXECUTION, name: 'ev__trigger-long-running-operation', arguments: { duration: 20, steps: 40 } }, { signal: abort.signal, onprogress: () => abort.abort() });
       await expect(call).rejects.toThrow();
       clearTimeout(fallback);
       let rows: any[] = [];
@@ -204,7 +207,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
         ? "puts an upstream's input request to a 2025-era client as a real elicitation on its session, then continues the call"
         : "passes an upstream's input_required (inputRequests, requestState) through and accepts the continuation",
       async () => {
-        const result: any = await client.callTool({ name: 'mod__confirm', arguments: { action: 'deploy' } });
+        const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'mod__confirm', arguments: { action: 'deploy' } });
         // The client answered the elicitation (as a 2026 multi round-trip, or as a 2025 server-to-client
         // request on its session) and the call went on with the byte-exact requestState (the fixture checks it).
         expect(result.isError ?? false).toBe(false);
@@ -224,7 +227,7 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
         const names = (await client.listTools({}, { cacheMode: 'bypass' })).tools.map((t) => t.name);
         expect(names).toContain('ev__echo');
         expect(names).not.toContain('ev__get-sum');
-        const refused: any = await client.callTool({ name: 'ev__get-sum', arguments: { a: 1, b: 2 } });
+        const refused: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__get-sum', arguments: { a: 1, b: 2 } });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toContain('TOOL_DISABLED');
         expect(await executionOf(refused)).toMatchObject({ status: 'rejected', channel: 'mcp' });
@@ -257,22 +260,22 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
   describe("a 2025-era upstream's requests for input (server-everything's sampling and elicitation)", () => {
     it('reach a 2025-era session client that declared the capability, and its answers go back upstream', async () => {
       const client = await connect('/mcp/sources/ev', 'legacy', { elicitation: true, sampling: true });
-      const sampled: any = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'the capital of France', maxTokens: 5 } });
+      const sampled: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'trigger-sampling-request', arguments: { prompt: 'the capital of France', maxTokens: 5 } });
       expect(sampled.isError ?? false).toBe(false);
       expect(textOf(sampled)).toContain('Paris, asked about: Resource trigger-sampling-request context: the capital of France');
-      const elicited: any = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+      const elicited: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'trigger-elicitation-request', arguments: {} });
       expect(textOf(elicited)).toContain('User provided the requested information');
       expect(textOf(elicited)).toContain('"confirm": true');
     });
 
     it('are refused with -32021 for a caller that cannot be asked: the upstream reports it as the tool result', async () => {
       const modern = await connect('/mcp/sources/ev', 'modern');
-      const viaMcp: any = await modern.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
+      const viaMcp: any = await modern.callTool({ _meta: WITH_EXECUTION, name: 'trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
       expect(viaMcp.isError).toBe(true);
       expect(textOf(viaMcp)).toContain('Cannot relay sampling/createMessage through Toolplane: the caller of this tool cannot be asked');
       // A 2025-era session client that did not declare sampling.
       const elicitOnly = await connect('/mcp', 'legacy', { elicitation: true });
-      const undeclared: any = await elicitOnly.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
+      const undeclared: any = await elicitOnly.callTool({ _meta: WITH_EXECUTION, name: 'ev__trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } });
       expect(textOf(undeclared)).toContain('the caller did not declare the sampling capability');
       const viaRest = await h.api.post('/api/v1/tools/ev__trigger-elicitation-request/invoke', { arguments: {} });
       expect(viaRest.body).toMatchObject({ status: 'tool_error', result: { content: [{ type: 'text', text: expect.stringContaining('Cannot relay elicitation/create') }] } });
@@ -350,7 +353,10 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id, result: { isError: true } });
     expect(answer.body.result.content[0].text).toContain('CANCELLED');
-    expect(await executionOf(answer.body.result)).toMatchObject({ status: 'cancelled', channel: 'mcp' });
+    // Without asking for it in `_meta`, the result carries nothing of Toolplane's: the header names the execution.
+    expect(answer.body.result._meta).toBeUndefined();
+    const execution = answer.headers.get('toolplane-execution-id')!;
+    expect((await h.sql('SELECT status, channel FROM executions WHERE id = $1', [execution]))[0]).toMatchObject({ status: 'cancelled', channel: 'mcp' });
   });
 
   it('tells 2026-07-28 subscribers when the tools they list change (subscriptions/listen)', async () => {
@@ -378,10 +384,10 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image']));
       expect(names.some((n) => n.includes('__'))).toBe(false);
       expect(names).not.toContain('add'); // mod's tools stay on their own endpoint
-      const result: any = await client.callTool({ name: 'echo', arguments: { message: 'by original name' } });
+      const result: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'echo', arguments: { message: 'by original name' } });
       expect(result.content).toEqual([{ type: 'text', text: 'Echo: by original name' }]);
       expect(await executionOf(result)).toMatchObject({ qualified_name: 'ev__echo', channel: 'mcp', status: 'succeeded' });
-      await expect(client.callTool({ name: 'ev__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool({ _meta: WITH_EXECUTION, name: 'ev__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
     });
 
     it('answers 404 for a source that does not exist', async () => {
@@ -397,22 +403,22 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
       const { tools } = await client.listTools({}, { cacheMode: 'bypass' });
       expect(tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
 
-      const found: any = await client.callTool({ name: 'search_tools', arguments: { query: 'echo a message', limit: 3 } });
+      const found: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'search_tools', arguments: { query: 'echo a message', limit: 3 } });
       expect(found.structuredContent.tools.length).toBeGreaterThan(0);
       expect(found.structuredContent.tools.length).toBeLessThanOrEqual(3);
       const best = found.structuredContent.tools[0];
       expect(best).toMatchObject({ name: expect.stringMatching(/^(ev|mod)__echo$/), description: expect.any(String), inputSchema: { type: 'object' } });
 
-      const called: any = await client.callTool({ name: 'call_tool', arguments: { name: best.name, arguments: { message: 'through the gateway' } } });
+      const called: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'call_tool', arguments: { name: best.name, arguments: { message: 'through the gateway' } } });
       expect(textOf(called)).toContain('through the gateway');
       expect(await executionOf(called)).toMatchObject({ qualified_name: best.name, channel: 'mcp', status: 'succeeded' });
 
-      const unknown: any = await client.callTool({ name: 'call_tool', arguments: { name: 'nothing__here', arguments: {} } });
+      const unknown: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'call_tool', arguments: { name: 'nothing__here', arguments: {} } });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toContain('search_tools');
-      const invalid: any = await client.callTool({ name: 'search_tools', arguments: { query: 5 } });
+      const invalid: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'search_tools', arguments: { query: 5 } });
       expect(invalid.isError).toBe(true);
-      await expect(client.callTool({ name: 'ev__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool({ _meta: WITH_EXECUTION, name: 'ev__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
     });
   });
 

@@ -3,6 +3,9 @@ import { SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness, type Peer } from '../helpers/toolplane-harness.js';
 import { EVERYTHING } from '../helpers/upstreams.js';
 
+/** Asks for the execution in each result's `_meta` (results carry only what the upstream sent otherwise). */
+const WITH_EXECUTION = { 'dev.toolplane/execution': true };
+
 const LEGACY_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
 /**
@@ -47,7 +50,7 @@ describe('sealed 2025-era session ids', () => {
     expect(transport.sessionId).toMatch(/^tps1\./);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const result = await client.callTool({ name: 'ev__echo', arguments: { message: `call ${i}` } });
+      const result = await client.callTool({ _meta: WITH_EXECUTION, name: 'ev__echo', arguments: { message: `call ${i}` } });
       ids.push((result._meta as Record<string, { id: string }>)['dev.toolplane/execution'].id);
     }
     const rows = await h.sql<{ client: string; version: string; protocol: string }>(

@@ -148,13 +148,16 @@ describe('MCP discovery over stdio', () => {
     expect(first.tools.map((t) => t.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(first.era).toBe('modern');
 
-    scratch.write('inventory.json', [
+    const listed = [
       tool('a'),
       tool('c', { description: 'changed', title: 'Tool C', annotations: { title: 'Annotated C', destructiveHint: true } }),
       tool('f', { outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }),
-    ]);
+    ];
+    scratch.write('inventory.json', listed);
     const second = await fetcher.discover({ ...target, era: first.era, discoverResult: first.discoverResult }, { timeoutMs: 10_000 });
-    expect(second.tools).toEqual([
+    // Each tool as listed, in its key order, and the fields Toolplane reads from it.
+    expect(second.tools.map((t) => JSON.stringify(t.declared))).toEqual(listed.map((t) => JSON.stringify(t)));
+    expect(second.tools.map(({ declared: _declared, ...read }) => read)).toEqual([
       { name: 'a', description: 'the a tool', inputSchema: { type: 'object', properties: {} } },
       {
         name: 'c',

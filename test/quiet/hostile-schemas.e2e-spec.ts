@@ -121,7 +121,7 @@ describe('hostile upstream schemas', () => {
     });
     const huge = await h.api.get('/api/v1/tools/hostile__huge_schema');
     expect(huge.body.inputSchema).toEqual({ type: 'object' });
-    const [row] = await h.sql<{ bytes: number }>("SELECT max(pg_column_size(input_schema))::int AS bytes FROM source_tools WHERE qualified_name = ANY($1)", [UNUSABLE.map((name) => `hostile__${name}`)]);
+    const [row] = await h.sql<{ bytes: number }>("SELECT max(pg_column_size(definition))::int AS bytes FROM source_tools WHERE qualified_name = ANY($1)", [UNUSABLE.map((name) => `hostile__${name}`)]);
     expect(row.bytes).toBeLessThan(4096);
   });
 
@@ -159,7 +159,7 @@ describe('hostile upstream schemas', () => {
       const listed = await client.listTools();
       const hostile = listed.tools.map((tool) => tool.name).filter((name) => name.startsWith('hostile__'));
       expect(hostile.sort()).toEqual(['hostile__catastrophic_keys', 'hostile__catastrophic_pattern', 'hostile__echo_readonly', 'hostile__unique_list', 'hostile__wide_schema']);
-      const refused = await client.callTool({ name: 'hostile__ref_missing', arguments: {} });
+      const refused = await client.callTool({ name: 'hostile__ref_missing', arguments: {}, _meta: { 'dev.toolplane/execution': true } });
       expect(refused.isError).toBe(true);
       expect((refused._meta as Record<string, { code?: string }>)['dev.toolplane/execution'].code).toBe('TOOL_UNUSABLE');
     } finally {

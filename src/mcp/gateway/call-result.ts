@@ -1,8 +1,20 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
 import type { ExecutionRecord } from '../../modules/execution/domain/execution.js';
 
-/** `_meta` key under which every tools/call result names the execution Toolplane recorded for it. */
+/**
+ * `_meta` key naming the execution Toolplane recorded for a tools/call: in the result when the
+ * request's own `_meta` holds it set to `true` (otherwise a result carries only what the upstream sent).
+ */
 export const EXECUTION_META_KEY = 'dev.toolplane/execution';
+/** The response header naming the execution of an HTTP `tools/call`, for every caller. */
+export const EXECUTION_ID_HEADER = 'toolplane-execution-id';
+
+export interface CallResultOptions {
+  /** When set, an unknown tool is an error result with this text (the gateway's call_tool itself exists). */
+  unknownToolText?: string;
+  /** The caller asked for `_meta["dev.toolplane/execution"]` (its id and outcome) in the result. */
+  executionMeta?: boolean;
+}
 
 export type ServedEra = 'legacy' | 'modern';
 
@@ -23,22 +35,21 @@ export type ServedEra = 'legacy' | 'modern';
  *   timeout, upstream failure): an `isError` result whose text gives the reason, so that the
  *   model can read it and act on it.
  *
- * `_meta["dev.toolplane/execution"]` carries the execution's id and outcome in every case.
+ * A result's `_meta` is the upstream's own; `_meta["dev.toolplane/execution"]` (the execution's id and
+ * outcome) is added only when the caller asked for it.
  */
-export function toCallToolResult(
-  record: ExecutionRecord,
-  requestedName: string,
-  /** When set, an unknown tool is an error result with this text (the gateway's call_tool itself exists). */
-  unknownToolText?: string,
-): CallToolResult | InputRequiredResult {
-  const meta = { [EXECUTION_META_KEY]: executionMeta(record) };
+export function toCallToolResult(record: ExecutionRecord, requestedName: string, options: CallResultOptions = {}): CallToolResult | InputRequiredResult {
+  const { unknownToolText } = options;
   const result = record.result;
+  const ours = options.executionMeta ? { [EXECUTION_META_KEY]: executionMeta(record) } : undefined;
+  const meta = ours ?? {};
   if ((record.status === 'succeeded' || record.status === 'tool_error') && result) {
+    const upstreamMeta = result.meta || ours ? { ...result.meta, ...ours } : undefined;
     return {
       content: result.content as CallToolResult['content'],
       ...(result.structuredContent !== undefined && result.structuredContent !== null ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
       ...(record.isError ? { isError: true } : {}),
-      _meta: meta,
+      ...(upstreamMeta ? { _meta: upstreamMeta } : {}),
     };
   }
   if (record.status === 'input_required' && result) {
@@ -48,7 +59,7 @@ export function toCallToolResult(
       resultType: 'input_required',
       ...(result.inputRequests !== undefined ? { inputRequests: result.inputRequests as InputRequests } : {}),
       ...(result.requestState !== undefined ? { requestState: result.requestState } : {}),
-      _meta: meta,
+      ...(ours ? { _meta: ours } : {}),
     };
   }
   const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'The call ended without a result.', retryable: false };
@@ -72,7 +83,7 @@ export function toCallToolResult(
 }
 
 function errorResult(text: string, meta: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true, _meta: meta };
+  return { content: [{ type: 'text', text }], isError: true, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
 }
 
 function executionMeta(record: ExecutionRecord): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { decideTool, isRestricted, type ToolScope } from '../../modules/access/domain/tool-scope.js';
 import type { ToolView } from '../../modules/inventory/application/tool-view.js';
+import { toMcpTool } from '../../modules/catalog/domain/tool-formats.js';
 
 /** What the MCP endpoints need to know about a source: whether it exists, and its tools by upstream name. */
 export interface CatalogSource {
@@ -46,12 +47,12 @@ export class CatalogSnapshot {
       if (isUsable(tool)) source.usable.push(tool);
     }
     this.sources = byName;
-    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}`).join('\u0001');
+    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}\u0000${tool.declaredHash}`).join('\u0001');
   }
 
   /** The MCP definitions of every usable tool (of those `scope` allows), named by qualified name, in name order. */
   qualifiedTools(scope?: ToolScope): Tool[] {
-    this.qualifiedDefinitions ??= this.usable.map((tool) => toMcpTool(tool, tool.qualifiedName));
+    this.qualifiedDefinitions ??= this.usable.map((tool) => asListed(tool, tool.qualifiedName));
     if (!isRestricted(scope)) return this.qualifiedDefinitions;
     return this.qualifiedDefinitions.filter((_, i) => allows(scope, this.usable[i]!));
   }
@@ -65,11 +66,11 @@ export class CatalogSnapshot {
   sourceTools(sourceName: string, scope?: ToolScope): Tool[] {
     if (isRestricted(scope)) {
       const allowed = (this.sources.get(sourceName)?.usable ?? []).filter((tool) => allows(scope, tool));
-      return allowed.map((tool) => toMcpTool(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+      return allowed.map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
     }
     let definitions = this.sourceDefinitions.get(sourceName);
     if (!definitions) {
-      definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => toMcpTool(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+      definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
       this.sourceDefinitions.set(sourceName, definitions);
     }
     return definitions;
@@ -85,16 +86,9 @@ export function isUsable(tool: ToolView): boolean {
   return !tool.source.readOnly || tool.annotations?.readOnlyHint === true;
 }
 
-/** The tool as MCP lists it: the discovered definition under the name the endpoint exposes. */
-export function toMcpTool(tool: ToolView, name: string): Tool {
-  return {
-    name,
-    ...(tool.title ? { title: tool.title } : {}),
-    ...(tool.description ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']> } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations as NonNullable<Tool['annotations']> } : {}),
-  };
+/** The tool as MCP lists it: as its upstream declared it, under the name the endpoint exposes. */
+function asListed(tool: ToolView, name: string): Tool {
+  return toMcpTool(tool, name) as Tool;
 }
 
 function allows(scope: ToolScope, tool: ToolView): boolean {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { CanActivate } from '@nestjs/common';
@@ -10,10 +11,12 @@ import { Requires } from '../../modules/access/interface/auth.guard.js';
 import { MCP_SCOPE } from '../../modules/access/interface/protected-resource.controller.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
+import { isRecord } from '../../shared/is-record.js';
+import { EXECUTION_ID_HEADER } from './call-result.js';
 import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
 import { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpCatalog } from './mcp-catalog.js';
-import type { McpExchange, McpSurface } from './mcp-tool-servers.js';
+import { CALL_TOOL, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from './sealed-session.js';
 
@@ -84,9 +87,16 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       const parsed = parseBody(request);
       if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);
       const parsedBody = parsed.value;
+      // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
+      if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = randomUUID();
       const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;
-      if (call) return serveStatelessCall(gateway, call, exchange, reply);
+      if (call) {
+        if (exchange.executionId) reply.raw.setHeader(EXECUTION_ID_HEADER, exchange.executionId);
+        return serveStatelessCall(gateway, call, exchange, reply);
+      }
       const response = await gateway.handle(toWebRequest(request, reply, parsedBody), parsedBody, exchange);
+      // Named once an execution took the id, or while the answer still streams (the call is under way).
+      if (exchange.executionId && (exchange.executionIdTaken || isEventStream(response))) void reply.header(EXECUTION_ID_HEADER, exchange.executionId);
       return sendResponse(reply, response);
     };
 
@@ -145,6 +155,16 @@ function bodyOf(request: FastifyRequest): Buffer | undefined {
   return Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
 }
 
+/** A `tools/call` request that runs a tool: any on the catalog and source endpoints, `call_tool` on the gateway. */
+function isToolCall(body: unknown, surface: McpSurface): boolean {
+  if (!isRecord(body) || body.method !== 'tools/call' || body.id === undefined || body.id === null) return false;
+  return surface.kind !== 'gateway' || (isRecord(body.params) && body.params.name === CALL_TOOL);
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+}
+
 /** A plain stateless tools/call, which is served without the web-standard round trip and SDK server. */
 function statelessCallOf(request: FastifyRequest, parsedBody: unknown): StatelessToolCall | undefined {
   if (request.method !== 'POST' || parsedBody === undefined || !isJsonContentType(header(request, 'content-type') ?? null)) return undefined;
@@ -198,7 +218,7 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
     if (name !== 'content-length') void reply.header(name, value);
   });
   if (!response.body) return reply.send();
-  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+  if (isEventStream(response)) {
     // Streamed as it comes; a client going away destroys the stream, which cancels the exchange.
     return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
   }

@@ -5,6 +5,7 @@ import { EXECUTION_META_KEY, toCallToolResult } from './call-result.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
 import { paginate } from './mcp-tool-servers.js';
+import { declaredTool } from '../../modules/inventory/domain/tool-definition.js';
 
 function record(overrides: Partial<ExecutionRecord>): ExecutionRecord {
   return {
@@ -29,17 +30,25 @@ function record(overrides: Partial<ExecutionRecord>): ExecutionRecord {
 }
 
 describe('toCallToolResult', () => {
-  it('answers what the tool answered, with the execution in _meta', () => {
-    const result = toCallToolResult(record({ result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, truncated: false, originalBytes: 10 } }), 'ev__echo');
+  it('answers what the tool answered: its own _meta, and the execution only when asked for', () => {
+    const answered = record({ result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, truncated: false, originalBytes: 10 } });
+    expect(toCallToolResult(answered, 'ev__echo')).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } });
+    const result = toCallToolResult(answered, 'ev__echo', { executionMeta: true });
     expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, _meta: { [EXECUTION_META_KEY]: { id: 'exec-1', status: 'succeeded' } } });
+    const withMeta = record({ result: { content: [], meta: { 'example.com/trace': 'x' }, truncated: false, originalBytes: 2 } });
+    expect(toCallToolResult(withMeta, 'ev__echo')).toEqual({ content: [], _meta: { 'example.com/trace': 'x' } });
+    expect(toCallToolResult(withMeta, 'ev__echo', { executionMeta: true })).toEqual({
+      content: [],
+      _meta: { 'example.com/trace': 'x', [EXECUTION_META_KEY]: { id: 'exec-1', status: 'succeeded' } },
+    });
     expect(toCallToolResult(record({ status: 'tool_error', isError: true }), 'ev__echo')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('turns refusals into error results with the reason', () => {
     const result = toCallToolResult(
       record({ status: 'circuit_open', result: null, error: { code: 'CIRCUIT_OPEN', message: 'Source "ev" is failing; calls are paused.', retryable: true, retryAfterMs: 2500 } }),
-      'modern',
       'ev__echo',
+      { executionMeta: true },
     );
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: '[CIRCUIT_OPEN] Source "ev" is failing; calls are paused. Retry after 3 s.' }] });
     expect(result._meta![EXECUTION_META_KEY]).toEqual({ id: 'exec-1', status: 'circuit_open', code: 'CIRCUIT_OPEN', retryable: true, retryAfterMs: 2500 });
@@ -50,7 +59,7 @@ describe('toCallToolResult', () => {
   it('answers an unknown tool with -32602, or with an error result where the caller names tools itself', () => {
     const unknown = record({ status: 'rejected', result: null, error: { code: 'TOOL_NOT_FOUND', message: 'No tool named "x".', retryable: false } });
     expect(() => toCallToolResult(unknown, 'x')).toThrow(expect.objectContaining({ code: -32602 }));
-    expect(toCallToolResult(unknown, 'x', 'use search_tools')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
+    expect(toCallToolResult(unknown, 'x', { unknownToolText: 'use search_tools' })).toMatchObject({ isError: true, content: [{ type: 'text', text: 'use search_tools' }] });
   });
 
   it("relays the upstream's invalid-params error, and keeps other upstream protocol errors as error results", () => {
@@ -117,7 +126,7 @@ describe('McpCallRegistry', () => {
 describe('CatalogSnapshot', () => {
   const view = (qualifiedName: string, extra: Partial<ToolView> = {}, source: Partial<ToolView['source']> = {}): ToolView => {
     const [sourceName, name] = qualifiedName.split('__') as [string, string];
-    return {
+    const v = {
       id: qualifiedName,
       qualifiedName,
       name,
@@ -129,13 +138,15 @@ describe('CatalogSnapshot', () => {
       annotations: null,
       unusableReason: null,
       definitionHash: qualifiedName,
+      declaredHash: qualifiedName,
       status: 'active',
       enabled: true,
       firstSeenAt: '',
       lastSeenAt: '',
       updatedAt: '',
       ...extra,
-    };
+    } as Omit<ToolView, 'definition'>;
+    return { ...v, definition: declaredTool({ name: v.name, title: v.title ?? undefined, description: v.description ?? undefined, inputSchema: v.inputSchema, outputSchema: v.outputSchema ?? undefined, annotations: v.annotations ?? undefined }), ...(extra.definition ? { definition: extra.definition } : {}) };
   };
 
   it('offers only what a caller may use, under qualified or original names', () => {

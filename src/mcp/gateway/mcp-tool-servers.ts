@@ -25,7 +25,7 @@ import type { ExecutionCaller, ExecutionRecord } from '../../modules/execution/d
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../../modules/execution/domain/tool-invoker.port.js';
 import { isLogLevel, refusal } from '../upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../client-info.js';
-import { toCallToolResult, type ServedEra } from './call-result.js';
+import { EXECUTION_META_KEY, toCallToolResult, type ServedEra } from './call-result.js';
 import type { CatalogSnapshot } from './catalog-snapshot.js';
 import { exchangeOf } from './exchange-auth-info.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
@@ -50,6 +50,13 @@ export interface McpExchange {
   protocolVersionHeader?: string;
   /** A 2025-era session Toolplane issued: what the client said in its `initialize`. */
   session?: SessionClaims;
+  /**
+   * The id the request's `tools/call` is recorded under, chosen before the call so that the HTTP
+   * answer can name it in its headers (see EXECUTION_ID_HEADER); the first execution takes it.
+   */
+  executionId?: string;
+  /** Whether an execution took `executionId`. */
+  executionIdTaken?: boolean;
 }
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
@@ -216,6 +223,7 @@ export class McpToolServers {
       ...(call.progressToken !== undefined ? { progressToken: call.progressToken } : {}),
       ...(call.logLevel !== undefined ? { logLevel: call.logLevel } : {}),
       clientCapabilities: call.clientCapabilities,
+      executionMeta: call.executionMeta,
       caller: callerOf(exchange, { ...(call.clientInfo ?? exchange.session?.clientInfo), protocolVersion: call.protocolVersion }),
       notify: send,
       log: (message) => send({ method: 'notifications/message', params: { level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) } }),
@@ -248,7 +256,7 @@ export class McpToolServers {
     // A tool the snapshot does not know (yet) is still tried under its default qualified name.
     const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'source' ? `${surface.source}__${name}` : name);
     const record = await this.execute(exchange, qualifiedName, args, context);
-    const result = toCallToolResult(record, name);
+    const result = toCallToolResult(record, name, { executionMeta: context.executionMeta });
     return isComplete(result) ? context.project(result, tool?.outputSchema ?? undefined) : result;
   }
 
@@ -269,7 +277,7 @@ export class McpToolServers {
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
     const record = await this.execute(exchange, name, inner, context);
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
-    const result = toCallToolResult(record, name, unknown);
+    const result = toCallToolResult(record, name, { unknownToolText: unknown, executionMeta: context.executionMeta });
     return isComplete(result) ? context.project(result, undefined) : result;
   }
 
@@ -277,10 +285,13 @@ export class McpToolServers {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
     const tracked = this.calls.track(exchange.principal.id, context.id, context.signal);
     const notifications = callerNotifications(context);
+    const executionId = exchange.executionIdTaken ? undefined : exchange.executionId;
+    exchange.executionIdTaken = true;
     try {
       const record = await this.commands.execute(
         new ExecuteToolCommand(
           {
+            ...(executionId !== undefined ? { executionId } : {}),
             qualifiedName,
             arguments: args ?? {},
             ...(context.inputResponses !== undefined ? { inputResponses: context.inputResponses } : {}),
@@ -368,6 +379,7 @@ function sdkCallContext(server: Server, exchange: McpExchange, era: ServedEra, r
     ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
     ...(typeof requestState === 'string' ? { requestState } : {}),
     clientCapabilities: callerCapabilities(server, era, ctx),
+    executionMeta: request.params._meta?.[EXECUTION_META_KEY] === true,
     caller: callerOf(exchange, clientOf(server, era, envelope, exchange)),
     // Only a session can carry a server-to-client request back to its client.
     ...(era === 'legacy' && ctx.sessionId !== undefined ? { ask: (request: InputRequest) => askSessionClient(server, ctx, request) } : {}),

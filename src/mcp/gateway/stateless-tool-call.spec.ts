@@ -33,7 +33,9 @@ describe('recognizeStatelessToolCall', () => {
       protocolVersion: '2026-07-28',
       clientCapabilities: { elicitation: { form: {} } },
       clientInfo: { name: 'agent', version: '2.0.0' },
+      executionMeta: false,
     });
+    expect(recognize(modernBody({}, { 'dev.toolplane/execution': true }), modernHeaders)).toMatchObject({ era: 'modern', executionMeta: true });
   });
 
   it('takes a 2025-era call, which hears every log level and declares no capabilities', () => {
@@ -46,6 +48,7 @@ describe('recognizeStatelessToolCall', () => {
       logLevel: 'debug',
       protocolVersion: '2025-11-25',
       clientCapabilities: {},
+      executionMeta: false,
     });
     expect(recognize(legacyBody({ arguments: undefined }), legacyHeaders)).toMatchObject({ era: 'legacy', name: 'ev__echo' });
   });

@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, isSpecType } from '@modelcontextprotocol/server';
 import type { LogLevel } from '../../modules/execution/domain/tool-invoker.port.js';
 import { isLogLevel } from '../upstream-call-relay.js';
-import type { ServedEra } from './call-result.js';
+import { EXECUTION_META_KEY, type ServedEra } from './call-result.js';
 import { isRecord } from '../../shared/is-record.js';
 
 /** The one 2026-07-28 revision served, and the 2025-era ones a stateless `tools/call` is taken from. */
@@ -24,6 +24,8 @@ export interface StatelessToolCall {
   /** The envelope's (2026-07-28); a sessionless 2025-era caller declares none. */
   clientCapabilities: Record<string, unknown>;
   clientInfo?: { name: string; version: string };
+  /** The request's `_meta` asked for the execution in the result. */
+  executionMeta: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export function recognizeStatelessToolCall(body: unknown, header: (name: string)
   if (progressToken !== undefined && typeof progressToken !== 'string' && !(typeof progressToken === 'number' && Number.isFinite(progressToken))) return undefined;
 
   const version = header('mcp-protocol-version');
-  const base = { id, name, ...(args !== undefined ? { arguments: args } : {}), ...(progressToken !== undefined ? { progressToken } : {}) };
+  const executionMeta = meta[EXECUTION_META_KEY] === true;
+  const base = { id, name, executionMeta, ...(args !== undefined ? { arguments: args } : {}), ...(progressToken !== undefined ? { progressToken } : {}) };
   const reserved = Object.keys(meta).filter((key) => key.startsWith(RESERVED_META_PREFIX));
   if (reserved.length === 0) {
     // A 2025-era request: its version header, nothing of the 2026-07-28 framing.

@@ -30,6 +30,8 @@ export interface ToolCallContext {
   requestState?: string;
   /** What the caller declared it can answer. */
   clientCapabilities: Record<string, unknown>;
+  /** The request's `_meta` asked for the execution in the result (see EXECUTION_META_KEY). */
+  executionMeta: boolean;
   caller: ExecutionCaller;
   /**
    * Puts an upstream's request for input to the caller, as a server-to-client request: only a

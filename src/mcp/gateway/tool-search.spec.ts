@@ -1,9 +1,10 @@
 import type { ToolView } from '../../modules/inventory/application/tool-view.js';
 import { searchTools } from './tool-search.js';
+import { declaredTool } from '../../modules/inventory/domain/tool-definition.js';
 
 function tool(qualifiedName: string, description: string, extra: Partial<ToolView> = {}): ToolView {
   const [source, name] = qualifiedName.split('__') as [string, string];
-  return {
+  const v = {
     id: qualifiedName,
     qualifiedName,
     name,
@@ -15,13 +16,15 @@ function tool(qualifiedName: string, description: string, extra: Partial<ToolVie
     annotations: null,
     unusableReason: null,
     definitionHash: 'h',
+    declaredHash: 'h',
     status: 'active',
     enabled: true,
     firstSeenAt: '',
     lastSeenAt: '',
     updatedAt: '',
     ...extra,
-  };
+  } as Omit<ToolView, 'definition'>;
+  return { ...v, definition: declaredTool({ name: v.name, title: v.title ?? undefined, description: v.description ?? undefined, inputSchema: v.inputSchema, outputSchema: v.outputSchema ?? undefined, annotations: v.annotations ?? undefined }) };
 }
 
 describe('searchTools', () => {

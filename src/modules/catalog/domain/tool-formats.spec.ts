@@ -1,7 +1,9 @@
 import type { CatalogEntry } from './catalog.js';
 import { describe as describeTool, formatTools, OPENAI_DESCRIPTION_LIMIT, truncate } from './tool-formats.js';
+import { declaredTool } from '../../inventory/domain/tool-definition.js';
 
-const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => ({
+const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => {
+  const v = {
   id: '00000000-0000-4000-8000-000000000001',
   qualifiedName: 'everything__echo',
   name: 'echo',
@@ -13,13 +15,16 @@ const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => ({
   annotations: { readOnlyHint: true },
   unusableReason: null,
   definitionHash: 'h',
+  declaredHash: 'h',
   status: 'active',
   enabled: true,
   firstSeenAt: '2026-01-01T00:00:00.000Z',
   lastSeenAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...extra,
-});
+  } as Omit<CatalogEntry, 'definition'>;
+  return { ...v, definition: declaredTool({ name: v.name, title: v.title ?? undefined, description: v.description ?? undefined, inputSchema: v.inputSchema, outputSchema: v.outputSchema ?? undefined, annotations: v.annotations ?? undefined }), ...(extra.definition ? { definition: extra.definition } : {}) };
+};
 
 const mapSchema = { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } };
 

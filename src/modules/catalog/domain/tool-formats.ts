@@ -8,14 +8,11 @@ import { JsonSchema, SchemaConversion, toFunctionParameters, toStrictSchema } fr
  */
 export const OPENAI_DESCRIPTION_LIMIT = 1024;
 
-/** An MCP `Tool` object, named by its qualified name. */
+/** An MCP `Tool` object: every field its upstream declared, in its order, under the name the endpoint exposes. */
 export interface McpTool {
   name: string;
-  title?: string;
-  description?: string;
   inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
+  [field: string]: unknown;
 }
 
 /** A Chat Completions tool. */
@@ -51,7 +48,7 @@ export interface FormattedTools {
 /** A page of entries in the asked format; a tool that cannot be converted is named, never dropped silently. */
 export function formatTools(entries: CatalogEntry[], format: CatalogFormat, strict: boolean): FormattedTools {
   if (format === 'admin') return { items: entries };
-  if (format === 'mcp') return { items: entries.map(toMcpTool) };
+  if (format === 'mcp') return { items: entries.map((entry) => toMcpTool(entry, entry.qualifiedName)) };
   const items: FormattedTool[] = [];
   const notConvertible: NotConvertible[] = [];
   for (const entry of entries) {
@@ -65,15 +62,9 @@ export function formatTools(entries: CatalogEntry[], format: CatalogFormat, stri
   return { items, notConvertible };
 }
 
-export function toMcpTool(entry: CatalogEntry): McpTool {
-  return {
-    name: entry.qualifiedName,
-    ...(entry.title !== null ? { title: entry.title } : {}),
-    ...(entry.description !== null ? { description: entry.description } : {}),
-    inputSchema: entry.inputSchema,
-    ...(entry.outputSchema !== null ? { outputSchema: entry.outputSchema } : {}),
-    ...(entry.annotations !== null ? { annotations: entry.annotations } : {}),
-  };
+/** The tool exactly as its upstream declared it, renamed: `name` keeps its place, nothing else changes. */
+export function toMcpTool(entry: Pick<CatalogEntry, 'definition' | 'inputSchema'>, name: string): McpTool {
+  return { ...entry.definition, name, inputSchema: entry.inputSchema };
 }
 
 function toLlmTool(entry: CatalogEntry, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {

@@ -19,11 +19,14 @@ const DESTRUCTIVE = `(NOT ${READ_ONLY} AND ${hint('destructiveHint', true)})`;
 const IDEMPOTENT = `(${READ_ONLY} OR ${hint('idempotentHint', false)})`;
 const OPEN_WORLD = hint('openWorldHint', true);
 
-/** What each view shows of a row, and so what its version must cover (the definition hash covers the definition). */
+/**
+ * What each view shows of a row, and so what its version must cover (the definition hash covers the
+ * definition, the declared hash its key order too).
+ */
 const VERSIONED: Record<CatalogView, string> = {
-  agent: 't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled, s.read_only',
+  agent: 't.id, t.qualified_name, t.definition_hash, t.declared_hash, t.status, t.enabled, s.name, s.enabled, s.read_only',
   admin:
-    't.id, t.qualified_name, t.definition_hash, t.status, t.enabled, s.name, s.enabled, s.read_only, ' +
+    't.id, t.qualified_name, t.definition_hash, t.declared_hash, t.status, t.enabled, s.name, s.enabled, s.read_only, ' +
     'extract(epoch FROM t.updated_at), extract(epoch FROM t.last_seen_at)',
 };
 

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 const schemaObject = { type: 'object', additionalProperties: true } as const;
 const NAME = { example: 'everything__echo', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: 'The qualified name.' };
 
+/** Every field the upstream declared is passed on (those below, and fields of later revisions), in its key order. */
 export class McpToolDto {
   @ApiProperty(NAME) name!: string;
   @ApiPropertyOptional() title?: string;
@@ -10,6 +11,9 @@ export class McpToolDto {
   @ApiProperty(schemaObject) inputSchema!: Record<string, unknown>;
   @ApiPropertyOptional(schemaObject) outputSchema?: Record<string, unknown>;
   @ApiPropertyOptional(schemaObject) annotations?: Record<string, unknown>;
+  @ApiPropertyOptional({ ...schemaObject, description: 'How the tool runs (taskSupport).' }) execution?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'array', items: schemaObject }) icons?: Record<string, unknown>[];
+  @ApiPropertyOptional(schemaObject) _meta?: Record<string, unknown>;
 }
 
 export class OpenAiFunctionDto {

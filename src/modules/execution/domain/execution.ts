@@ -42,6 +42,8 @@ export interface ExecutionCaller {
 export interface ExecutionResult {
   content: unknown[];
   structuredContent?: unknown;
+  /** The result's own `_meta`, as the upstream sent it (protocol keys aside); passed on to MCP callers. */
+  meta?: Record<string, unknown>;
   truncated: boolean;
   originalBytes: number;
   /** 2026-07-28 multi round-trip: what the upstream asks the caller for, and the state to echo back. */

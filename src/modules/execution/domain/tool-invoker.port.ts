@@ -92,6 +92,8 @@ export type InvocationOutcome =
       isError: boolean;
       content: unknown[];
       structuredContent?: unknown;
+      /** The result's own `_meta`, as the upstream sent it (protocol keys aside). */
+      meta?: Record<string, unknown>;
       truncated: boolean;
       originalBytes: number;
     }

@@ -33,7 +33,7 @@ export class SqlToolRouteReader extends ToolRouteReader {
     // Every published name has this shape; anything else names no tool (and may not even be storable).
     if (!QUALIFIED_NAME_PATTERN.test(qualifiedName)) return undefined;
     const rows: Row[] = await this.uow.manager().query(
-      `SELECT t.id, t.name, t.qualified_name, t.definition_hash, t.input_schema, t.output_schema, t.annotations, t.unusable_reason,
+      `SELECT t.id, t.name, t.qualified_name, t.definition_hash, t.definition->'inputSchema' AS input_schema, t.definition->'outputSchema' AS output_schema, t.annotations, t.unusable_reason,
               t.status, t.enabled, s.id AS source_id, s.name AS source_name, s.enabled AS source_enabled,
               s.read_only, s.timeout_ms, s.max_concurrency, s.rate_limit_per_minute, s.circuit_breaker
          FROM source_tools t JOIN sources s ON s.id = t.source_id

@@ -10,9 +10,13 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
+  /** The tool object exactly as its upstream declared it (every field, in its key order), under its upstream name. */
+  definition: Record<string, unknown>;
   /** Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. */
   unusableReason: string | null;
   definitionHash: string;
+  /** Moves whenever `definition` does, key order included (definitionHash is over a canonical form). */
+  declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
   firstSeenAt: string;

@@ -1,4 +1,4 @@
-import { definitionHash, ToolDefinition } from './tool-definition.js';
+import { declaredHash, declaredTool, definitionHash, ToolDefinition } from './tool-definition.js';
 
 export type ToolStatus = 'active' | 'deprecated';
 
@@ -7,6 +7,8 @@ export interface SourceToolProps extends ToolDefinition {
   sourceId: string;
   qualifiedName: string;
   definitionHash: string;
+  /** Over the definition as declared, key order included (see declaredHash). */
+  declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
   firstSeenAt: Date;
@@ -31,6 +33,7 @@ export class SourceTool {
       sourceId,
       qualifiedName,
       definitionHash: definitionHash(definition),
+      declaredHash: declaredHash(definition),
       status: 'active',
       enabled: true,
       firstSeenAt: now,
@@ -57,14 +60,20 @@ export class SourceTool {
     return this.props;
   }
 
-  /** Seen again upstream; answers how this sighting changes the inventory. */
+  /**
+   * Seen again upstream; answers how this sighting changes the inventory. A definition that differs
+   * only in its key order is not a change, but is kept as now listed, so agents see the upstream's order.
+   */
   observe(definition: ToolDefinition, now: Date): 'unchanged' | 'changed' | 'restored' {
     const hash = definitionHash(definition);
     const wasDeprecated = this.props.status === 'deprecated';
     const changed = hash !== this.props.definitionHash;
+    const declared = declaredHash(definition);
+    const reordered = !changed && declared !== this.props.declaredHash;
     this.props = {
       ...this.props,
-      ...(changed ? { ...pickDefinition(definition), definitionHash: hash, updatedAt: now } : {}),
+      ...(changed || reordered ? { ...pickDefinition(definition), declaredHash: declared } : {}),
+      ...(changed ? { definitionHash: hash, updatedAt: now } : {}),
       status: 'active',
       lastSeenAt: now,
     };
@@ -101,6 +110,7 @@ function pickDefinition(d: ToolDefinition): ToolDefinition {
     inputSchema: d.inputSchema,
     outputSchema: d.outputSchema,
     annotations: d.annotations,
+    declared: declaredTool(d),
     unusableReason: d.unusableReason,
   };
 }

@@ -8,11 +8,23 @@ export interface ToolDefinition {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
-  /** Set when the tool cannot be called: its inputSchema is over a limit or cannot be compiled. */
+  /**
+   * The tool object exactly as the upstream listed it — every field (`execution`, `icons`, `_meta`,
+   * fields of later revisions), in its key order — which agents are served. Its inputSchema and
+   * outputSchema are the ones above (a stub where a schema was over a limit). Absent for a
+   * definition written by hand: then it is made of the fields above.
+   */
+  declared?: Record<string, unknown>;
+  /** Set when the tool cannot be called: its inputSchema is over a limit or cannot be compiled, or it needs tasks. */
   unusableReason?: string;
 }
 
+/** The fields with a column of their own; the others are the definition's extra fields. */
+const OWN_FIELDS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
+
+/** The definition hash: over a canonical form (key order alone is not a change). */
 export function definitionHash(tool: ToolDefinition): string {
+  const extra = extraFields(tool);
   return sha256Hex(
     canonicalJson({
       name: tool.name,
@@ -21,11 +33,52 @@ export function definitionHash(tool: ToolDefinition): string {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema ?? null,
       annotations: tool.annotations ?? null,
-      // Only when set, so the hashes of usable tools stay what they were.
+      // Only when set, so the hashes of tools without them stay what they were.
+      ...(extra ? { extra } : {}),
       ...(tool.unusableReason ? { unusableReason: tool.unusableReason } : {}),
     }),
   );
 }
+
+/** A hash of the definition exactly as declared, key order included: it moves whenever what agents are served moves. */
+export function declaredHash(tool: ToolDefinition): string {
+  return sha256Hex(JSON.stringify(declaredTool(tool)));
+}
+
+/** The fields of the declared tool other than those Toolplane reads itself, or undefined when there are none. */
+export function extraFields(tool: ToolDefinition): Record<string, unknown> | undefined {
+  if (!tool.declared) return undefined;
+  const extra = Object.entries(tool.declared).filter(([key, value]) => !OWN_FIELDS.has(key) && value !== undefined);
+  return extra.length > 0 ? Object.fromEntries(extra) : undefined;
+}
+
+/** The tool as it is served: as declared, or made of its fields. */
+export function declaredTool(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.declared) return tool.declared;
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** The definition with other schemas (a stub in place of one over a limit), in its declared form too. */
+export function withSchemas(tool: ToolDefinition, inputSchema: Record<string, unknown>, outputSchema: Record<string, unknown> | undefined): ToolDefinition {
+  if (inputSchema === tool.inputSchema && outputSchema === tool.outputSchema) return tool;
+  const declared = tool.declared ? { ...tool.declared, inputSchema, ...(outputSchema !== undefined ? { outputSchema } : {}) } : undefined;
+  return { ...tool, inputSchema, outputSchema, ...(declared ? { declared } : {}) };
+}
+
+/** Whether a tool must run as a task (2025-11-25 `execution.taskSupport: "required"`), which Toolplane does not serve yet. */
+export function requiresTasks(tool: ToolDefinition): boolean {
+  const execution = tool.declared?.execution;
+  return execution !== null && typeof execution === 'object' && (execution as Record<string, unknown>).taskSupport === 'required';
+}
+
+export const TASKS_NOT_SUPPORTED = 'it must run as a task (execution.taskSupport "required"), and tasks are not supported yet';
 
 /** One hash for a whole inventory: changes when any tool is added, removed or changed. */
 export function inventoryHash(definitionHashes: string[]): string {

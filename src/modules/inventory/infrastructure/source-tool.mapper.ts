@@ -1,4 +1,5 @@
 import { SourceTool } from '../domain/source-tool.js';
+import { declaredTool } from '../domain/tool-definition.js';
 import { SourceToolOrmEntity } from './source-tool.orm-entity.js';
 
 export function toolToDomain(row: SourceToolOrmEntity): SourceTool {
@@ -9,11 +10,13 @@ export function toolToDomain(row: SourceToolOrmEntity): SourceTool {
     qualifiedName: row.qualifiedName,
     title: row.title ?? undefined,
     description: row.description ?? undefined,
-    inputSchema: row.inputSchema,
-    outputSchema: row.outputSchema ?? undefined,
+    inputSchema: row.definition.inputSchema as Record<string, unknown>,
+    outputSchema: (row.definition.outputSchema as Record<string, unknown> | undefined) ?? undefined,
+    declared: row.definition,
     annotations: row.annotations ?? undefined,
     unusableReason: row.unusableReason ?? undefined,
     definitionHash: row.definitionHash,
+    declaredHash: row.declaredHash,
     status: row.status,
     enabled: row.enabled,
     firstSeenAt: row.firstSeenAt,
@@ -32,11 +35,11 @@ export function toolToRow(tool: SourceTool): SourceToolOrmEntity {
     qualifiedName: p.qualifiedName,
     title: p.title ?? null,
     description: p.description ?? null,
-    inputSchema: p.inputSchema,
-    outputSchema: p.outputSchema ?? null,
+    definition: declaredTool(p),
     annotations: p.annotations ?? null,
     unusableReason: p.unusableReason ?? null,
     definitionHash: p.definitionHash,
+    declaredHash: p.declaredHash,
     status: p.status,
     enabled: p.enabled,
     firstSeenAt: p.firstSeenAt,

@@ -9,8 +9,10 @@ export class SourceToolOrmEntity {
   @Column('text', { name: 'qualified_name' }) qualifiedName!: string;
   @Column('text', { nullable: true }) title!: string | null;
   @Column('text', { nullable: true }) description!: string | null;
-  @Column('jsonb', { name: 'input_schema' }) inputSchema!: Record<string, unknown>;
-  @Column('jsonb', { name: 'output_schema', nullable: true }) outputSchema!: Record<string, unknown> | null;
+  /** The tool object as its upstream declared it (`json`: the key order is kept); its schemas are read from here. */
+  @Column('json') definition!: Record<string, unknown>;
+  /** Hash of the definition as declared, key order included (definition_hash is over a canonical form). */
+  @Column('text', { name: 'declared_hash' }) declaredHash!: string;
   @Column('jsonb', { nullable: true }) annotations!: Record<string, unknown> | null;
   @Column('text', { name: 'unusable_reason', nullable: true }) unusableReason!: string | null;
   @Column('text', { name: 'definition_hash' }) definitionHash!: string;

@@ -25,13 +25,22 @@ export class ToolResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) outputSchema!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) annotations!: Record<string, unknown> | null;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The tool object exactly as its upstream declared it (every field, e.g. execution, icons, _meta, in its key order), under its upstream name.',
+  })
+  definition!: Record<string, unknown>;
+  @ApiProperty({
     nullable: true,
     type: String,
-    description: 'Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. Calls answer 409 TOOL_UNUSABLE.',
+    description:
+      'Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled, or it must run as a task); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.',
     example: null,
   })
   unusableReason!: string | null;
-  @ApiProperty() definitionHash!: string;
+  @ApiProperty({ description: 'SHA-256 of the definition in a canonical form: it changes when the definition does, not when only its key order does.' })
+  definitionHash!: string;
+  @ApiProperty({ description: 'SHA-256 of the definition exactly as declared, key order included.' }) declaredHash!: string;
   @ApiProperty({ enum: ['active', 'deprecated'] }) status!: string;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ format: 'date-time' }) firstSeenAt!: string;

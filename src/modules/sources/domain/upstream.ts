@@ -46,6 +46,8 @@ export interface DiscoveredTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The tool object exactly as the upstream listed it: every field, in its key order. */
+  declared?: Record<string, unknown>;
 }
 
 /** A tool an upstream listed that Toolplane could not keep, and why. */

@@ -5,6 +5,8 @@ import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../d
 import type { CallListeners } from '../../domain/tool-invoker.port.js';
 
 export interface ExecuteToolInput {
+  /** The id to record the call under, when the channel chose it beforehand (to name it before the answer); a fresh one otherwise. */
+  executionId?: string;
   qualifiedName: string;
   arguments: unknown;
   timeoutMs?: number;

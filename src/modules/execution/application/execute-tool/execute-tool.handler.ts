@@ -21,6 +21,7 @@ import { InFlightCalls } from '../in-flight-calls.js';
 import { RouteCache } from '../route-cache.js';
 import type { ToolRoute } from '../tool-route.js';
 import { ExecuteToolCommand } from './execute-tool.command.js';
+import { withoutAbsentNulls } from '../../domain/absent-nulls.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -56,7 +57,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   ) {}
 
   async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
-    const id = randomUUID();
+    const id = command.input.executionId ?? randomUUID();
     const started = Date.now();
     const clock = performance.now();
     const { input } = command;
@@ -142,19 +143,21 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       return refuse('rejected', 'READ_ONLY_SOURCE', `Source "${source.name}" is read-only and ${tool.qualifiedName} is not annotated readOnlyHint.`);
     }
 
-    const args = input.arguments ?? {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    const given = input.arguments ?? {};
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', 'arguments must be a JSON object.', false, [{ path: 'arguments', message: 'must be an object' }]);
     }
-    if (depthOf(args) > MAX_ARGUMENT_DEPTH) {
+    if (depthOf(given) > MAX_ARGUMENT_DEPTH) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels.`, false, [
         { path: 'arguments', message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },
       ]);
     }
-    const unstorable = unstorablePaths(args);
+    const unstorable = unstorablePaths(given);
     if (unstorable.length > 0) {
       return refuse('invalid_arguments', 'UNSTORABLE_ARGUMENTS', 'The arguments hold text that cannot be recorded (a NUL character or a lone UTF-16 surrogate); nothing was sent.', false, unstorable);
     }
+    // A null a strict-mode client sent for an optional property means "absent" (see withoutAbsentNulls).
+    const args = withoutAbsentNulls(tool.inputSchema, given as Record<string, unknown>);
     const checking = this.validator.validate(tool.definitionHash, tool.inputSchema, args);
     const check = checking instanceof Promise ? await checking : checking;
     if ('unusable' in check) return refuse('rejected', 'TOOL_UNUSABLE', `${tool.qualifiedName} cannot be called: ${check.unusable}.`);
@@ -248,7 +251,13 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
           status: result.isError ? ('tool_error' as const) : ('succeeded' as const),
           isError: result.isError,
           error: null,
-          result: { content: result.content, structuredContent: result.structuredContent, truncated: result.truncated, originalBytes: result.originalBytes },
+          result: {
+            content: result.content,
+            structuredContent: result.structuredContent,
+            ...(result.meta ? { meta: result.meta } : {}),
+            truncated: result.truncated,
+            originalBytes: result.originalBytes,
+          },
         };
       }
     } finally {
