@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
+import { mcpAnswer } from '../helpers/mcp-answer.js';
 
 /**
  * Every call that reaches an upstream is on the record, with the arguments it was sent, whatever
@@ -61,9 +62,7 @@ describe('the call record', () => {
       headers: { ...MCP_HEADERS, authorization: `Bearer ${h.adminKey}` },
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: callArgs, _meta: { [EXECUTION]: true } } }),
     });
-    const text = await response.text();
-    const data = text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5);
-    return { status: response.status, body: JSON.parse(data) };
+    return { status: response.status, body: mcpAnswer(await response.text()) };
   };
 
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mcpAnswer } from '../helpers/mcp-answer.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, MEMORY_DIR, ROOT } from '../helpers/upstreams.js';
 
@@ -100,14 +101,16 @@ describe('fidelity', () => {
     }
   };
 
-  const mcpList = async (path: string): Promise<Json[]> => {
+  /** A sessionless 2025-era request to an MCP endpoint: the answer's headers and result. */
+  const mcpPost = async (path: string, method: string, params: Json): Promise<{ headers: Headers; result: any }> => {
     const response = await fetch(`${h.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY, authorization: `Bearer ${h.adminKey}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
-    return ((await response.json()) as { result: { tools: Json[] } }).result.tools;
+    return { headers: response.headers, result: mcpAnswer(await response.text()).result };
   };
+  const mcpList = async (path: string): Promise<Json[]> => (await mcpPost(path, 'tools/list', {})).result.tools;
 
   const byName = (tools: Json[]) => new Map(tools.map((tool) => [tool.name as string, tool]));
   const servable = (tool: Json) => (tool.execution as Json | undefined)?.taskSupport !== 'required';
@@ -243,16 +246,7 @@ describe('fidelity', () => {
     }
   });
 
-  const mcpExchange = async (path: string, name: string, args: unknown, meta?: Json): Promise<{ headers: Headers; result: any }> => {
-    const response = await fetch(`${h.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY, authorization: `Bearer ${h.adminKey}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }),
-    });
-    const text = await response.text();
-    const data = text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5);
-    return { headers: response.headers, result: (JSON.parse(data) as { result: unknown }).result };
-  };
+  const mcpExchange = (path: string, name: string, args: unknown, meta?: Json) => mcpPost(path, 'tools/call', { name, arguments: args, ...(meta ? { _meta: meta } : {}) });
   const mcpCall = async (name: string, args: Json): Promise<any> => (await mcpExchange('/mcp', name, args)).result;
 });
 

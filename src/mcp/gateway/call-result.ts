@@ -42,7 +42,6 @@ export function toCallToolResult(record: ExecutionRecord, requestedName: string,
   const { unknownToolText } = options;
   const result = record.result;
   const ours = options.executionMeta ? { [EXECUTION_META_KEY]: executionMeta(record) } : undefined;
-  const meta = ours ?? {};
   if ((record.status === 'succeeded' || record.status === 'tool_error') && result) {
     const upstreamMeta = result.meta || ours ? { ...result.meta, ...ours } : undefined;
     return {
@@ -64,7 +63,7 @@ export function toCallToolResult(record: ExecutionRecord, requestedName: string,
   }
   const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'The call ended without a result.', retryable: false };
   if (error.code === 'TOOL_NOT_FOUND') {
-    if (unknownToolText !== undefined) return errorResult(unknownToolText, meta);
+    if (unknownToolText !== undefined) return errorResult(unknownToolText, ours);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${requestedName.slice(0, 200)}`, { code: error.code, execution: record.id });
   }
   const upstream = error.upstream;
@@ -79,11 +78,11 @@ export function toCallToolResult(record: ExecutionRecord, requestedName: string,
   }
   const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
   const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';
-  return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, meta);
+  return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, ours);
 }
 
-function errorResult(text: string, meta: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+function errorResult(text: string, meta: Record<string, unknown> | undefined): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true, ...(meta ? { _meta: meta } : {}) };
 }
 
 function executionMeta(record: ExecutionRecord): Record<string, unknown> {

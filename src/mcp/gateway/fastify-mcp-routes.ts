@@ -12,6 +12,7 @@ import { MCP_SCOPE } from '../../modules/access/interface/protected-resource.con
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
 import { isRecord } from '../../shared/is-record.js';
+import { isEventStream } from '../http/large-message-rework.js';
 import { EXECUTION_ID_HEADER } from './call-result.js';
 import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
 import { LazyAnswerStream } from './lazy-answer-stream.js';
@@ -159,10 +160,6 @@ function bodyOf(request: FastifyRequest): Buffer | undefined {
 function isToolCall(body: unknown, surface: McpSurface): boolean {
   if (!isRecord(body) || body.method !== 'tools/call' || body.id === undefined || body.id === null) return false;
   return surface.kind !== 'gateway' || (isRecord(body.params) && body.params.name === CALL_TOOL);
-}
-
-function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 }
 
 /** A plain stateless tools/call, which is served without the web-standard round trip and SDK server. */

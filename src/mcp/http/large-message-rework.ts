@@ -9,7 +9,7 @@ import { dataValue, SseLineSplitter } from './sse-data-parser.js';
  * written out again, so the SDK parses only what is left. Small messages pass as they came; SSE
  * events keep their fields, in order, with LF line ends.
  */
-/** Whether an upstream's response body is an event stream (its messages are SSE events, not one JSON body). */
+/** Whether a response body is an event stream (its messages are SSE events, not one JSON body). */
 export function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 }

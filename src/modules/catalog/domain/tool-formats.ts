@@ -63,8 +63,8 @@ export function formatTools(entries: CatalogEntry[], format: CatalogFormat, stri
 }
 
 /** The tool exactly as its upstream declared it, renamed: `name` keeps its place, nothing else changes. */
-export function toMcpTool(entry: Pick<CatalogEntry, 'definition' | 'inputSchema'>, name: string): McpTool {
-  return { ...entry.definition, name, inputSchema: entry.inputSchema };
+export function toMcpTool(entry: Pick<CatalogEntry, 'definition'>, name: string): McpTool {
+  return { ...entry.definition, name } as McpTool;
 }
 
 function toLlmTool(entry: CatalogEntry, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {

@@ -46,7 +46,7 @@ export function declaredHash(tool: ToolDefinition): string {
 }
 
 /** The fields of the declared tool other than those Toolplane reads itself, or undefined when there are none. */
-export function extraFields(tool: ToolDefinition): Record<string, unknown> | undefined {
+function extraFields(tool: ToolDefinition): Record<string, unknown> | undefined {
   if (!tool.declared) return undefined;
   const extra = Object.entries(tool.declared).filter(([key, value]) => !OWN_FIELDS.has(key) && value !== undefined);
   return extra.length > 0 ? Object.fromEntries(extra) : undefined;
