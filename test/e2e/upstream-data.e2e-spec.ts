@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { mcpAnswer } from '../helpers/mcp-answer.js';
 import { SUITE_TAG } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
@@ -34,7 +35,7 @@ describe('upstream data and secrets', () => {
       lifecycle: 'singleton',
       command: process.execPath,
       args: [join(FIXTURES, 'hostile-server.mjs'), SUITE_TAG],
-      env: { HOSTILE_TOOLS: 'nul_name,nul_description,echo_readonly' },
+      env: { HOSTILE_TOOLS: 'nul_name,nul_description,nul_field,nul_field_name,echo_readonly' },
       refreshIntervalSeconds: 0,
     });
     expect(registered.status).toBe(201);
@@ -42,11 +43,51 @@ describe('upstream data and secrets', () => {
     expect(registered.body.skippedTools).toEqual([
       { name: 'nul\\u0000name', reason: 'its name holds a NUL character or a lone UTF-16 surrogate' },
       { name: 'nul_description', reason: 'its description holds a NUL character or a lone UTF-16 surrogate' },
+      // Fields Toolplane does not know are kept as declared, so they are checked as well.
+      { name: 'nul_field', reason: 'its futureField holds a NUL character or a lone UTF-16 surrogate' },
+      { name: 'nul_field_name', reason: 'a field name holds a NUL character or a lone UTF-16 surrogate' },
     ]);
     const refreshed = await h.api.post('/api/v1/sources/odd/refresh');
     expect(refreshed.status).toBe(200);
     const call = await h.api.post('/api/v1/tools/odd__echo_readonly/invoke', { arguments: { a: 1 } });
     expect(call.status).toBe(200);
+  });
+
+  it('refuses a listing that is not a list of tools as a whole, with the reason', async () => {
+    const registered = await h.api.post('/api/v1/sources', {
+      name: 'shapeless',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [join(FIXTURES, 'hostile-server.mjs'), SUITE_TAG],
+      env: { HOSTILE_TOOLS: 'no_schema,echo_readonly' },
+      refreshIntervalSeconds: 0,
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ health: 'unhealthy', toolCount: 0, lastError: expect.stringContaining('tools/list answered a result that is not a list of tools') });
+  });
+
+  it("passes on a result's own _meta to MCP callers, without the protocol's reserved keys, and none over 16 KiB", async () => {
+    const registered = await h.api.post('/api/v1/sources', {
+      name: 'metas',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [join(FIXTURES, 'hostile-server.mjs'), SUITE_TAG],
+      env: { HOSTILE_TOOLS: 'result_meta,big_result_meta' },
+      refreshIntervalSeconds: 0,
+    });
+    expect(registered.status).toBe(201);
+    const call = async (name: string) => {
+      const response = await fetch(`${h.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${h.adminKey}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+      });
+      return mcpAnswer(await response.text()).result;
+    };
+    expect(await call('metas__result_meta')).toEqual({ content: [{ type: 'text', text: 'ok' }], _meta: { 'example.com/trace': 'abc' } });
+    expect(await call('metas__big_result_meta')).toEqual({ content: [{ type: 'text', text: 'ok' }] });
   });
 
   it('masks credential query values of a source URL in every answer and audit event, and still connects with them', async () => {

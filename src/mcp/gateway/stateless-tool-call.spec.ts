@@ -36,6 +36,8 @@ describe('recognizeStatelessToolCall', () => {
       executionMeta: false,
     });
     expect(recognize(modernBody({}, { 'dev.toolplane/execution': true }), modernHeaders)).toMatchObject({ era: 'modern', executionMeta: true });
+    // Only `true` asks for it.
+    for (const flag of ['true', 1, {}]) expect(recognize(modernBody({}, { 'dev.toolplane/execution': flag }), modernHeaders)).toMatchObject({ executionMeta: false });
   });
 
   it('takes a 2025-era call, which hears every log level and declares no capabilities', () => {
