@@ -58,6 +58,8 @@ export interface AppConfig {
   rateLimitPerPrincipal: number;
   /** Failed authentications per minute from one client address before it is refused for a while. */
   authFailuresPerMinute: number;
+  /** How often recorded executions are linked into their hash chain (TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS). */
+  executionSealIntervalMs: number;
   /** JWT bearer tokens from an OpenID Connect / OAuth issuer (TOOLPLANE_OIDC_*); absent: API keys only. */
   oidc?: OidcSettings;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
     authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
+    executionSealIntervalMs: int('TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS', 1000, 50, 3_600_000),
     ...(oidc ? { oidc } : {}),
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),

@@ -109,6 +109,16 @@ describe('a crash under load', () => {
     expect(interrupted.length).toBeGreaterThan(0);
     expect(interrupted[0].error?.code).toBe('INTERRUPTED');
     expect(executions.some((execution) => execution.status === 'started')).toBe(false);
+    // The records of the killed run and the interrupted ones join the executions' chain intact.
+    let chain: { status: number; body: { intact: boolean; pending: number; events: number } };
+    const deadline = Date.now() + 15_000;
+    do {
+      chain = (await call('GET', '/api/v1/executions/verify')) as typeof chain;
+      if (chain.body.pending === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } while (Date.now() < deadline);
+    expect(chain.body).toMatchObject({ intact: true, pending: 0 });
+    expect(chain.body.events).toBeGreaterThanOrEqual(executions.length);
     if (process.env.TOOLPLANE_TEST_REPORT) {
       console.log(`logged ${sent.length}, answered ${answered}, recorded ${executions.length}, interrupted ${interrupted.length}`);
     }

@@ -13,10 +13,12 @@ import { ListExecutionsHandler } from './application/list-executions/list-execut
 import { AuditSigner } from './domain/audit-chain.js';
 import { AuditLog } from './domain/audit-event.js';
 import { VerifyAuditChainHandler } from './application/verify-audit-chain/verify-audit-chain.handler.js';
+import { VerifyExecutionChainHandler } from './application/verify-execution-chain/verify-execution-chain.handler.js';
 import { AuditChainSealer } from './infrastructure/audit-chain-sealer.js';
 import { Ed25519AuditSigner } from './infrastructure/ed25519-audit-signer.js';
 import { SecretCipher } from '../secrets/domain/secret-cipher.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
+import { ExecutionChainSealer } from './infrastructure/execution-chain-sealer.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { StartedCallJournal } from './infrastructure/started-call-journal.js';
 import { TypeormAuditLog } from './infrastructure/typeorm-audit-log.js';
@@ -61,6 +63,12 @@ import { ExecutionsController } from './interface/executions.controller.js';
         }),
       inject: [DATABASE, APP_CONFIG, StartedCallJournal],
     },
+    {
+      provide: ExecutionChainSealer,
+      useFactory: (db: Database, signer: AuditSigner, config: AppConfig) => new ExecutionChainSealer(db.dataSource, signer, { intervalMs: config.executionSealIntervalMs }),
+      inject: [DATABASE, AuditSigner, APP_CONFIG],
+    },
+    VerifyExecutionChainHandler,
     ListAuditEventsHandler,
     ListExecutionsHandler,
     GetExecutionHandler,

@@ -19,9 +19,15 @@ describe('migration ToolDefinitionAsDeclared', () => {
     await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   });
 
+  /** Undoes every migration from ToolDefinitionAsDeclared on (the later ones first). */
+  const undoToBefore = async () => {
+    const index = MIGRATIONS.findIndex((migration) => migration.name === 'ToolDefinitionAsDeclared1796700000000');
+    expect(index).toBeGreaterThan(0);
+    for (let i = MIGRATIONS.length - 1; i >= index; i--) await dataSource.undoLastMigration();
+  };
+
   it('rebuilds each stored tool as a definition, keeps nulls inside schemas, and goes back', async () => {
-    expect(MIGRATIONS.at(-1)!.name).toBe('ToolDefinitionAsDeclared1796700000000');
-    await dataSource.undoLastMigration();
+    await undoToBefore();
     const sourceId = randomUUID();
     await dataSource.query(
       `INSERT INTO sources (id, name, transport, lifecycle, timeout_ms, max_concurrency, refresh_interval_seconds, circuit_breaker, created_at, updated_at)
@@ -41,7 +47,7 @@ describe('migration ToolDefinitionAsDeclared', () => {
     // Not known as declared yet: the next refresh stores the upstream's own text.
     expect(row.declared_hash).toBe('');
 
-    await dataSource.undoLastMigration();
+    await undoToBefore();
     const [back] = await dataSource.query(`SELECT input_schema, output_schema FROM source_tools WHERE qualified_name = 'old__note'`);
     expect(back).toEqual({ input_schema: schema, output_schema: null });
     await dataSource.runMigrations();

@@ -2,6 +2,17 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../inventory/domain/canonical-json.js';
 import type { AuditEvent } from './audit-event.js';
 
+/** A link of a hash chain: its number, its hash over the previous one, and a signature where one was made. */
+export interface ChainLink {
+  seq: number;
+  /** What the link stands for (an event's or an execution's id). */
+  id: string | null;
+  prevHash: string;
+  hash: string;
+  signature: string | null;
+  keyId: string | null;
+}
+
 /** An audit event with its place in the chain. */
 export interface ChainedAuditEvent extends AuditEvent {
   /** 1, 2, 3, … without gaps. */
@@ -45,7 +56,7 @@ export abstract class AuditSigner {
   abstract verify(hash: string, signature: string, keyId: string): boolean;
 }
 
-export type ChainProblem = 'altered' | 'missing' | 'inserted' | 'bad signature' | 'unknown key';
+export type ChainProblem = 'altered' | 'missing' | 'inserted' | 'bad signature' | 'unknown key' | 'unsigned';
 
 /** What verifying the chain found: intact up to `head`, or the first event that is not what was written. */
 export interface ChainVerdict {
@@ -56,21 +67,42 @@ export interface ChainVerdict {
 }
 
 /**
- * Walks the chain in `seq` order, one batch at a time, and answers the first event that breaks it:
- * a hash that does not recompute (altered), a gap in `seq` or a previous hash that does not match
- * (missing or inserted), a signature that does not verify. Someone who rewrites rows and
- * recomputes the hashes cannot make the signatures without the key.
+ * How links are checked: `recompute` answers a link's hash from what it stands for (undefined when
+ * that is gone); `signatures` says whether every link is signed or only checkpoints, of which the
+ * newest link must be one.
  */
-export class ChainVerifier {
+export interface ChainRules<T extends ChainLink> {
+  recompute(link: T): string | undefined;
+  signatures: 'every' | 'checkpoints';
+}
+
+/** The audit trail's rules: every event signed, its hash over its own fields. */
+export const AUDIT_CHAIN_RULES: ChainRules<ChainedAuditEvent> = {
+  recompute: (event) => chainHash(event.prevHash, event.seq, event),
+  signatures: 'every',
+};
+
+/**
+ * Walks a chain in `seq` order, one batch at a time, and answers the first link that breaks it:
+ * a hash that does not recompute (altered), what it stands for gone, a gap in `seq` or a previous
+ * hash that does not match (missing or inserted), a signature that does not verify, a newest link
+ * that is not signed. Someone who rewrites rows and recomputes the hashes cannot make the
+ * signatures without the key.
+ */
+export class ChainVerifier<T extends ChainLink = ChainedAuditEvent> {
   private expectedSeq = 1;
   private prevHash = GENESIS_HASH;
   private count = 0;
   private problem?: ChainVerdict['firstProblem'];
+  private last?: T;
 
-  constructor(private readonly signer: AuditSigner) {}
+  constructor(
+    private readonly signer: AuditSigner,
+    private readonly rules: ChainRules<T> = AUDIT_CHAIN_RULES as unknown as ChainRules<T>,
+  ) {}
 
-  /** Feeds the next events in seq order; false once a problem was found (no need to read on). */
-  feed(events: ChainedAuditEvent[]): boolean {
+  /** Feeds the next links in seq order; false once a problem was found (no need to read on). */
+  feed(events: T[]): boolean {
     for (const event of events) {
       if (this.problem) return false;
       if (event.seq !== this.expectedSeq || event.prevHash !== this.prevHash) {
@@ -84,11 +116,21 @@ export class ChainVerifier {
         this.problem = { seq: event.seq, id: event.id, problem: kind, detail };
         return false;
       }
-      if (chainHash(event.prevHash, event.seq, event) !== event.hash) {
+      const recomputed = this.rules.recompute(event);
+      if (recomputed === undefined) {
+        this.problem = { seq: event.seq, id: event.id, problem: 'missing', detail: 'what it stands for was deleted' };
+        return false;
+      }
+      if (recomputed !== event.hash) {
         this.problem = { seq: event.seq, id: event.id, problem: 'altered', detail: 'its content does not match its hash' };
         return false;
       }
-      if (!this.signer.verify(event.hash, event.signature, event.keyId)) {
+      const signed = event.signature !== null && event.keyId !== null;
+      if (!signed && this.rules.signatures === 'every') {
+        this.problem = { seq: event.seq, id: event.id, problem: 'unsigned', detail: 'it carries no signature' };
+        return false;
+      }
+      if (signed && !this.signer.verify(event.hash, event.signature!, event.keyId!)) {
         const unknown = event.keyId !== this.signer.keyId;
         this.problem = { seq: event.seq, id: event.id, problem: unknown ? 'unknown key' : 'bad signature', detail: unknown ? `signed by key ${event.keyId}, not this Toolplane's ${this.signer.keyId}` : 'its signature does not verify' };
         return false;
@@ -96,11 +138,17 @@ export class ChainVerifier {
       this.prevHash = event.hash;
       this.expectedSeq += 1;
       this.count += 1;
+      this.last = event;
     }
     return true;
   }
 
   verdict(): ChainVerdict {
+    const last = this.last;
+    if (!this.problem && last && last.signature === null) {
+      // Links after the last signature could have been rewritten, hashes and all.
+      this.problem = { seq: last.seq, id: last.id, problem: 'unsigned', detail: 'the newest link is not a signed checkpoint' };
+    }
     const head = this.count > 0 ? { seq: this.expectedSeq - 1, hash: this.prevHash } : null;
     return this.problem ? { intact: false, events: this.count, head, firstProblem: this.problem } : { intact: true, events: this.count, head };
   }

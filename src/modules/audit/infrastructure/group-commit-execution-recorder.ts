@@ -263,14 +263,14 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     if (this.writesStarts) {
       text = `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
     } else {
-      // Idempotent: recording the same execution twice keeps the first row.
-      text = `INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+      // Idempotent: recording the same execution twice keeps the first row. Each row written joins
+      // the chain's pending list in the same statement (see ExecutionChainSealer).
+      const inserted = `inserted AS (INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id)`;
       const started = rows.filter((row) => this.startedIds.has(row.id)).map((row) => row.id);
-      if (started.length > 0) {
-        // The outcome replaces the call's started row, in the same statement.
-        params.push(started);
-        text = `WITH finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])) ${text}`;
-      }
+      // The outcome replaces the call's started row, in the same statement.
+      if (started.length > 0) params.push(started);
+      const finished = started.length > 0 ? `finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])), ` : '';
+      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id) SELECT id FROM inserted`;
     }
     const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length ? 'ending-starts' : 'executions';
     const name = `toolplane-record-${kind}-${rows.length}`;

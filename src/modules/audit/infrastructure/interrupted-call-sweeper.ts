@@ -74,7 +74,7 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH moved AS (
          DELETE FROM execution_starts WHERE started_at < now() - make_interval(secs => $1::double precision / 1000) RETURNING *
-       )
+       ), inserted AS (
        INSERT INTO executions (id, tool_id, qualified_name, source_id, source_name, definition_hash, caller, caller_principal, channel,
                                arguments, status, is_error, result, error, attempts, started_at, duration_ms)
        SELECT id, (record->>'tool_id')::uuid, record->>'qualified_name', (record->>'source_id')::uuid, record->>'source_name',
@@ -85,7 +85,10 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
               (record->>'attempts')::int, started_at, greatest(0, extract(epoch FROM (now() - started_at)) * 1000)
          FROM moved
        ON CONFLICT (id) DO NOTHING
-       RETURNING id`,
+       RETURNING id
+       )
+       -- Each joins the chain's pending list, as every recorded execution does.
+       INSERT INTO execution_chain_pending (execution_id) SELECT id FROM inserted RETURNING execution_id AS id`,
       [olderThanMs],
     );
     if (rows.length > 0) this.logger.warn(`${rows.length} call(s) sent upstream before Toolplane stopped are recorded as interrupted`);

@@ -5,6 +5,7 @@ import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
 import { Requires } from '../../access/interface/auth.guard.js';
 import { VerifyAuditChainQuery, type AuditChainReport } from '../application/verify-audit-chain/verify-audit-chain.query.js';
+import { ChainHeadDto, ChainProblemDto } from './chain.dto.js';
 
 class AuditEventDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -19,18 +20,6 @@ class AuditEventDto {
   @ApiProperty({ nullable: true, type: String, description: 'Its hash in the chain.' }) hash!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The X-Request-Id of the request that made the change.' }) requestId!: string | null;
   @ApiProperty({ nullable: true, type: String, description: "The client's address." }) clientAddress!: string | null;
-}
-
-class ChainHeadDto {
-  @ApiProperty() seq!: number;
-  @ApiProperty() hash!: string;
-}
-
-class ChainProblemDto {
-  @ApiProperty() seq!: number;
-  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) id!: string | null;
-  @ApiProperty({ enum: ['altered', 'missing', 'inserted', 'bad signature', 'unknown key'] }) problem!: string;
-  @ApiProperty() detail!: string;
 }
 
 class AuditChainReportDto {

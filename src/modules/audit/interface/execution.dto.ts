@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetailDto } from '../../../shared/http/error-response.js';
 import { EXECUTION_STATUSES } from '../../execution/domain/execution.js';
+import { ChainHeadDto, ChainProblemDto } from './chain.dto.js';
 
 export class ExecutionCallerViewDto {
   @ApiProperty({ description: 'Id of the authenticated principal (API key owner).' }) principalId!: string;
@@ -101,4 +102,21 @@ export class ExecutionStatsDto {
   @ApiProperty({ format: 'date-time' }) since!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) until!: string | null;
   @ApiProperty({ type: [ExecutionStatsGroupDto], description: 'Busiest first.' }) groups!: ExecutionStatsGroupDto[];
+}
+
+class UnlinkedExecutionsDto {
+  @ApiProperty({ description: 'Records neither linked nor pending: written straight into the table, past the recorder.' }) count!: number;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) firstId!: string | null;
+}
+
+export class ExecutionChainReportDto {
+  @ApiProperty({ description: 'Every link follows the one before and recomputes from its record, the newest link is signed, and no record is outside the chain.' })
+  intact!: boolean;
+  @ApiProperty({ description: 'Links verified (up to the first problem).' }) events!: number;
+  @ApiProperty({ type: ChainHeadDto, nullable: true, description: 'The last verified link: keep it elsewhere to notice a history cut short later.' }) head!: ChainHeadDto | null;
+  @ApiProperty({ type: ChainProblemDto, required: false }) firstProblem?: ChainProblemDto;
+  @ApiProperty({ description: 'Records written but not linked yet (linked within TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS).' }) pending!: number;
+  @ApiProperty({ type: UnlinkedExecutionsDto }) unlinked!: UnlinkedExecutionsDto;
+  @ApiProperty({ description: "The signing key's id." }) keyId!: string;
+  @ApiProperty({ description: 'The Ed25519 public key (PEM), to verify the chain elsewhere.' }) publicKey!: string;
 }

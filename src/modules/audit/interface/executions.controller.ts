@@ -9,7 +9,8 @@ import { ExecutionStatsQuery, ExecutionStatsView, type ExecutionStatsGroupBy } f
 import type { ExecutionPage, ExecutionView } from '../application/execution-view.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
-import { ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
+import { VerifyExecutionChainQuery, type ExecutionChainReport } from '../application/verify-execution-chain/verify-execution-chain.query.js';
+import { ExecutionChainReportDto, ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
 import { may, type Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 
@@ -57,6 +58,13 @@ export class ExecutionsController {
   }
 
   // Declared before ':id'; the router also prefers the static segment.
+  @Get('verify')
+  @Requires('audit:read')
+  @ApiOkResponse({ type: ExecutionChainReportDto })
+  verify(): Promise<ExecutionChainReport> {
+    return this.queries.execute(new VerifyExecutionChainQuery());
+  }
+
   @Get('stats')
   @Requires('stats:read')
   @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source', 'caller'], description: 'Default tool; caller: per principal.' })

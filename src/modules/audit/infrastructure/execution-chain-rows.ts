@@ -1,0 +1,74 @@
+import type { ChainedExecution } from '../domain/execution-chain.js';
+
+/**
+ * The stored execution record's fields a chain link covers, selected as `e.*`-free columns so that
+ * the sealer and the verifier read exactly the same thing: `SELECT ${RECORD_COLUMNS} FROM executions e`.
+ */
+export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,
+  e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms`;
+
+export interface RecordRow {
+  e_id: string | null;
+  tool_id: string | null;
+  qualified_name: string;
+  source_id: string | null;
+  source_name: string | null;
+  definition_hash: string | null;
+  caller: unknown;
+  caller_principal: string;
+  channel: string;
+  arguments: unknown;
+  status: string;
+  is_error: boolean;
+  result: unknown;
+  error: unknown;
+  attempts: number;
+  started_at: Date;
+  duration_ms: number;
+}
+
+/** The record as a link covers it, in a fixed field order; null when the row is gone (a LEFT JOIN found none). */
+export function recordContent(row: RecordRow): Record<string, unknown> | null {
+  if (row.e_id === null) return null;
+  return {
+    id: row.e_id,
+    toolId: row.tool_id,
+    qualifiedName: row.qualified_name,
+    sourceId: row.source_id,
+    sourceName: row.source_name,
+    definitionHash: row.definition_hash,
+    caller: row.caller,
+    callerPrincipal: row.caller_principal,
+    channel: row.channel,
+    arguments: row.arguments,
+    status: row.status,
+    isError: row.is_error,
+    result: row.result,
+    error: row.error,
+    attempts: row.attempts,
+    startedAt: row.started_at.toISOString(),
+    durationMs: row.duration_ms,
+  };
+}
+
+/** A link as stored in `execution_chain`, with its record's columns beside it. */
+export interface LinkRow extends RecordRow {
+  seq: string;
+  execution_id: string;
+  prev_hash: string;
+  hash: string;
+  signature: string | null;
+  key_id: string | null;
+}
+
+export function toChainedExecution(row: LinkRow): ChainedExecution {
+  return {
+    seq: Number(row.seq),
+    id: row.execution_id,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+    signature: row.signature,
+    keyId: row.key_id,
+    content: recordContent(row),
+  };
+}

@@ -1,0 +1,110 @@
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { GENESIS_HASH, type AuditSigner } from '../domain/audit-chain.js';
+import { executionLinkHash } from '../domain/execution-chain.js';
+import { RECORD_COLUMNS, recordContent, type RecordRow } from './execution-chain-rows.js';
+
+export interface SealerSettings {
+  /** How often pending records are linked (TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS). */
+  intervalMs: number;
+  /** Records linked per pass (one transaction, one signature) at most. */
+  batch?: number;
+}
+
+/** The advisory lock that lets one process at a time extend the chain (any 64-bit number of our own). */
+const SEAL_LOCK = 7_296_305_112_041;
+const DEFAULT_BATCH = 200;
+
+interface PendingRow extends RecordRow {
+  execution_id: string;
+  chained: boolean;
+}
+
+/**
+ * Links recorded executions into their chain, in the background: each pass takes the oldest
+ * pending records (under an advisory lock, so replicas take turns and the chain stays one line),
+ * hashes each after the chain's head, signs the pass's last link, and writes the links and
+ * clears the records from the pending list in one transaction. Nothing of this is on the call
+ * path: recording a call only added its id to the pending list.
+ */
+export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('executions');
+  private timer?: NodeJS.Timeout;
+  private sealing?: Promise<number>;
+  private readonly batch: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly signer: AuditSigner,
+    private readonly settings: SealerSettings,
+  ) {
+    this.batch = Math.max(1, settings.batch ?? DEFAULT_BATCH);
+  }
+
+  onApplicationBootstrap(): void {
+    const run = () => void this.sealPending().catch((error: unknown) => this.logger.warn(`sealing execution records failed: ${String(error)}`));
+    run();
+    this.timer = setInterval(run, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Links every pending record (a pass at a time, other work between passes); answers how many. One run at a time. */
+  sealPending(): Promise<number> {
+    this.sealing ??= this.sealAll().finally(() => (this.sealing = undefined));
+    return this.sealing;
+  }
+
+  private async sealAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const sealed = await this.pass();
+      if (sealed === undefined) return total;
+      total += sealed;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** One transaction: the links of up to `batch` records; undefined when there was nothing (or another process holds the lock). */
+  private async pass(): Promise<number | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SEAL_LOCK])) as { locked: boolean }[];
+      if (!locked) return undefined;
+      const pending: PendingRow[] = await manager.query(
+        `SELECT p.execution_id, EXISTS (SELECT 1 FROM execution_chain c WHERE c.execution_id = p.execution_id) AS chained, ${RECORD_COLUMNS}
+           FROM execution_chain_pending p LEFT JOIN executions e ON e.id = p.execution_id
+          ORDER BY p.queued LIMIT $1`,
+        [this.batch],
+      );
+      if (pending.length === 0) return undefined;
+      const [head] = (await manager.query('SELECT seq, hash FROM execution_chain ORDER BY seq DESC LIMIT 1')) as { seq: string; hash: string }[];
+      let seq = head ? Number(head.seq) : 0;
+      let prevHash = head?.hash ?? GENESIS_HASH;
+      const links: { seq: number; id: string; prevHash: string; hash: string }[] = [];
+      for (const row of pending) {
+        const content = recordContent(row);
+        // A record deleted before it was linked, or linked already: nothing to add.
+        if (content === null || row.chained) continue;
+        seq += 1;
+        const hash = executionLinkHash(prevHash, seq, content);
+        links.push({ seq, id: row.execution_id, prevHash, hash });
+        prevHash = hash;
+      }
+      if (links.length > 0) {
+        const last = links.at(-1)!;
+        const signature = this.signer.sign(last.hash);
+        await manager.query(
+          `INSERT INTO execution_chain (seq, execution_id, prev_hash, hash, signature, key_id, sealed_at)
+           SELECT l.seq, l.id, l.prev, l.hash, CASE WHEN l.seq = $5 THEN $6 END, CASE WHEN l.seq = $5 THEN $7 END, now()
+             FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[]) AS l(seq, id, prev, hash)`,
+          [links.map((l) => l.seq), links.map((l) => l.id), links.map((l) => l.prevHash), links.map((l) => l.hash), last.seq, signature, this.signer.keyId],
+        );
+      }
+      await manager.query('DELETE FROM execution_chain_pending WHERE execution_id = ANY($1::uuid[])', [pending.map((row) => row.execution_id)]);
+      return links.length;
+    });
+  }
+}
