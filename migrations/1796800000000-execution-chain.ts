@@ -2,11 +2,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Execution records get a hash chain of their own (see docs/security.md): `execution_chain` holds
- * one link per record — its number, the previous hash, its hash, and on the last link of each
- * sealing pass an Ed25519 signature. Recording a call only adds its id to `execution_chain_pending`
- * (in the same statement); a sealer links pending records in the background, so the chain costs
- * the call path one small insert. Records written before this migration are pending here, oldest
- * first, and are sealed when Toolplane starts.
+ * one link per record — its number, the previous hash, its hash (over the record's digest), and
+ * on the last link of each sealing pass an Ed25519 signature. Recording a call adds its id and
+ * digest to `execution_chain_pending` (in the same statement); a sealer links pending records in
+ * the background without reading them back. Records written before this migration are pending
+ * here, oldest first and without a digest (the sealer reads those), and are sealed when Toolplane starts.
  */
 export class ExecutionChain1796800000000 implements MigrationInterface {
   name = 'ExecutionChain1796800000000';
@@ -25,6 +25,7 @@ export class ExecutionChain1796800000000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE execution_chain_pending (
         execution_id uuid PRIMARY KEY,
+        digest text,
         queued bigint GENERATED ALWAYS AS IDENTITY
       )`);
     await q.query(`CREATE INDEX execution_chain_pending_queued ON execution_chain_pending (queued)`);

@@ -1,5 +1,5 @@
 import { executionLinkHash } from '../../src/modules/audit/domain/execution-chain.js';
-import { RECORD_COLUMNS, recordContent, type RecordRow } from '../../src/modules/audit/infrastructure/execution-chain-rows.js';
+import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/audit/infrastructure/execution-chain-rows.js';
 import { makeApi, startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING } from '../helpers/upstreams.js';
 
@@ -16,6 +16,15 @@ describe('execution chain', () => {
     const created = await h.api.post('/api/v1/sources', { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] });
     expect(created.status).toBe(201);
     for (let i = 0; i < 30; i++) expect((await h.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: `call ${i}` } })).status).toBe(200);
+    // Values whose stored form differs from how they were sent (key order, number spelling, unicode) and an MCP call.
+    const odd = { message: 'é ✓ 🧪 "quoted" \\ back', z: 1, a: { big: 1e21, small: 5e-7, neg: -0, list: [3, 1.5, null, true] } };
+    expect((await h.api.post('/api/v1/tools/ev__echo/invoke', { arguments: odd })).status).toBe(200);
+    const mcp = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${h.adminKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ev__get-structured-content', arguments: { location: 'Chicago' } } }),
+    });
+    expect(mcp.status).toBe(200);
     // Refused calls are recorded, and linked, too.
     expect((await h.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 42 } })).status).toBe(400);
     expect((await h.api.post('/api/v1/tools/ev__nothing/invoke', { arguments: {} })).status).toBe(404);
@@ -38,14 +47,14 @@ describe('execution chain', () => {
 
   it('links every recorded call, in one line, each pass ending with a signed checkpoint', async () => {
     const report = await verifySealed();
-    expect(report).toMatchObject({ intact: true, events: 32, pending: 0, unlinked: { count: 0, firstId: null }, head: { seq: 32 }, keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(report).toMatchObject({ intact: true, events: 34, pending: 0, unlinked: { count: 0, firstId: null }, head: { seq: 34 }, keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(report.firstProblem).toBeUndefined();
     const [{ n }] = await h.sql<{ n: number }>('SELECT count(*)::int AS n FROM executions');
-    expect(n).toBe(32);
+    expect(n).toBe(34);
     // Only checkpoints are signed: far fewer signatures than links.
     const [{ signed }] = await h.sql<{ signed: number }>('SELECT count(*)::int AS signed FROM execution_chain WHERE signature IS NOT NULL');
     expect(signed).toBeGreaterThanOrEqual(1);
-    expect(signed).toBeLessThan(32);
+    expect(signed).toBeLessThan(34);
     // Auditors may check it; agents may not.
     const auditor = (await h.api.post('/api/v1/api-keys', { name: 'auditor', role: 'auditor' })).body.key;
     const agent = (await h.api.post('/api/v1/api-keys', { name: 'agent', role: 'agent' })).body.key;
@@ -68,7 +77,7 @@ describe('execution chain', () => {
 
     await h.sql('UPDATE executions SET result = $2 WHERE id = $1', [target.execution_id, before!.result]);
     await restoreLinks();
-    expect(await verifySealed()).toMatchObject({ intact: true, events: 32 });
+    expect(await verifySealed()).toMatchObject({ intact: true, events: 34 });
   });
 
   it('names a deleted record, and a record written straight into the table', async () => {
@@ -101,7 +110,7 @@ describe('execution chain', () => {
     const report = await verifySealed();
     expect(report).toMatchObject({ intact: false, firstProblem: { seq: 7, problem: 'missing' }, unlinked: { count: 1, firstId: target.execution_id } });
     await h.sql(`INSERT INTO execution_chain SELECT * FROM jsonb_populate_record(NULL::execution_chain, $1::jsonb)`, [JSON.stringify(saved)]);
-    expect(await verifySealed()).toMatchObject({ intact: true, events: 32 });
+    expect(await verifySealed()).toMatchObject({ intact: true, events: 34 });
   });
 
   let original: { seq: string; prev_hash: string; hash: string; signature: string | null; key_id: string | null }[] = [];
@@ -116,7 +125,7 @@ describe('execution chain', () => {
       [from],
     );
     for (const row of rows) {
-      const hash = executionLinkHash(prevHash, Number(row.seq), recordContent(row)!);
+      const hash = executionLinkHash(prevHash, Number(row.seq), recordDigest(recordContent(row)!));
       await h.sql('UPDATE execution_chain SET prev_hash = $2, hash = $3 WHERE seq = $1', [row.seq, prevHash, hash]);
       prevHash = hash;
     }

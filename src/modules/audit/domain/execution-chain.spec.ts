@@ -6,15 +6,15 @@ import { EXECUTION_CHAIN_RULES, executionLinkHash, type ChainedExecution } from 
 describe('the executions chain', () => {
   const signer = new Ed25519AuditSigner(randomBytes(32));
 
-  /** `n` links over records `{id, n}`, signed at the given seqs. */
+  /** `n` links over record digests `d1`, `d2`, …, signed at the given seqs. */
   const chain = (n: number, signedAt: number[]): ChainedExecution[] => {
     let prevHash = GENESIS_HASH;
     return Array.from({ length: n }, (_, i) => {
       const seq = i + 1;
-      const content = { id: `e${seq}`, n: seq };
-      const hash = executionLinkHash(prevHash, seq, content);
+      const digest = `d${seq}`;
+      const hash = executionLinkHash(prevHash, seq, digest);
       const signed = signedAt.includes(seq);
-      const link = { seq, id: `e${seq}`, prevHash, hash, signature: signed ? signer.sign(hash) : null, keyId: signed ? signer.keyId : null, content };
+      const link = { seq, id: `e${seq}`, prevHash, hash, signature: signed ? signer.sign(hash) : null, keyId: signed ? signer.keyId : null, digest };
       prevHash = hash;
       return link;
     });
@@ -35,10 +35,10 @@ describe('the executions chain', () => {
 
   it('names an altered record, a deleted one, a gap, and a forged signature', () => {
     const altered = chain(5, [5]);
-    altered[1] = { ...altered[1]!, content: { id: 'e2', n: 99 } };
+    altered[1] = { ...altered[1]!, digest: 'd2 changed' };
     expect(verify(altered)).toMatchObject({ intact: false, events: 1, firstProblem: { seq: 2, problem: 'altered' } });
     const deleted = chain(5, [5]);
-    deleted[2] = { ...deleted[2]!, content: null };
+    deleted[2] = { ...deleted[2]!, digest: null };
     expect(verify(deleted)).toMatchObject({ firstProblem: { seq: 3, problem: 'missing' } });
     const gap = chain(5, [5]);
     gap.splice(1, 1);

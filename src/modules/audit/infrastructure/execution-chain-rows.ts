@@ -1,9 +1,9 @@
+import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import { canonicalJson, sha256Hex } from '../../inventory/domain/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
+import { storedStrings } from './stored-text.js';
 
-/**
- * The stored execution record's fields a chain link covers, selected as `e.*`-free columns so that
- * the sealer and the verifier read exactly the same thing: `SELECT ${RECORD_COLUMNS} FROM executions e`.
- */
+/** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
 export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,
   e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms`;
 
@@ -27,7 +27,39 @@ export interface RecordRow {
   duration_ms: number;
 }
 
-/** The record as a link covers it, in a fixed field order; null when the row is gone (a LEFT JOIN found none). */
+/**
+ * The record's digest, which its link covers: SHA-256 of its content in canonical form (keys sorted,
+ * strings as stored). The recorder computes it from the record it writes, the verifier from the row
+ * it reads back; both give the same text for an unchanged record (jsonb keeps values, not key order).
+ */
+export function recordDigest(content: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(content, storedStrings));
+}
+
+/** The content of a record about to be written, as recordContent reads it back. */
+export function storedContent(e: ExecutionRecord): Record<string, unknown> {
+  return {
+    id: e.id,
+    toolId: e.toolId,
+    qualifiedName: e.qualifiedName,
+    sourceId: e.sourceId,
+    sourceName: e.sourceName ?? null,
+    definitionHash: e.definitionHash ?? null,
+    caller: e.caller,
+    callerPrincipal: e.caller.principalId,
+    channel: e.channel,
+    arguments: e.arguments ?? null,
+    status: e.status,
+    isError: e.isError,
+    result: e.result ?? null,
+    error: e.error ?? null,
+    attempts: e.attempts,
+    startedAt: e.startedAt.toISOString(),
+    durationMs: e.durationMs,
+  };
+}
+
+/** The content of a stored record; null when the row is gone (a LEFT JOIN found none). */
 export function recordContent(row: RecordRow): Record<string, unknown> | null {
   if (row.e_id === null) return null;
   return {
@@ -62,6 +94,7 @@ export interface LinkRow extends RecordRow {
 }
 
 export function toChainedExecution(row: LinkRow): ChainedExecution {
+  const content = recordContent(row);
   return {
     seq: Number(row.seq),
     id: row.execution_id,
@@ -69,6 +102,6 @@ export function toChainedExecution(row: LinkRow): ChainedExecution {
     hash: row.hash,
     signature: row.signature,
     keyId: row.key_id,
-    content: recordContent(row),
+    digest: content === null ? null : recordDigest(content),
   };
 }

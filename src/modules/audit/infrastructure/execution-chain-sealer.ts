@@ -1,8 +1,8 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { GENESIS_HASH, type AuditSigner } from '../domain/audit-chain.js';
 import { executionLinkHash } from '../domain/execution-chain.js';
-import { RECORD_COLUMNS, recordContent, type RecordRow } from './execution-chain-rows.js';
+import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from './execution-chain-rows.js';
 
 export interface SealerSettings {
   /** How often pending records are linked (TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS). */
@@ -13,19 +13,21 @@ export interface SealerSettings {
 
 /** The advisory lock that lets one process at a time extend the chain (any 64-bit number of our own). */
 const SEAL_LOCK = 7_296_305_112_041;
-const DEFAULT_BATCH = 200;
+const DEFAULT_BATCH = 1000;
 
-interface PendingRow extends RecordRow {
+interface PendingRow {
   execution_id: string;
+  digest: string | null;
   chained: boolean;
 }
 
 /**
  * Links recorded executions into their chain, in the background: each pass takes the oldest
  * pending records (under an advisory lock, so replicas take turns and the chain stays one line),
- * hashes each after the chain's head, signs the pass's last link, and writes the links and
- * clears the records from the pending list in one transaction. Nothing of this is on the call
- * path: recording a call only added its id to the pending list.
+ * hashes each one's digest after the chain's head, signs the pass's last link, and writes the
+ * links and clears the records from the pending list in one transaction. Recording a call only
+ * added its id and digest to the pending list; only records pending from before the chain
+ * existed (no digest) are read back.
  */
 export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('executions');
@@ -52,7 +54,11 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
     clearInterval(this.timer);
   }
 
-  /** Links every pending record (a pass at a time, other work between passes); answers how many. One run at a time. */
+  /**
+   * Links the records pending now (a pass at a time, other work between passes); answers how many.
+   * It goes on only while passes come back full: records that arrive meanwhile wait for the next
+   * interval, so that under load a pass carries many records rather than a few. One run at a time.
+   */
   sealPending(): Promise<number> {
     this.sealing ??= this.sealAll().finally(() => (this.sealing = undefined));
     return this.sealing;
@@ -61,35 +67,39 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
   private async sealAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const sealed = await this.pass();
-      if (sealed === undefined) return total;
-      total += sealed;
+      const pass = await this.pass();
+      if (pass === undefined) return total;
+      total += pass.linked;
+      if (pass.taken < this.batch) return total;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  /** One transaction: the links of up to `batch` records; undefined when there was nothing (or another process holds the lock). */
-  private async pass(): Promise<number | undefined> {
+  /**
+   * One transaction: the links of up to `batch` records (`taken` off the pending list, `linked`);
+   * undefined when there was nothing, or another process holds the lock.
+   */
+  private async pass(): Promise<{ taken: number; linked: number } | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SEAL_LOCK])) as { locked: boolean }[];
       if (!locked) return undefined;
       const pending: PendingRow[] = await manager.query(
-        `SELECT p.execution_id, EXISTS (SELECT 1 FROM execution_chain c WHERE c.execution_id = p.execution_id) AS chained, ${RECORD_COLUMNS}
-           FROM execution_chain_pending p LEFT JOIN executions e ON e.id = p.execution_id
-          ORDER BY p.queued LIMIT $1`,
+        `SELECT p.execution_id, p.digest, EXISTS (SELECT 1 FROM execution_chain c WHERE c.execution_id = p.execution_id) AS chained
+           FROM execution_chain_pending p ORDER BY p.queued LIMIT $1`,
         [this.batch],
       );
       if (pending.length === 0) return undefined;
+      const digests = await this.digestsOfUnhashed(manager, pending);
       const [head] = (await manager.query('SELECT seq, hash FROM execution_chain ORDER BY seq DESC LIMIT 1')) as { seq: string; hash: string }[];
       let seq = head ? Number(head.seq) : 0;
       let prevHash = head?.hash ?? GENESIS_HASH;
       const links: { seq: number; id: string; prevHash: string; hash: string }[] = [];
       for (const row of pending) {
-        const content = recordContent(row);
-        // A record deleted before it was linked, or linked already: nothing to add.
-        if (content === null || row.chained) continue;
+        const digest = row.digest ?? digests.get(row.execution_id) ?? null;
+        // Linked already, or (written before the chain) deleted before it was linked: nothing to add.
+        if (digest === null || row.chained) continue;
         seq += 1;
-        const hash = executionLinkHash(prevHash, seq, content);
+        const hash = executionLinkHash(prevHash, seq, digest);
         links.push({ seq, id: row.execution_id, prevHash, hash });
         prevHash = hash;
       }
@@ -104,7 +114,15 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
         );
       }
       await manager.query('DELETE FROM execution_chain_pending WHERE execution_id = ANY($1::uuid[])', [pending.map((row) => row.execution_id)]);
-      return links.length;
+      return { taken: pending.length, linked: links.length };
     });
+  }
+
+  /** Digests of the pending records that came without one (written before the chain existed), read from the records themselves. */
+  private async digestsOfUnhashed(manager: EntityManager, pending: PendingRow[]): Promise<Map<string, string>> {
+    const ids = pending.filter((row) => row.digest === null).map((row) => row.execution_id);
+    if (ids.length === 0) return new Map();
+    const rows: RecordRow[] = await manager.query(`SELECT ${RECORD_COLUMNS} FROM executions e WHERE e.id = ANY($1::uuid[])`, [ids]);
+    return new Map(rows.map((row) => [row.e_id!, recordDigest(recordContent(row)!)]));
   }
 }

@@ -5,6 +5,8 @@ import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
+import fc from 'fast-check';
+import { RECORD_COLUMNS, recordContent, recordDigest, storedContent, type RecordRow } from './execution-chain-rows.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
 import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
@@ -248,5 +250,29 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     await recorder.onApplicationShutdown();
     await Promise.all(pending);
     await expect(recorder.record(execution())).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+  });
+
+  it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), async (args, structured, text, durationMs) => {
+        const record = execution({
+          arguments: args,
+          result: { content: [{ type: 'text', text }], structuredContent: structured, truncated: false, originalBytes: 1 },
+          caller: { principalId: text || 'p', principalName: text },
+          durationMs,
+        });
+        await recorder.record(record);
+        const { rows } = await reader.query<RecordRow & { digest: string }>(
+          `SELECT p.digest, ${RECORD_COLUMNS} FROM execution_chain_pending p JOIN executions e ON e.id = p.execution_id WHERE p.execution_id = $1`,
+          [record.id],
+        );
+        expect(rows).toHaveLength(1);
+        expect(recordDigest(recordContent(rows[0]!)!)).toBe(rows[0]!.digest);
+        expect(rows[0]!.digest).toBe(recordDigest(storedContent(record)));
+      }),
+      { numRuns: 150 },
+    );
+    await recorder.close();
   });
 });

@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
 import type { StartedCallJournal } from './started-call-journal.js';
+import { recordDigest, storedContent } from './execution-chain-rows.js';
+import { storedJson, storedNullableText, storedText } from './stored-text.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */
@@ -41,6 +43,8 @@ export interface GroupCommitMetrics {
 interface Pending {
   id: string;
   values: unknown[];
+  /** The execution's digest, which its link in the chain will cover (see recordDigest); none for started rows. */
+  digest?: string;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -153,12 +157,13 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   async record(execution: ExecutionRecord): Promise<void> {
     if (this.closed) throw recorderClosed();
     const values = this.writesStarts ? toStartRow(execution) : toRow(execution);
+    const digest = this.writesStarts ? undefined : recordDigest(storedContent(execution));
     if (this.roomWaiters.length > 0 || this.queue.length + this.reserved >= this.maxQueuedRecords) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
       this.reserved -= 1;
     }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ id: execution.id, values, resolve, reject });
+      this.queue.push({ id: execution.id, values, ...(digest !== undefined ? { digest } : {}), resolve, reject });
       this.startWriter();
     });
   }
@@ -264,15 +269,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
       text = `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
     } else {
       // Idempotent: recording the same execution twice keeps the first row. Each row written joins
-      // the chain's pending list in the same statement (see ExecutionChainSealer).
+      // the chain's pending list, with its digest, in the same statement (see ExecutionChainSealer).
       const inserted = `inserted AS (INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id)`;
+      params.push(rows.map((row) => row.id), rows.map((row) => row.digest));
+      const digests = `SELECT d.id, d.digest FROM inserted JOIN unnest($${params.length - 1}::uuid[], $${params.length}::text[]) AS d(id, digest) ON d.id = inserted.id`;
       const started = rows.filter((row) => this.startedIds.has(row.id)).map((row) => row.id);
       // The outcome replaces the call's started row, in the same statement.
       if (started.length > 0) params.push(started);
       const finished = started.length > 0 ? `finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])), ` : '';
-      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id) SELECT id FROM inserted`;
+      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id, digest) ${digests}`;
     }
-    const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length ? 'ending-starts' : 'executions';
+    const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length + 2 ? 'ending-starts' : 'executions';
     const name = `toolplane-record-${kind}-${rows.length}`;
     const pool = poolOf(this.dataSource);
     if (pool && this.writesStarts) {
@@ -345,54 +352,39 @@ function toStartRow(e: ExecutionRecord): unknown[] {
 function startRecordJson(e: ExecutionRecord): string {
   const record = {
     tool_id: e.toolId,
-    qualified_name: text(e.qualifiedName),
+    qualified_name: storedText(e.qualifiedName),
     source_id: e.sourceId,
-    source_name: nullableText(e.sourceName),
-    definition_hash: nullableText(e.definitionHash),
+    source_name: storedNullableText(e.sourceName),
+    definition_hash: storedNullableText(e.definitionHash),
     caller: e.caller,
-    caller_principal: text(e.caller.principalId),
+    caller_principal: storedText(e.caller.principalId),
     channel: e.channel,
     arguments: e.arguments ?? null,
     attempts: e.attempts,
   };
-  return json(record);
+  return storedJson(record);
 }
 
 function toRow(e: ExecutionRecord): unknown[] {
   return [
     e.id,
     e.toolId,
-    text(e.qualifiedName),
+    storedText(e.qualifiedName),
     e.sourceId,
-    nullableText(e.sourceName),
-    nullableText(e.definitionHash),
-    json(e.caller),
-    text(e.caller.principalId),
+    storedNullableText(e.sourceName),
+    storedNullableText(e.definitionHash),
+    storedJson(e.caller),
+    storedText(e.caller.principalId),
     e.channel,
-    json(e.arguments ?? null),
+    storedJson(e.arguments ?? null),
     e.status,
     e.isError,
-    e.result === null || e.result === undefined ? null : json(e.result),
-    e.error === null || e.error === undefined ? null : json(e.error),
+    e.result === null || e.result === undefined ? null : storedJson(e.result),
+    e.error === null || e.error === undefined ? null : storedJson(e.error),
     e.attempts,
     e.startedAt,
     e.durationMs,
   ];
-}
-
-/** PostgreSQL text and jsonb hold neither NUL nor lone surrogates (a truncated emoji): both become U+FFFD. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-function text(value: string): string {
-  return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
-}
-
-function nullableText(value: string | null | undefined): string | null {
-  return value === null || value === undefined ? null : text(value);
-}
-
-function json(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? text(v) : v));
 }
 
 function describe(error: unknown): string {

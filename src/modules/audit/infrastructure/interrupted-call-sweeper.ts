@@ -87,7 +87,7 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
        ON CONFLICT (id) DO NOTHING
        RETURNING id
        )
-       -- Each joins the chain's pending list, as every recorded execution does.
+       -- Each joins the chain's pending list, as every recorded execution does (its digest made by the sealer).
        INSERT INTO execution_chain_pending (execution_id) SELECT id FROM inserted RETURNING execution_id AS id`,
       [olderThanMs],
     );

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted at every depth, so equal definitions hash equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+/** JSON with object keys sorted at every depth, so equal definitions hash equally; `replacer` as JSON.stringify's. */
+export function canonicalJson(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
+  return JSON.stringify(sortKeys(value), replacer);
 }
 
 function sortKeys(value: unknown): unknown {
