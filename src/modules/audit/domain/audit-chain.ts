@@ -89,7 +89,7 @@ export const AUDIT_CHAIN_RULES: ChainRules<ChainedAuditEvent> = {
  * that is not signed. Someone who rewrites rows and recomputes the hashes cannot make the
  * signatures without the key.
  */
-export class ChainVerifier<T extends ChainLink = ChainedAuditEvent> {
+export class ChainVerifier<T extends ChainLink> {
   private expectedSeq = 1;
   private prevHash = GENESIS_HASH;
   private count = 0;
@@ -98,7 +98,7 @@ export class ChainVerifier<T extends ChainLink = ChainedAuditEvent> {
 
   constructor(
     private readonly signer: AuditSigner,
-    private readonly rules: ChainRules<T> = AUDIT_CHAIN_RULES as unknown as ChainRules<T>,
+    private readonly rules: ChainRules<T>,
   ) {}
 
   /** Feeds the next links in seq order; false once a problem was found (no need to read on). */

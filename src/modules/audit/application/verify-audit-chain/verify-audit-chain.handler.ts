@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { TypeormUnitOfWork } from '../../../../shared/database/typeorm-unit-of-work.js';
-import { AuditSigner, ChainVerifier } from '../../domain/audit-chain.js';
+import { AUDIT_CHAIN_RULES, AuditSigner, ChainVerifier } from '../../domain/audit-chain.js';
 import { toEvent, type Row } from '../../infrastructure/typeorm-audit-log.js';
 import { AuditChainReport, VerifyAuditChainQuery } from './verify-audit-chain.query.js';
 
@@ -15,7 +15,7 @@ export class VerifyAuditChainHandler implements IQueryHandler<VerifyAuditChainQu
   ) {}
 
   async execute(): Promise<AuditChainReport> {
-    const verifier = new ChainVerifier(this.signer);
+    const verifier = new ChainVerifier(this.signer, AUDIT_CHAIN_RULES);
     let after = 0;
     for (;;) {
       const rows: Row[] = await this.uow.manager().query(`SELECT * FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, BATCH]);
