@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   'stats:read',
   'audit:read',
   'keys:manage',
+  'ops:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -24,13 +25,13 @@ export type Role = (typeof ROLES)[number];
  * What each role may do:
  * - admin: everything;
  * - operator: run the sources (register, validate, change, refresh, remove), their secrets and
- *   their tools (enable, disable), and read how they are used;
+ *   their tools (enable, disable), and read how they are used and how Toolplane itself is doing (ops:read);
  * - agent: the catalog, calls (REST and MCP), and its own executions;
  * - auditor: read everything but secrets' values (none can) and the stored arguments and results.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
-  operator: ['sources:read', 'sources:write', 'secrets:read', 'secrets:write', 'catalog:read', 'tools:write', 'executions:read', 'executions:read-all', 'stats:read'],
+  operator: ['sources:read', 'sources:write', 'secrets:read', 'secrets:write', 'catalog:read', 'tools:write', 'executions:read', 'executions:read-all', 'stats:read', 'ops:read'],
   agent: ['catalog:read', 'tools:invoke', 'mcp:use', 'executions:read', 'executions:payloads'],
   auditor: ['sources:read', 'secrets:read', 'catalog:read', 'executions:read', 'executions:read-all', 'stats:read', 'audit:read'],
 };

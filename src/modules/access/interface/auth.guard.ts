@@ -20,6 +20,15 @@ const PERMISSION = 'toolplane:permission';
 /** Marks an endpoint reachable without credentials (health, docs). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
+const DETAIL_FOR = 'toolplane:detail-for';
+
+/**
+ * A public endpoint that tells more to a caller holding `permission`: a valid credential that
+ * grants it sets `request.principal`; a missing, bad or lesser one is not refused (the answer is
+ * the public one), but a bad one still counts against its address's failed authentications.
+ */
+export const PublicWithDetailFor = (permission: Permission) => applyDecorators(Public(), SetMetadata(DETAIL_FOR, permission));
+
 /** The extension naming an operation's permission in the OpenAPI document. */
 export const PERMISSION_EXTENSION = 'x-toolplane-permission';
 
@@ -67,9 +76,17 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = declaredAccess(this.reflector, [context.getHandler(), context.getClass()]);
-    if (access === 'public') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    const access = declaredAccess(this.reflector, targets);
     const request = context.switchToHttp().getRequest<AuthedRequest>();
+    if (access === 'public') {
+      const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, targets);
+      if (detailFor && (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined)) {
+        const principal = await this.throttled(request, () => this.authenticate(request)).catch(() => undefined);
+        if (principal && may(principal, detailFor)) request.principal = principal;
+      }
+      return true;
+    }
     const principal = await this.throttled(request, () => this.authenticate(request));
     request.principal = principal;
     if (access === undefined) {
