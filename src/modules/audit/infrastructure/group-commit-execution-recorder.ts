@@ -25,6 +25,8 @@ export interface GroupCommitOptions {
    * where Toolplane is the database's only user and the journal shares its disk.
    */
   journal?: StartedCallJournal;
+  /** Told of every committed batch of execution records: its rows and how long its commit took. */
+  onCommitted?: (rows: number, seconds: number) => void;
 }
 
 /** Counters since start, so tests and operators can see how well calls share commits. */
@@ -235,7 +237,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.counters.batches += 1;
     this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.length);
     try {
-      await this.insert(batch);
+      await this.timedInsert(batch);
       this.committed(batch);
       return;
     } catch (error) {
@@ -248,12 +250,19 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     }
     for (const pending of batch) {
       try {
-        await this.insert([pending]);
+        await this.timedInsert([pending]);
         this.committed([pending]);
       } catch (error) {
         this.failed(pending, error);
       }
     }
+  }
+
+  /** insert, its commit told to `onCommitted` (execution records only). */
+  private async timedInsert(rows: Pending[]): Promise<void> {
+    const started = performance.now();
+    await this.insert(rows);
+    if (!this.writesStarts) this.options.onCommitted?.(rows.length, (performance.now() - started) / 1000);
   }
 
   private async insert(rows: Pending[]): Promise<void> {
@@ -271,13 +280,16 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
       // Idempotent: recording the same execution twice keeps the first row. Each row written joins
       // the chain's pending list, with its digest, in the same statement (see ExecutionChainSealer).
       const inserted = `inserted AS (INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id)`;
-      params.push(rows.map((row) => row.id), rows.map((row) => row.digest));
-      const digests = `SELECT d.id, d.digest FROM inserted JOIN unnest($${params.length - 1}::uuid[], $${params.length}::text[]) AS d(id, digest) ON d.id = inserted.id`;
+      // An id twice in one batch is written once (ON CONFLICT above), so it is queued once, with the first row's digest.
+      const digests = new Map<string, string | undefined>();
+      for (const row of rows) if (!digests.has(row.id)) digests.set(row.id, row.digest);
+      params.push([...digests.keys()], [...digests.values()]);
+      const queued = `SELECT d.id, d.digest FROM inserted JOIN unnest($${params.length - 1}::uuid[], $${params.length}::text[]) AS d(id, digest) ON d.id = inserted.id`;
       const started = rows.filter((row) => this.startedIds.has(row.id)).map((row) => row.id);
       // The outcome replaces the call's started row, in the same statement.
       if (started.length > 0) params.push(started);
       const finished = started.length > 0 ? `finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])), ` : '';
-      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id, digest) ${digests}`;
+      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id, digest) ${queued}`;
     }
     const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length + 2 ? 'ending-starts' : 'executions';
     const name = `toolplane-record-${kind}-${rows.length}`;
