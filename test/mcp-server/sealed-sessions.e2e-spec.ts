@@ -66,7 +66,9 @@ describe('sealed 2025-era session ids', () => {
     expect(sessionId).toMatch(/^tps1\./);
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     expect((await post(peer.url, '/mcp', list, { 'mcp-session-id': sessionId })).status).toBe(200);
-    const tampered = sessionId.slice(0, -2) + (sessionId.endsWith('A') ? 'B' : 'A') + sessionId.slice(-1);
+    // One character of the sealed token changed (to another: a token whose character already is 'A' gets a 'B').
+    const tampered = sessionId.slice(0, -2) + (sessionId.at(-2) === 'A' ? 'B' : 'A') + sessionId.slice(-1);
+    expect(tampered).not.toBe(sessionId);
     for (const [base, path, id] of [[h.url, '/mcp', tampered], [peer.url, '/mcp', tampered], [h.url, '/mcp', 'tps1.not.a.real.token']] as const) {
       const response = await post(base, path, list, { 'mcp-session-id': id });
       expect(response.status).toBe(404);
