@@ -12,6 +12,7 @@ import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SourcesModule } from './modules/sources/sources.module.js';
 import { EventLoopWatch } from './ops/event-loop-watch.js';
 import { HealthController } from './ops/health.controller.js';
+import { MetricsModule } from './ops/metrics/metrics.module.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
@@ -25,6 +26,7 @@ export class AppModule {
         CoreModule.forRoot(config),
         CqrsModule.forRoot(),
         CatalogNotificationsModule,
+        MetricsModule,
         AuditModule,
         AccessModule,
         SecretsModule,

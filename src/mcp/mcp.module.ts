@@ -15,6 +15,7 @@ import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandb
 import { StderrRateLimit } from './stdio/stderr-lines.js';
 import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
+import { WorkMetrics } from '../shared/work-metrics.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 /** A plugin's stderr reaches the (debug) log at most this fast; the rest is counted, not logged. */
@@ -38,8 +39,8 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     {
       // TransportFactory.onApplicationShutdown closes every connection and kills every stdio process group.
       provide: TransportFactory,
-      useFactory: (sandbox: SandboxStatus, config: AppConfig) =>
-        new TransportFactory({
+      useFactory: (sandbox: SandboxStatus, config: AppConfig, metrics: WorkMetrics) => {
+        const transports = new TransportFactory({
           stdio: {
             onStderrLine: (sourceId, line) => {
               const { admitted, dropped } = stderrRate.admit(sourceId);
@@ -51,8 +52,11 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
           schemaLimits: config.schemaLimits,
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
-        }),
-      inject: [SANDBOX_STATUS, APP_CONFIG],
+        });
+        metrics.connections(() => transports.connectionCounts());
+        return transports;
+      },
+      inject: [SANDBOX_STATUS, APP_CONFIG, WorkMetrics],
     },
     {
       // Probed once per process; TOOLPLANE_SANDBOX=required makes an unavailable sandbox fail the start.

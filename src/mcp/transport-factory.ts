@@ -71,6 +71,11 @@ export class TransportFactory {
       maxMs: settings.pool?.restartBackoff?.maxMs ?? DEFAULT_RESTART_BACKOFF.maxMs,
     };
   }
+  /** Connections kept open (singleton sources), and those of transient uses under way (metrics). */
+  connectionCounts(): { pooled: number; transient: number } {
+    return { pooled: this.pool.size, transient: this.transient.size };
+  }
+
 
   async withClient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, options: ClientUseOptions): Promise<T> {
     if (this.shuttingDown) throw new UpstreamError('aborted', 'Toolplane is shutting down');

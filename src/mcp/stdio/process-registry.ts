@@ -4,10 +4,13 @@
  * server started itself (npx → node, shell wrappers, ...).
  */
 const liveGroups = new Set<number>();
+/** Those of them that run in a sandbox. */
+const sandboxedGroups = new Set<number>();
 let exitHookInstalled = false;
 
-export function trackProcessGroup(pid: number): void {
+export function trackProcessGroup(pid: number, sandboxed = false): void {
   liveGroups.add(pid);
+  if (sandboxed) sandboxedGroups.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     // Last resort when the application exits without closing its connections; must be synchronous.
@@ -17,6 +20,12 @@ export function trackProcessGroup(pid: number): void {
 
 export function untrackProcessGroup(pid: number): void {
   liveGroups.delete(pid);
+  sandboxedGroups.delete(pid);
+}
+
+/** How many stdio children are live, and how many of them sandboxed (metrics). */
+export function liveStdioProcessCounts(): { processes: number; sandboxed: number } {
+  return { processes: liveGroups.size, sandboxed: sandboxedGroups.size };
 }
 
 /** Pids of the stdio children that are still tracked (diagnostics and tests). */
@@ -28,6 +37,7 @@ export function liveStdioProcessIds(): number[] {
 export function killAllStdioProcesses(): void {
   for (const pid of liveGroups) signalProcessGroup(pid, 'SIGKILL');
   liveGroups.clear();
+  sandboxedGroups.clear();
 }
 
 /** Signals the whole group led by `pid`; returns false when nothing was left to signal. */

@@ -139,7 +139,7 @@ export class StdioProcessTransport implements Transport {
 
       child.once('spawn', () => {
         spawned = true;
-        if (child.pid !== undefined) trackProcessGroup(child.pid);
+        if (child.pid !== undefined) trackProcessGroup(child.pid, this.options.sandbox !== undefined);
         resolve();
       });
       child.on('error', (error: NodeJS.ErrnoException) => {

@@ -6,6 +6,7 @@ import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator } from '../../shared/unit-of-work.js';
 import { ExecutionRecorder } from '../execution/domain/execution.js';
+import { WorkMetrics } from '../../shared/work-metrics.js';
 import { ExecutionStatsHandler } from './application/execution-stats/execution-stats.handler.js';
 import { GetExecutionHandler } from './application/get-execution/get-execution.handler.js';
 import { ListAuditEventsHandler } from './application/list-audit-events/list-audit-events.handler.js';
@@ -49,8 +50,9 @@ import { ExecutionsController } from './interface/executions.controller.js';
     },
     {
       provide: ExecutionRecorder,
-      useFactory: (db: Database, journal: StartedCallJournal | null) => new GroupCommitExecutionRecorder(db.dataSource, { journal: journal ?? undefined }),
-      inject: [DATABASE, StartedCallJournal],
+      useFactory: (db: Database, journal: StartedCallJournal | null, metrics: WorkMetrics) =>
+        new GroupCommitExecutionRecorder(db.dataSource, { journal: journal ?? undefined, onCommitted: (rows, seconds) => metrics.recordsCommitted(rows, seconds) }),
+      inject: [DATABASE, StartedCallJournal, WorkMetrics],
     },
     {
       provide: InterruptedCallSweeper,

@@ -13,6 +13,7 @@ import { CoreModule } from '../../../shared/core.module.js';
 import { DomainErrorFilter } from '../../../shared/http/domain-error.filter.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
 import { AuditModule } from '../audit.module.js';
+import { MetricsModule } from '../../../ops/metrics/metrics.module.js';
 import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
@@ -46,7 +47,7 @@ class AuditHttpTestModule {
   static forRoot(config: ReturnType<typeof loadConfig>): DynamicModule {
     return {
       module: AuditHttpTestModule,
-      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), AuditModule],
+      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), MetricsModule, AuditModule],
       providers: [{ provide: APP_FILTER, useClass: DomainErrorFilter }],
     };
   }

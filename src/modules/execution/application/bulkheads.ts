@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
+import { WorkMetrics } from '../../../shared/work-metrics.js';
 import { Bulkhead } from '../domain/bulkhead.js';
 
 /**
@@ -10,7 +11,13 @@ import { Bulkhead } from '../domain/bulkhead.js';
 export class Bulkheads {
   private readonly bulkheads = new Map<string, Bulkhead>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WorkMetrics) metrics: WorkMetrics,
+  ) {
+    metrics.perSource('in_flight', () => new Map([...this.bulkheads].map(([id, bulkhead]) => [id, bulkhead.inFlight])));
+    metrics.perSource('queued', () => new Map([...this.bulkheads].map(([id, bulkhead]) => [id, bulkhead.queued])));
+  }
 
   forSource(sourceId: string, maxConcurrency: number): Bulkhead {
     const queue = this.config.sourceQueueLimit;

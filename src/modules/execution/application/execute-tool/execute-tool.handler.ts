@@ -22,6 +22,7 @@ import { RouteCache } from '../route-cache.js';
 import type { ToolRoute } from '../tool-route.js';
 import { ExecuteToolCommand } from './execute-tool.command.js';
 import { withoutAbsentNulls } from '../../domain/absent-nulls.js';
+import { WorkMetrics } from '../../../../shared/work-metrics.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -37,6 +38,15 @@ class Refusal {
 
 const refuse = (status: ExecutionStatus, code: string, message: string, retryable = false, details?: ExecutionError['details']) =>
   new Refusal(status, { code, message, retryable, ...(details ? { details } : {}) });
+
+/** What a run finds out on the way, for the record and the metrics. */
+interface CallProgress {
+  attempts: number;
+  /** Time spent waiting on the upstream over every attempt; null while nothing was sent. */
+  upstreamMs: number | null;
+  /** What the upstream was given that the record must never show (its resolved secrets). */
+  scrubber: SecretScrubber;
+}
 
 /**
  * The ExecuteTool pipeline: resolve → validate → policy → circuit breaker → bulkhead →
@@ -54,6 +64,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     @Inject(InFlightCalls) private readonly inFlight: InFlightCalls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RateLimits) private readonly rateLimits: RateLimits,
+    @Inject(WorkMetrics) private readonly metrics: WorkMetrics,
   ) {}
 
   async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
@@ -63,14 +74,13 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     const { input } = command;
     const done = this.inFlight.enter();
     let route: ToolRoute | undefined;
-    let attempts = 0;
-    // What the upstream was given that the record must never show (its resolved secrets).
-    let scrubber = SecretScrubber.none;
+    // What the run finds out on the way: its attempts, the upstream's time, the source's scrubber.
+    const progress: CallProgress = { attempts: 0, upstreamMs: null, scrubber: SecretScrubber.none };
     let outcome: { status: ExecutionStatus; isError: boolean; result: ExecutionResult | null; error: ExecutionError | null };
     try {
       route = await this.routes.route(input.qualifiedName);
       const beforeSend = (sent: ToolRoute) => this.recordStarted(id, command, sent, new Date(started));
-      const run = await this.run(command, route, (n) => (attempts = n), (sourceScrubber) => (scrubber = sourceScrubber), beforeSend);
+      const run = await this.run(command, route, progress, beforeSend);
       outcome = run instanceof Refusal ? { status: run.status, isError: false, result: null, error: run.error } : run;
     } catch (error) {
       outcome = {
@@ -91,12 +101,13 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       channel: command.channel,
       arguments: redactArguments(input.arguments, route?.tool.inputSchema),
       ...outcome,
-      attempts,
+      attempts: progress.attempts,
       startedAt: new Date(started),
       durationMs: Math.round((performance.now() - clock) * 1000) / 1000,
     };
     // The result as it came, except the source's own secrets, for the record and the caller alike: a
     // tool that echoes its credentials must not hand them to an agent that may call it but not read them.
+    const { scrubber } = progress;
     const answer: ExecutionRecord = { ...record, result: record.result && scrubber.json(record.result), error: record.error && scrubber.json(record.error) };
     try {
       // Durable before the answer: the caller's reply waits for its own record.
@@ -104,14 +115,21 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     } finally {
       done();
     }
+    this.metrics.callEnded({
+      source: route?.source.name ?? null,
+      tool: route?.tool.qualifiedName ?? null,
+      channel: command.channel,
+      status: answer.status,
+      seconds: answer.durationMs / 1000,
+      upstreamSeconds: progress.upstreamMs === null ? null : progress.upstreamMs / 1000,
+    });
     return answer;
   }
 
   private async run(
     command: ExecuteToolCommand,
     route: ToolRoute | undefined,
-    setAttempts: (n: number) => void,
-    setScrubber: (scrubber: SecretScrubber) => void,
+    progress: CallProgress,
     beforeSend: (route: ToolRoute) => Promise<void>,
   ) {
     const { input } = command;
@@ -199,7 +217,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       }
 
       const scrubber = new SecretScrubber(target.secrets);
-      setScrubber(scrubber);
+      progress.scrubber = scrubber;
       try {
         await beforeSend(route);
       } catch {
@@ -210,8 +228,9 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       }
       const retryable = isRetryable(tool.annotations);
       for (let attempt = 1; ; attempt++) {
-        setAttempts(attempt);
+        progress.attempts = attempt;
         let result: InvocationOutcome;
+        const sentAt = performance.now();
         try {
           result = await this.invoker.invoke({
             target,
@@ -227,6 +246,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             ...scrubbedListeners(command.listeners, scrubber),
           });
         } catch (error) {
+          progress.upstreamMs = (progress.upstreamMs ?? 0) + (performance.now() - sentAt);
           const failure = asFailure(error, command.signal, timeoutMs);
           const countsAgainstUpstream = failure.kind === 'transport' || failure.kind === 'timeout';
           const backoff = backoffMs(attempt);
@@ -238,6 +258,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
           else breaker.onNeutral(admission.trial);
           return failureRefusal(failure, timeoutMs);
         }
+        progress.upstreamMs = (progress.upstreamMs ?? 0) + (performance.now() - sentAt);
         breaker.onSuccess(admission.trial);
         if (result.kind === 'input_required') {
           return {

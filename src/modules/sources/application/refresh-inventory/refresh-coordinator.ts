@@ -11,6 +11,7 @@ import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
 import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
 import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
 import { maskUrlCredentialsInText } from '../../../../shared/url-credentials.js';
+import { WorkMetrics } from '../../../../shared/work-metrics.js';
 
 export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: false; error: string };
 
@@ -34,16 +35,22 @@ export class RefreshCoordinator implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EventBus) private readonly events: EventBus,
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
+    @Inject(WorkMetrics) private readonly metrics: WorkMetrics,
   ) {}
 
   refresh(sourceId: string): Promise<RefreshOutcome> {
     const current = this.running.get(sourceId);
     if (current) return current.promise;
     const abort = new AbortController();
+    const started = performance.now();
     const promise = this.run(sourceId, abort.signal).finally(() => {
       this.running.delete(sourceId);
       this.events.publish(new CatalogChanged(sourceId));
     });
+    void promise.then(
+      (outcome) => this.metrics.refreshEnded(outcome.ok, (performance.now() - started) / 1000),
+      () => this.metrics.refreshEnded(false, (performance.now() - started) / 1000),
+    );
     this.running.set(sourceId, { promise, abort });
     return promise;
   }

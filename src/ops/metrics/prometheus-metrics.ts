@@ -1,0 +1,145 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { liveStdioProcessCounts } from '../../mcp/stdio/process-registry.js';
+import { WorkMetrics, type CallObservation } from '../../shared/work-metrics.js';
+
+/** Buckets for call and commit durations, in seconds: 1 ms to 2 min. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const BATCH_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500];
+/** What a label reads when the call named no known tool: a caller's own string never becomes a label. */
+const UNKNOWN = '(unknown)';
+
+/**
+ * Toolplane's Prometheus metrics (prom-client): counters and histograms the modules feed through
+ * WorkMetrics, gauges read at scrape time, and the process's own metrics. Every label is bounded:
+ * source and tool names Toolplane issued, channels, statuses, outcomes.
+ */
+export class PrometheusMetrics extends WorkMetrics {
+  readonly registry = new Registry();
+  private readonly calls: Counter<'source' | 'tool' | 'channel' | 'status'>;
+  private readonly callSeconds: Histogram<'source' | 'channel' | 'status'>;
+  private readonly upstreamSeconds: Histogram<'source'>;
+  private readonly refreshes: Counter<'outcome'>;
+  private readonly refreshSeconds: Histogram<'outcome'>;
+  private readonly commitSeconds: Histogram;
+  private readonly commitRows: Histogram;
+  private readonly perSourceReaders = new Map<'in_flight' | 'queued' | 'circuit', () => Map<string, number>>();
+  private readConnections?: () => { pooled: number; transient: number };
+
+  constructor(private readonly uow: TypeormUnitOfWork) {
+    super();
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'toolplane_' });
+    this.calls = new Counter({ name: 'toolplane_tool_calls_total', help: 'Tool calls ended, by source, tool, channel (rest, mcp) and status.', labelNames: ['source', 'tool', 'channel', 'status'], registers });
+    this.callSeconds = new Histogram({
+      name: 'toolplane_tool_call_duration_seconds',
+      help: 'How long Toolplane took over a call, upstream included.',
+      labelNames: ['source', 'channel', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.upstreamSeconds = new Histogram({ name: 'toolplane_upstream_call_duration_seconds', help: 'How long the upstream took over a call (every attempt).', labelNames: ['source'], buckets: DURATION_BUCKETS, registers });
+    this.refreshes = new Counter({ name: 'toolplane_refreshes_total', help: 'Inventory refreshes ended, by outcome (ok, failed).', labelNames: ['outcome'], registers });
+    this.refreshSeconds = new Histogram({ name: 'toolplane_refresh_duration_seconds', help: 'How long an inventory refresh took.', labelNames: ['outcome'], buckets: DURATION_BUCKETS, registers });
+    this.commitSeconds = new Histogram({ name: 'toolplane_execution_record_commit_seconds', help: 'How long a group commit of execution records took.', buckets: DURATION_BUCKETS, registers });
+    this.commitRows = new Histogram({ name: 'toolplane_execution_record_batch_rows', help: 'Execution records per group commit.', buckets: BATCH_BUCKETS, registers });
+
+    const sourceGauge = (name: string, help: string, reader: 'in_flight' | 'queued' | 'circuit') =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['source'],
+        registers,
+        collect: async () => {
+          const read = this.perSourceReaders.get(reader);
+          if (!read) return;
+          const gauge = this.registry.getSingleMetric(name) as Gauge<'source'>;
+          gauge.reset();
+          const names = await this.sourceNames();
+          for (const [id, value] of read()) {
+            const source = names.get(id);
+            if (source !== undefined) gauge.set({ source }, value);
+          }
+        },
+      });
+    sourceGauge('toolplane_source_calls_in_flight', 'Calls of a source running upstream now.', 'in_flight');
+    sourceGauge('toolplane_source_calls_queued', "Calls of a source waiting for a slot (its waiting room).", 'queued');
+    sourceGauge('toolplane_source_circuit_state', "A source's circuit: 0 closed, 1 half-open, 2 open.", 'circuit');
+    new Gauge({
+      name: 'toolplane_plugin_processes',
+      help: 'Live stdio plugin processes, by whether they run in a sandbox.',
+      labelNames: ['sandboxed'],
+      registers,
+      collect() {
+        const counts = liveStdioProcessCounts();
+        this.set({ sandboxed: 'true' }, counts.sandboxed);
+        this.set({ sandboxed: 'false' }, counts.processes - counts.sandboxed);
+      },
+    });
+    const connections = () => this.readConnections?.();
+    new Gauge({
+      name: 'toolplane_upstream_connections',
+      help: 'Upstream connections open: pooled (kept alive) and transient (one use under way).',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        const counts = connections();
+        if (!counts) return;
+        this.set({ kind: 'pooled' }, counts.pooled);
+        this.set({ kind: 'transient' }, counts.transient);
+      },
+    });
+    const catalogTools = (): Promise<{ state: string; n: number }[]> =>
+      this.uow.manager().query(
+        `SELECT CASE WHEN t.unusable_reason IS NOT NULL THEN 'unusable' WHEN NOT t.enabled OR NOT s.enabled THEN 'disabled' ELSE 'offered' END AS state, count(*)::int AS n
+           FROM source_tools t JOIN sources s ON s.id = t.source_id
+          WHERE t.retired_at IS NULL AND s.deleted_at IS NULL AND t.status = 'active' GROUP BY 1`,
+      );
+    new Gauge({
+      name: 'toolplane_catalog_tools',
+      help: 'Active tools in the inventory: offered to agents, disabled (the tool or its source), or unusable.',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const rows = await catalogTools();
+        for (const state of ['offered', 'disabled', 'unusable']) this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0);
+      },
+    });
+  }
+
+  callEnded(call: CallObservation): void {
+    const source = call.source ?? UNKNOWN;
+    this.calls.inc({ source, tool: call.tool ?? UNKNOWN, channel: call.channel, status: call.status });
+    this.callSeconds.observe({ source, channel: call.channel, status: call.status }, call.seconds);
+    if (call.upstreamSeconds !== null) this.upstreamSeconds.observe({ source }, call.upstreamSeconds);
+  }
+
+  refreshEnded(ok: boolean, seconds: number): void {
+    const outcome = ok ? 'ok' : 'failed';
+    this.refreshes.inc({ outcome });
+    this.refreshSeconds.observe({ outcome }, seconds);
+  }
+
+  recordsCommitted(rows: number, seconds: number): void {
+    this.commitRows.observe(rows);
+    this.commitSeconds.observe(seconds);
+  }
+
+  perSource(name: 'in_flight' | 'queued' | 'circuit', read: () => Map<string, number>): void {
+    this.perSourceReaders.set(name, read);
+  }
+
+  connections(read: () => { pooled: number; transient: number }): void {
+    this.readConnections = read;
+  }
+
+  /** The exposition text, and its content type. */
+  async exposition(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+
+  private async sourceNames(): Promise<Map<string, string>> {
+    const rows: { id: string; name: string }[] = await this.uow.manager().query('SELECT id, name FROM sources WHERE deleted_at IS NULL');
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+}

@@ -1,0 +1,36 @@
+/** One ended call, as the metrics count it. Labels are names Toolplane issued, never what a caller chose. */
+export interface CallObservation {
+  /** The source's name, null when the call named no known tool. */
+  source: string | null;
+  /** The qualified name, null when the call named no known tool. */
+  tool: string | null;
+  channel: string;
+  status: string;
+  /** The whole call as Toolplane handled it. */
+  seconds: number;
+  /** The time spent waiting on the upstream (all attempts); null when nothing was sent. */
+  upstreamSeconds: number | null;
+}
+
+/** A gauge's value for one set of labels, read when metrics are scraped. */
+export interface GaugeSample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * What the application tells operators about its work. The modules report through this port;
+ * `src/ops/metrics` implements it with Prometheus metrics.
+ */
+export abstract class WorkMetrics {
+  abstract callEnded(call: CallObservation): void;
+  abstract refreshEnded(ok: boolean, seconds: number): void;
+  abstract recordsCommitted(rows: number, seconds: number): void;
+  /**
+   * Per-source state read at scrape time, keyed by source id (the metrics label it with the
+   * source's name): e.g. calls in flight from the bulkheads, circuit states from the breakers.
+   */
+  abstract perSource(name: 'in_flight' | 'queued' | 'circuit', read: () => Map<string, number>): void;
+  /** Upstream connections open, read at scrape time. */
+  abstract connections(read: () => { pooled: number; transient: number }): void;
+}
