@@ -1,13 +1,22 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type { LogLevel } from '../../config/app-config.js';
+import { requestContext } from '../request-context.js';
 
-/** Nest's logger interface over pino: one JSON line per event on stdout. */
+/** Nest's logger interface over pino: one JSON line per event on stdout, naming the request it served (`requestId`). */
 export class PinoLogger implements LoggerService {
   readonly pino: Logger;
 
   constructor(level: LogLevel) {
-    this.pino = pino({ level, base: { service: 'toolplane' }, timestamp: stdTimeFunctions.isoTime });
+    this.pino = pino({
+      level,
+      base: { service: 'toolplane' },
+      timestamp: stdTimeFunctions.isoTime,
+      mixin: () => {
+        const request = requestContext.current();
+        return request ? { requestId: request.requestId } : {};
+      },
+    });
   }
 
   log(message: unknown, context?: string): void {

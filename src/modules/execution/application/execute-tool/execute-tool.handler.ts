@@ -1,7 +1,7 @@
 import { decideTool } from '../../../access/domain/tool-scope.js';
 import { RateLimits } from '../rate-limits.js';
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { SecretScrubber } from '../../../../shared/secret-scrubber.js';
@@ -54,6 +54,8 @@ interface CallProgress {
  */
 @CommandHandler(ExecuteToolCommand)
 export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, ExecutionRecord> {
+  private readonly logger = new Logger('calls');
+
   constructor(
     @Inject(RouteCache) private readonly routes: RouteCache,
     @Inject(ArgumentValidator) private readonly validator: ArgumentValidator,
@@ -115,6 +117,19 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     } finally {
       done();
     }
+    // One line per call: who called what, how it ended, how long it took (never its arguments or result).
+    this.logger.log({
+      msg: 'call ended',
+      executionId: answer.id,
+      tool: answer.qualifiedName,
+      source: answer.sourceName,
+      channel: answer.channel,
+      status: answer.status,
+      ...(answer.error ? { code: answer.error.code } : {}),
+      durationMs: answer.durationMs,
+      principal: answer.caller.principalId,
+      ...(answer.caller.clientName !== undefined ? { client: answer.caller.clientName } : {}),
+    });
     this.metrics.callEnded({
       source: route?.source.name ?? null,
       tool: route?.tool.qualifiedName ?? null,
