@@ -33,6 +33,7 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
   private readonly logger = new Logger('executions');
   private timer?: NodeJS.Timeout;
   private sealing?: Promise<number>;
+  private stopping = false;
   private readonly batch: number;
 
   constructor(
@@ -50,8 +51,11 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  /** Lets a pass under way finish (before the database closes) and starts no other: what is pending waits for the next start. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
+    await this.sealing?.catch(() => undefined);
   }
 
   /**
@@ -66,13 +70,14 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
 
   private async sealAll(): Promise<number> {
     let total = 0;
-    for (;;) {
+    while (!this.stopping) {
       const pass = await this.pass();
       if (pass === undefined) return total;
       total += pass.linked;
       if (pass.taken < this.batch) return total;
       await new Promise((resolve) => setImmediate(resolve));
     }
+    return total;
   }
 
   /**
