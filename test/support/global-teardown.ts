@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { EmbeddedDatabase } from '../../src/shared/database/embedded-postgres';
 
 /** Markers of the MCP servers the suite starts; none may outlive it. */
 const PLUGIN_MARKERS = ['@modelcontextprotocol/server-', 'test/fixtures/', 'dist/src/main.js'];
+/** The suite starts them by absolute path, so a run in another checkout is not counted here. */
+const CHECKOUT = resolve(__dirname, '../..');
 
 export default async function globalTeardown(): Promise<void> {
   const state = (globalThis as Record<string, unknown>).__TOOLPLANE_TEST_DB__ as
@@ -24,7 +27,7 @@ async function leftoverProcesses(): Promise<string[]> {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !/^\d+\s+\d+\s+Z/.test(l))
-      .filter((l) => PLUGIN_MARKERS.some((m) => l.includes(m)));
+      .filter((l) => l.includes(CHECKOUT) && PLUGIN_MARKERS.some((m) => l.includes(m)));
     if (lines.length === 0 || Date.now() > deadline) return lines;
     await new Promise((r) => setTimeout(r, 100));
   }
