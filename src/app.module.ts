@@ -16,6 +16,7 @@ import { MetricsModule } from './ops/metrics/metrics.module.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
+import { ConfigurationModule } from './modules/configuration/configuration.module.js';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
         CatalogModule,
         SourcesModule,
         ExecutionModule,
+        ConfigurationModule,
       ],
       controllers: [HealthController],
       providers: [

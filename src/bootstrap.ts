@@ -34,7 +34,7 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
     // Nest would add a urlencoded parser (repeated keys become arrays): a browser form could post to the API.
     bodyParser: false,
   });
-  // Host and Origin checked on every route, then JSON as the only body type (anything else answers 415).
+  // Host and Origin checked on every route, then JSON (and YAML for configuration files) as the only body types (anything else answers 415).
   installRequestEdge(adapter.getInstance(), {
     bodyLimit: MAX_BODY_BYTES,
     allowedOrigins: () =>

@@ -15,7 +15,10 @@ export interface AppConfig {
   adminKey?: string;
   authDisabled: boolean;
   encryptionKey?: string;
-  sourcesFile?: string;
+  /** A YAML file declaring sources (TOOLPLANE_CONFIG), applied at start; see docs/operations.md. */
+  configFile?: string;
+  /** Whether applying TOOLPLANE_CONFIG at start also removes sources it does not declare (TOOLPLANE_CONFIG_PRUNE). */
+  configPrune: boolean;
   logLevel: LogLevel;
   /** Upper bound for the first discovery that registration waits for. */
   registrationWaitMs: number;
@@ -92,6 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 
   const host = env.HOST?.trim() || '127.0.0.1';
+  const configPrune = (env.TOOLPLANE_CONFIG_PRUNE?.trim().toLowerCase() || 'false') === 'true';
+  if (env.TOOLPLANE_CONFIG_PRUNE && !['true', 'false'].includes(env.TOOLPLANE_CONFIG_PRUNE.trim().toLowerCase())) {
+    problems.push(`TOOLPLANE_CONFIG_PRUNE must be "true" or "false" (got "${env.TOOLPLANE_CONFIG_PRUNE}")`);
+  }
+  if (env.TOOLPLANE_CONFIG_PRUNE && !env.TOOLPLANE_CONFIG?.trim()) problems.push('TOOLPLANE_CONFIG_PRUNE needs TOOLPLANE_CONFIG (the file to apply)');
   const authDisabled = env.TOOLPLANE_AUTH?.toLowerCase() === 'off';
   if (env.TOOLPLANE_AUTH && !['on', 'off'].includes(env.TOOLPLANE_AUTH.toLowerCase())) {
     problems.push(`TOOLPLANE_AUTH must be "on" or "off" (got "${env.TOOLPLANE_AUTH}")`);
@@ -128,7 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminKey,
     authDisabled,
     encryptionKey,
-    sourcesFile: env.TOOLPLANE_SOURCES_FILE?.trim() || undefined,
+    configFile: env.TOOLPLANE_CONFIG?.trim() ? resolve(env.TOOLPLANE_CONFIG.trim()) : undefined,
+    configPrune,
     logLevel,
     registrationWaitMs: int('TOOLPLANE_REGISTRATION_WAIT_MS', 30_000, 100, 600_000),
     discoveryTimeoutMs: int('TOOLPLANE_DISCOVERY_TIMEOUT_MS', 30_000, 100, 600_000),

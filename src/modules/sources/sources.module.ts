@@ -71,6 +71,6 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
-  exports: [CircuitBreakers, UpstreamTargets, McpModule],
+  exports: [CircuitBreakers, UpstreamTargets, McpModule, SourceRepository, SourceSpecChecker],
 })
 export class SourcesModule {}

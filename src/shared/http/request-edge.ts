@@ -18,8 +18,9 @@ export interface RequestEdgeOptions {
 
 /**
  * What every request meets first, before routing to REST or MCP: the `Host` and `Origin` check
- * (DNS rebinding, cross-site requests from browsers), then JSON as the only body type. Form,
- * urlencoded, multipart and text bodies are not parsed at all: they answer 415.
+ * (DNS rebinding, cross-site requests from browsers), then JSON (and YAML for configuration files)
+ * as the only body types. Form, urlencoded, multipart and plain text bodies are not parsed at all:
+ * they answer 415. (A cross-site page can send those without a preflight; YAML it cannot.)
  */
 export function installRequestEdge(fastify: FastifyInstance, options: RequestEdgeOptions): void {
   let allowed: AllowedOrigins | undefined;
@@ -50,7 +51,12 @@ export function installRequestEdge(fastify: FastifyInstance, options: RequestEdg
     if (parsed.ok) done(null, parsed.value);
     else done(new ValidationFailed(parsed.details, parsed.message, parsed.code), undefined);
   });
+  // A configuration file (POST /api/v1/config/apply) arrives as YAML text; that route parses it
+  // (bounded, off the event loop when large). Anywhere else a text body fails the body's checks.
+  fastify.addContentTypeParser(YAML_TYPES, { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
 }
+
+const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 
 interface Refusal {
   code: 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN';

@@ -1,5 +1,6 @@
 import type { CompiledSchemaCode } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
+import type { YamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 
 /** Parse a large JSON message; a `tools/list` result is trimmed (see trimOversizedSchemas) before it comes back. */
 export interface ParseJob {
@@ -20,8 +21,14 @@ export interface CompileJob {
   code: boolean;
 }
 
-export type Job = ParseJob | CompileJob;
-export type JobResult<J extends Job> = J extends ParseJob ? unknown : CompiledSchemaCode;
+/** Parse a YAML configuration file (see parseYamlText). */
+export interface YamlJob {
+  kind: 'yaml';
+  text: string;
+}
+
+export type Job = ParseJob | CompileJob | YamlJob;
+export type JobResult<J extends Job> = J extends ParseJob ? unknown : J extends YamlJob ? YamlText : CompiledSchemaCode;
 
 export type Envelope = { id: number; job: Job };
 export type Reply = { id: number; value: unknown } | { id: number; error: string };

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { trimOversizedSchemas } from '../../mcp/listing-guard.js';
+import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';
 import { SchemaCompiler } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
@@ -67,6 +68,8 @@ function run(job: Job): unknown {
       return parse(job);
     case 'compile':
       return compile(job);
+    case 'yaml':
+      return parseYamlText(job.text);
   }
 }
 

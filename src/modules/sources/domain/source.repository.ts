@@ -4,6 +4,8 @@ export abstract class SourceRepository {
   /** A live (not removed) source by id or name; `lock` holds it for the current transaction. */
   abstract findLive(idOrName: string, options?: { lock?: boolean }): Promise<Source | undefined>;
   abstract nameTaken(name: string): Promise<boolean>;
+  /** Every live source, by name. */
+  abstract listLive(): Promise<Source[]>;
   abstract insert(source: Source): Promise<void>;
   /** Saves with an optimistic check on the version the source was loaded at. */
   abstract save(source: Source): Promise<void>;

@@ -29,6 +29,11 @@ export class TypeormSourceRepository extends SourceRepository {
     return row ? this.mapper.toDomain(row) : undefined;
   }
 
+  async listLive(): Promise<Source[]> {
+    const rows = await this.repo.createQueryBuilder('s').where('s.deleted_at IS NULL').orderBy('s.name', 'ASC').getMany();
+    return rows.map((row) => this.mapper.toDomain(row));
+  }
+
   async nameTaken(name: string): Promise<boolean> {
     return this.repo.createQueryBuilder('s').where('s.name = :name AND s.deleted_at IS NULL', { name }).getExists();
   }

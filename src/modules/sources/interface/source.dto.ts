@@ -18,6 +18,7 @@ import {
 import { IsStringMap } from '../../../shared/http/validators.js';
 import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import type { SourceSpecInput } from '../application/source-spec.js';
 
 export class CircuitBreakerDto {
   @ApiProperty({ minimum: 1, maximum: 1000, default: 5, description: 'Consecutive failures that open the circuit.' })
@@ -204,4 +205,9 @@ export class UpdateSourceDto extends SourceSettingsDto {
   @IsInt()
   @Min(1)
   version?: number;
+}
+
+/** A shape-checked registration body as the application layer takes it. */
+export function toSourceSpec(dto: RegisterSourceDto): SourceSpecInput {
+  return { ...dto, circuitBreaker: dto.circuitBreaker ? { ...dto.circuitBreaker } : undefined, sandbox: dto.sandbox ? { ...dto.sandbox } : undefined };
 }

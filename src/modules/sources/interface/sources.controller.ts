@@ -12,12 +12,11 @@ import { ListSourcesQuery } from '../application/list-sources/list-sources.query
 import { RefreshInventoryCommand } from '../application/refresh-inventory/refresh-inventory.command.js';
 import { RegisterSourceCommand } from '../application/register-source/register-source.command.js';
 import { RemoveSourceCommand } from '../application/remove-source/remove-source.command.js';
-import type { SourceSpecInput } from '../application/source-spec.js';
 import type { SourcePage, SourceView } from '../application/source-view.js';
 import { UpdateSourceCommand } from '../application/update-source/update-source.command.js';
 import { ValidateSourceQuery, ValidationReport } from '../application/validate-source/validate-source.query.js';
 import { TRANSPORTS } from '../domain/source-settings.js';
-import { RegisterSourceDto, UpdateSourceDto } from './source.dto.js';
+import { RegisterSourceDto, toSourceSpec, UpdateSourceDto } from './source.dto.js';
 import { InventoryChangesDto, SourcePageDto, SourceResponseDto, ValidationReportDto } from './source-response.dto.js';
 
 const errors = (...statuses: number[]) =>
@@ -49,7 +48,7 @@ export class SourcesController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    const { id } = await this.commands.execute(new RegisterSourceCommand(toSpec(value), problems, principal.id, wait));
+    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait));
     return this.queries.execute(new GetSourceQuery(id));
   }
 
@@ -61,7 +60,7 @@ export class SourcesController {
   @applyAll(...errors(400, 401))
   async validate(@Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    return this.queries.execute(new ValidateSourceQuery(toSpec(value), problems, principal.id));
+    return this.queries.execute(new ValidateSourceQuery(toSourceSpec(value), problems, principal.id));
   }
 
   @Get()
@@ -133,8 +132,4 @@ export class SourcesController {
   refresh(@Param('idOrName') idOrName: string, @CurrentPrincipal() principal: Principal): Promise<InventoryChanges> {
     return this.commands.execute(new RefreshInventoryCommand(idOrName, principal.id));
   }
-}
-
-function toSpec(dto: RegisterSourceDto): SourceSpecInput {
-  return { ...dto, circuitBreaker: dto.circuitBreaker ? { ...dto.circuitBreaker } : undefined, sandbox: dto.sandbox ? { ...dto.sandbox } : undefined };
 }

@@ -109,16 +109,18 @@ function mergeConnection(current: Readonly<SourceProps>, changes: SourceChangesI
   // A command the manifest supplied, or a new plugin directory, means: derive it (again).
   const derive = changes.command === undefined && (current.commandFromManifest || newPluginDir);
   const cwd = changes.cwd !== undefined ? changes.cwd : newPluginDir && current.cwd === current.pluginDir ? null : current.cwd;
+  // Remote sources store a lifecycle and a sandbox they do not use; the check refuses them as given.
+  const isStdio = current.transport === 'stdio';
   return {
     transport: current.transport,
-    lifecycle: pick('lifecycle') ?? undefined,
+    lifecycle: isStdio ? (pick('lifecycle') ?? undefined) : changes.lifecycle,
     pluginDir: pick('pluginDir'),
     packageIndex: changes.packageIndex,
     command: derive ? null : pick('command'),
     args: derive ? (changes.args ?? null) : pick('args'),
     cwd: current.commandFromManifest && cwd === current.pluginDir && changes.cwd === undefined ? null : cwd,
     // Given sandbox fields replace the stored ones; fields left out are kept.
-    sandbox: changes.sandbox ? { ...current.sandbox, ...definedOnly(changes.sandbox) } : current.sandbox,
+    sandbox: !isStdio ? changes.sandbox : changes.sandbox ? { ...current.sandbox, ...definedOnly(changes.sandbox) } : current.sandbox,
     url: pick('url'),
     env: changes.env ?? current.env,
     headers: changes.headers ?? current.headers,

@@ -1,0 +1,25 @@
+import { Command } from '@nestjs/cqrs';
+import type { ProblemDetail } from '../../../../shared/domain-error.js';
+import type { ConfigApplyResult } from '../../domain/config-plan.js';
+import type { DeclaredSource } from './config-planner.js';
+
+export interface ApplyOptions {
+  /** Only answer what applying would change. */
+  dryRun: boolean;
+  /** Remove live sources the file does not declare. */
+  prune: boolean;
+  /** Wait (bounded) for the first discovery of each created or reconnected source. */
+  waitForDiscovery: boolean;
+}
+
+export class ApplyConfigCommand extends Command<ConfigApplyResult> {
+  constructor(
+    readonly sources: DeclaredSource[],
+    /** Problems of the file as a whole (YAML, top-level keys, duplicate names), reported with the rest. */
+    readonly documentProblems: ProblemDetail[],
+    readonly options: ApplyOptions,
+    readonly actor: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,89 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { stringify } from 'yaml';
+import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { QueryParams } from '../../../shared/http/query-params.js';
+import type { Principal } from '../../access/domain/principal.js';
+import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import { ApplyConfigCommand } from '../application/apply-config/apply-config.command.js';
+import { ExportConfigQuery } from '../application/export-config/export-config.query.js';
+import type { ConfigApplyResult } from '../domain/config-plan.js';
+import { readConfigText, readConfigValue } from './config-document.js';
+
+class PlannedChangeDto {
+  @ApiProperty({ enum: ['source'] }) kind!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['create', 'update', 'unchanged', 'delete'] }) action!: string;
+  @ApiProperty({ type: [String], description: 'The settings an update changes.' }) fields!: string[];
+}
+
+class ChangeSummaryDto {
+  @ApiProperty() create!: number;
+  @ApiProperty() update!: number;
+  @ApiProperty() unchanged!: number;
+  @ApiProperty() delete!: number;
+}
+
+class ConfigApplyResultDto {
+  @ApiProperty() dryRun!: boolean;
+  @ApiProperty() prune!: boolean;
+  @ApiProperty({ type: [PlannedChangeDto] }) changes!: PlannedChangeDto[];
+  @ApiProperty({ type: ChangeSummaryDto }) summary!: ChangeSummaryDto;
+}
+
+const FILE_SCHEMA = {
+  type: 'object' as const,
+  required: ['sources'],
+  properties: { sources: { type: 'array' as const, items: { $ref: '#/components/schemas/RegisterSourceDto' } } },
+};
+
+@ApiTags('config')
+@ApiBearerAuth()
+@Controller('api/v1/config')
+export class ConfigController {
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  @Post('apply')
+  @Requires('sources:write')
+  @HttpCode(200)
+  @ApiConsumes('application/yaml', 'application/json')
+  @ApiBody({ description: 'The configuration file: `sources:`, each in the registration shape. YAML or the same document as JSON.', schema: FILE_SCHEMA })
+  @ApiQuery({ name: 'dryRun', required: false, type: Boolean, description: 'Only answer what applying would change.' })
+  @ApiQuery({ name: 'prune', required: false, type: Boolean, description: 'Also remove live sources the file does not declare.' })
+  @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before the first discoveries finish.' })
+  @ApiOkResponse({ type: ConfigApplyResultDto })
+  @ApiResponse({ status: 400, type: ErrorResponseDto, description: 'Every problem of the file; nothing was applied.' })
+  @ApiResponse({ status: 401, type: ErrorResponseDto })
+  async apply(@Body() body: unknown, @Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ConfigApplyResult> {
+    const params = new QueryParams(query);
+    const options = { dryRun: params.boolean('dryRun') ?? false, prune: params.boolean('prune') ?? false, waitForDiscovery: params.boolean('wait') ?? true };
+    params.done();
+    const document = typeof body === 'string' ? await readConfigText(body) : await readConfigValue(body);
+    return this.commands.execute(new ApplyConfigCommand(document.sources, document.problems, options, principal.id));
+  }
+
+  @Get('export')
+  @Requires('sources:read')
+  @ApiProduces('application/yaml', 'application/json')
+  @ApiOkResponse({ description: 'The live sources as a configuration file; no secret value (see `${stored}`).', schema: FILE_SCHEMA })
+  @ApiResponse({ status: 401, type: ErrorResponseDto })
+  async export(@Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const document = await this.queries.execute(new ExportConfigQuery());
+    if (prefersJson(accept)) return document;
+    void reply.header('content-type', 'application/yaml; charset=utf-8');
+    return stringify(document, { lineWidth: 0 });
+  }
+}
+
+/** JSON only when asked for by name ahead of YAML; YAML is the file format. */
+function prefersJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  const yaml = accept.search(/(application|text)\/(x-)?yaml/);
+  return json !== -1 && (yaml === -1 || json < yaml);
+}
