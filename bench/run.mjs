@@ -8,7 +8,10 @@
 //   BENCH_SECONDS         measured seconds per (workload, connections, target), default 10
 //   BENCH_WARMUP_SECONDS  warm-up before each measured half, default 1
 //   BENCH_CONNECTIONS     comma-separated, default 1,16,64
-//   BENCH_WORKLOADS       comma-separated of http-echo, stdio-everything, catalog (default all three)
+//   BENCH_WORKLOADS       comma-separated of http-echo, stdio-everything, stdio-lifecycles, catalog,
+//                         refresh, replicas (default all): stdio-lifecycles compares transient,
+//                         singleton and unsandboxed stdio; refresh needs catalog's sources; replicas
+//                         (one vs two Toolplane processes on one PostgreSQL) needs http-echo
 //   BENCH_MEMORY_CALLS    calls of each memory run (REST, then /mcp), default 50000 (0 skips them);
 //                         each bounded at 180 s; needs the http-echo workload
 //   BENCH_CATALOG_SOURCES sources of the catalog workload, default 100
@@ -54,6 +57,8 @@ import {
   repeatListing,
 } from './lib/catalog.mjs';
 import { CATALOG_QUERIES } from './lib/catalog-inventory.mjs';
+import { refreshWorkload } from './lib/refresh.mjs';
+import { replicasWorkload } from './lib/replicas.mjs';
 
 /* global fetch, AbortSignal */
 
@@ -81,8 +86,13 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,16,64').split(',').map(
   if (!Number.isInteger(n) || n < 1 || n > 512) throw new Error(`BENCH_CONNECTIONS: "${c}" is not a connection count`);
   return n;
 });
-const WORKLOADS = (process.env.BENCH_WORKLOADS || 'http-echo,stdio-everything,catalog').split(',').map((w) => w.trim());
-for (const w of WORKLOADS) if (!['http-echo', 'stdio-everything', 'catalog'].includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
+const ALL_WORKLOADS = ['http-echo', 'stdio-everything', 'stdio-lifecycles', 'catalog', 'refresh', 'replicas'];
+const WORKLOADS = (process.env.BENCH_WORKLOADS || ALL_WORKLOADS.join(',')).split(',').map((w) => w.trim());
+for (const w of WORKLOADS) if (!ALL_WORKLOADS.includes(w)) throw new Error(`BENCH_WORKLOADS: unknown workload "${w}"`);
+if (WORKLOADS.includes('refresh') && !WORKLOADS.includes('catalog')) throw new Error('BENCH_WORKLOADS: refresh needs catalog (it refreshes the catalog\'s sources)');
+if (WORKLOADS.includes('replicas') && !WORKLOADS.includes('http-echo')) throw new Error('BENCH_WORKLOADS: replicas needs http-echo (its upstream)');
+/** Connections of the lifecycle comparison: a transient source starts a sandboxed process per call. */
+const LIFECYCLE_CONNECTIONS = CONNECTIONS.filter((c) => c <= 16);
 const MEMORY_CALLS = numberSetting('BENCH_MEMORY_CALLS', 50_000, 0);
 const MEMORY_BOUND_SECONDS = 180;
 const CATALOG = {
@@ -105,12 +115,13 @@ const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 // ---------------------------------------------------------------------------------------------
 // Watchdog and cleanup: whatever happens, no process is left behind.
 
-const TARGETS_PER_WORKLOAD = { 'http-echo': 5, 'stdio-everything': 4, catalog: 0 };
+const TARGETS_PER_WORKLOAD = { 'http-echo': 5, 'stdio-everything': 4, 'stdio-lifecycles': 4, catalog: 0, refresh: 0, replicas: 4 };
 const MEMORY_RUNS = 2;
 const plannedSeconds =
   WORKLOADS.reduce((sum, w) => sum + TARGETS_PER_WORKLOAD[w] * (FIRST_WARMUP_SECONDS + CONNECTIONS.length * (SECONDS + 2 * WARMUP_SECONDS)), 0) +
   (MEMORY_CALLS > 0 ? MEMORY_RUNS * MEMORY_BOUND_SECONDS : 0) +
-  (WORKLOADS.includes('catalog') ? CATALOG.allowanceSeconds : 0);
+  (WORKLOADS.includes('catalog') ? CATALOG.allowanceSeconds : 0) +
+  (WORKLOADS.includes('refresh') ? CATALOG.allowanceSeconds : 0);
 const WATCHDOG_MS = (plannedSeconds * 1.5 + 300) * 1000;
 const watchdog = setTimeout(() => {
   log(`watchdog: still running after ${Math.round(WATCHDOG_MS / 1000)} s; stopping everything`);
@@ -122,8 +133,9 @@ const watchdog = setTimeout(() => {
 let cleaningUp;
 let dataDir;
 let scratchDir;
+let unsandboxedDir;
 function removeTemporaryDirectories() {
-  for (const dir of [dataDir, scratchDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [dataDir, scratchDir, unsandboxedDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 }
 async function cleanup() {
   cleaningUp ??= (async () => {
@@ -264,7 +276,8 @@ async function main() {
     log(`http-echo on ${targets.echoDirect.url}`);
   }
 
-  if (WORKLOADS.includes('stdio-everything')) {
+  const stdioWanted = WORKLOADS.includes('stdio-everything') || WORKLOADS.includes('stdio-lifecycles');
+  if (stdioWanted) {
     const port = await freePort();
     const proxy = startProcess(
       'mcp-proxy',
@@ -310,6 +323,7 @@ async function main() {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const processes = [toolplane, ...upstreamProcesses];
+  const extraProcesses = [];
   // The "Toolplane ready on …" line is an info log, silenced by LOG_LEVEL=warn: readiness is polled.
   await waitForHttp(toolplane, `${baseUrl}/health/ready`, { timeoutMs: 90_000 });
   const startupMs = Math.round(performance.now() - started);
@@ -358,6 +372,42 @@ async function main() {
     );
     [targets.everythingMcpModern, targets.everythingMcpLegacy] = mcpTargets('everything__echo', 'Echo: hello');
   }
+  if (targets.everythingProxy && WORKLOADS.includes('stdio-lifecycles')) {
+    const { status, text } = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
+      name: 'everything-transient',
+      transport: 'stdio',
+      lifecycle: 'transient',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      maxConcurrency: 256,
+      refreshIntervalSeconds: 0,
+    });
+    if (status >= 300) throw new Error(`registering everything-transient answered ${status}: ${text.slice(0, 1000)}`);
+    targets.everythingTransient = target('Toolplane REST transient, sandboxed', `${baseUrl}/api/v1/tools/everything-transient__echo/invoke`, auth, invokeBody, tpVerify('Echo: hello'));
+    // The same singleton source in a Toolplane without the sandbox (its own embedded PostgreSQL).
+    const plainPort = await freePort();
+    unsandboxedDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-plain-'));
+    const plain = startProcess('toolplane-unsandboxed', process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { ...baseEnv, PORT: String(plainPort), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: unsandboxedDir, TOOLPLANE_ADMIN_KEY: adminKey, TOOLPLANE_SANDBOX: 'off', LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
+    });
+    extraProcesses.push(plain);
+    const plainUrl = `http://127.0.0.1:${plainPort}`;
+    await waitForHttp(plain, `${plainUrl}/health/ready`, { timeoutMs: 90_000 });
+    const registered = await api(plainUrl, adminKey, 'POST', '/api/v1/sources', {
+      name: 'everything',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      maxConcurrency: 256,
+      refreshIntervalSeconds: 0,
+    });
+    if (registered.status >= 300) throw new Error(`registering everything (unsandboxed) answered ${registered.status}: ${registered.text.slice(0, 1000)}`);
+    targets.everythingUnsandboxed = target('Toolplane REST singleton, unsandboxed', `${plainUrl}/api/v1/tools/everything__echo/invoke`, auth, invokeBody, tpVerify('Echo: hello'));
+    targets.everythingUnsandboxed.pid = plain.pid;
+    targets.everythingUnsandboxed.toolplane = true;
+  }
   for (const t of Object.values(targets)) t.pid ??= toolplane.pid;
   for (const t of [targets.echoToolplane, targets.echoMcpModern, targets.echoMcpLegacy]) if (t) t.upstreamPid = targets.echoDirect.pid;
 
@@ -376,6 +426,11 @@ async function main() {
     const upstreamPid = findDescendant(toolplane.pid, EVERYTHING);
     for (const t of [targets.everythingToolplane, targets.everythingMcpModern, targets.everythingMcpLegacy]) t.upstreamPid = upstreamPid;
     targets.everythingProxy.upstreamPid = findDescendant(targets.everythingProxy.pid, EVERYTHING);
+  }
+  if (targets.everythingUnsandboxed) {
+    targets.everythingUnsandboxed.upstreamPid = findDescendant(targets.everythingUnsandboxed.pid, EVERYTHING);
+    // The sandboxed singleton under a name of its own in this comparison.
+    targets.everythingLifecycleSingleton = { ...targets.everythingToolplane, name: 'Toolplane REST singleton, sandboxed' };
   }
   const executionsBefore = await executionCounts(baseUrl, adminKey);
 
@@ -398,13 +453,13 @@ async function main() {
 
   /** One load window, with Toolplane's (and its PostgreSQL's) or the proxy's CPU time around it. */
   async function measure(t, connections, seconds, extra = {}) {
-    ensureAlive(processes);
+    ensureAlive([...processes, ...extraProcesses]);
     let before;
     const probe = () => ({
       cpu: cpuSeconds(t.pid),
       sys: systemCpuSeconds(t.pid),
       upstream: t.upstreamPid ? cpuSeconds(t.upstreamPid) : NaN,
-      pg: isToolplane(t) ? postgresCpuSeconds(toolplane.pid) : NaN,
+      pg: isToolplane(t) || t.toolplane ? postgresCpuSeconds(t.pid) : NaN,
       own: ownCpuSeconds(),
       busy: machineBusySeconds(),
     });
@@ -438,11 +493,19 @@ async function main() {
       toolplanes: [targets.echoToolplane, targets.echoMcpModern, targets.echoMcpLegacy],
     });
   }
-  if (targets.everythingProxy) {
+  if (targets.everythingProxy && WORKLOADS.includes('stdio-everything')) {
     groups.push({
       workload: 'stdio-everything',
       baselines: [targets.everythingProxy],
       toolplanes: [targets.everythingToolplane, targets.everythingMcpModern, targets.everythingMcpLegacy],
+    });
+  }
+  if (targets.everythingTransient) {
+    groups.push({
+      workload: 'stdio-lifecycles',
+      baselines: [targets.everythingProxy],
+      toolplanes: [targets.everythingLifecycleSingleton, targets.everythingTransient, targets.everythingUnsandboxed],
+      connections: LIFECYCLE_CONNECTIONS,
     });
   }
 
@@ -454,7 +517,7 @@ async function main() {
   }
 
   for (const group of groups) {
-    for (const connections of CONNECTIONS) {
+    for (const connections of group.connections ?? CONNECTIONS) {
       // Two halves, in order A B … then … B A, so drift during the group weighs on every target alike.
       const order = [...group.baselines, ...group.toolplanes];
       const halves = new Map(order.map((t) => [t, []]));
@@ -575,6 +638,21 @@ async function main() {
     ? await catalogWorkload(baseUrl, auth, toolplane.pid, (method, path, body) => api(baseUrl, adminKey, method, path, body))
     : undefined;
 
+  const refresh = WORKLOADS.includes('refresh')
+    ? await refreshWorkload({
+        api: (method, path, body) => api(baseUrl, adminKey, method, path, body),
+        dir: join(scratchDir, 'inventories'),
+        fixture: INVENTORY_FIXTURE,
+        sourceCount: CATALOG.sources,
+        toolsPerSource: CATALOG.toolsPerSource,
+        withCpu: (unitsOf, run) => withCpu(toolplane.pid, unitsOf, run),
+      })
+    : undefined;
+  for (const row of refresh?.rows ?? []) log(`refresh ×${row.concurrency} ${row.target}: ${row.sources} sources in ${row.seconds.toFixed(1)} s, p50 ${row.p50.toFixed(0)} ms`);
+  const replicas = WORKLOADS.includes('replicas')
+    ? await replicasWorkload({ root: ROOT, main: MAIN, echoUrl: targets.echoDirect.url, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, log })
+    : undefined;
+
   const report = renderReport({
     machine,
     settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, firstWarmupSeconds: FIRST_WARMUP_SECONDS, connections: CONNECTIONS },
@@ -583,6 +661,8 @@ async function main() {
     runs,
     memory,
     catalog,
+    refresh,
+    replicas,
     executions: { created: executions, toolplaneCalls },
     cpuProfile: Boolean(CPU_PROF_DIR),
   });

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout, clearTimeout } from 'node:timers';
 import autocannon from 'autocannon';
 import { descendants, freePort, heapAfterGc, killAllNow, rssBytes, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
 import { modernHeaders, modernToolsCall } from './lib/mcp-requests.mjs';

@@ -12,7 +12,7 @@ import { toolsListRequest } from './mcp-requests.mjs';
 /* global fetch, AbortSignal */
 
 /** Runs `task(item)` for every item with at most `concurrency` at a time. */
-async function inPool(items, concurrency, task) {
+export async function inPool(items, concurrency, task) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
