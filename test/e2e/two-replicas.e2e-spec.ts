@@ -186,12 +186,23 @@ describe('two replicas on one database', () => {
     expect(statuses.slice(-2)).toEqual([429, 429]);
   });
 
-  it('keeps the audit chain and the execution chain intact with both replicas writing', async () => {
+  it('keeps the audit chain and the execution chain intact with both replicas writing, also at the same time', async () => {
+    const eventsBefore = (await B.get('/api/v1/audit-events/verify')).body.events as number;
+    // Administrative changes and calls on both replicas at once.
+    const writes = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => {
+        const api = i % 2 ? B : A;
+        if (i % 3 === 0) return api.put(`/api/v1/secrets/CONCURRENT_${i}`, { value: `v${i}` });
+        if (i % 3 === 1) return api.post('/api/v1/api-keys', { name: `concurrent ${i}`, role: 'agent' });
+        return api.post('/api/v1/tools/ev__get-sum/invoke', { arguments: { a: i, b: 1 } });
+      }),
+    );
+    expect(writes.map((write) => write.status).filter((status) => status >= 300)).toEqual([]);
     for (const api of [A, B]) {
       const audit = await api.get('/api/v1/audit-events/verify');
       expect(audit.status).toBe(200);
       expect(audit.body).toMatchObject({ intact: true });
-      expect(audit.body.events).toBeGreaterThanOrEqual(4);
+      expect(audit.body.events).toBe(eventsBefore + 16);
       let chain: { intact: boolean; pending: number; events: number } | undefined;
       await timeUntil(async () => (chain = (await api.get('/api/v1/executions/verify')).body).pending === 0, 10_000, 100);
       expect(chain).toMatchObject({ intact: true, pending: 0 });
