@@ -6,6 +6,11 @@ export interface BucketAnswer {
   retryAfterMs: number;
 }
 
+/** How many tokens a bucket of `perMinute` holds: ten seconds' worth, at least one. */
+export function bucketCapacity(perMinute: number): number {
+  return Math.max(1, Math.ceil(perMinute / 6));
+}
+
 /**
  * A token bucket of `perMinute` tokens a minute, holding at most ten seconds' worth (at least one):
  * a steady rate with short bursts.
@@ -20,7 +25,7 @@ export class TokenBucket {
     readonly perMinute: number,
     now: number,
   ) {
-    this.capacity = Math.max(1, Math.ceil(perMinute / 6));
+    this.capacity = bucketCapacity(perMinute);
     this.perMs = perMinute / 60_000;
     this.tokens = this.capacity;
     this.updatedAt = now;

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DATABASE } from '../../shared/core.module.js';
+import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
@@ -10,7 +12,10 @@ import { InFlightCalls } from './application/in-flight-calls.js';
 import { RouteCache } from './application/route-cache.js';
 import { ToolRouteReader } from './application/tool-route.js';
 import { ArgumentValidator } from './domain/argument-validator.port.js';
+import { RateBuckets } from './domain/rate-buckets.port.js';
 import { AjvArgumentValidator } from './infrastructure/ajv-argument-validator.js';
+import { InProcessRateBuckets } from './infrastructure/in-process-rate-buckets.js';
+import { PostgresRateBuckets } from './infrastructure/postgres-rate-buckets.js';
 import { SqlToolRouteReader } from './infrastructure/sql-tool-route-reader.js';
 import { InvokeController } from './interface/invoke.controller.js';
 
@@ -22,6 +27,13 @@ import { InvokeController } from './interface/invoke.controller.js';
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,
     Bulkheads,
+    // The embedded cluster has one user, this process: its memory holds the buckets. A shared
+    // database may have several processes, which must take from the same buckets.
+    {
+      provide: RateBuckets,
+      useFactory: (config: AppConfig, db: Database) => (config.databaseUrl === undefined ? new InProcessRateBuckets() : new PostgresRateBuckets(db.dataSource)),
+      inject: [APP_CONFIG, DATABASE],
+    },
     RateLimits,
     InFlightCalls,
     ExecuteToolHandler,

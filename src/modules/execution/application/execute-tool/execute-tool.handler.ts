@@ -158,7 +158,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (!decision.allowed) {
       return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
     }
-    const limited = this.rateLimits.admit(command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
+    const limited = await this.rateLimits.admit(command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
     if (limited) {
       const whose = limited.scope === 'principal' ? 'This caller' : tool.qualifiedName;
       const refusal = refuse('rejected', 'RATE_LIMITED', `${whose} is over its rate limit of ${limited.limitPerMinute} calls a minute.`, true, [
