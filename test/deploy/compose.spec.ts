@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
+import { readConfigText } from '../../src/modules/configuration/interface/config-document.js';
 import { ROOT } from '../helpers/upstreams.js';
 
 const COMPOSE_FILE = resolve(ROOT, 'docker-compose.yml');
@@ -95,6 +96,12 @@ describe('deploy/toolplane.yaml', () => {
       expect(['stdio', 'streamable-http', 'sse']).toContain(source.transport);
     }
     expect(config.sources.find((source) => source.url?.startsWith('http://everything:3001/'))).toBeDefined();
+  });
+
+  it('passes the checks Toolplane applies to a configuration file before anything else', async () => {
+    const document = await readConfigText(readFileSync(resolve(ROOT, 'deploy/toolplane.yaml'), 'utf8'));
+    expect(document.problems).toEqual([]);
+    expect(document.sources.flatMap((s) => s.shapeProblems)).toEqual([]);
   });
 });
 
