@@ -11,6 +11,8 @@ export function registerServerCommands(program: Command): void {
       await import('reflect-metadata');
       const { runToolplane } = await import('../../run-toolplane.js');
       await runToolplane();
+      // Runs until a signal stops it (runToolplane exits the process then).
+      await new Promise<never>(() => undefined);
     });
 
   program
