@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { isLoopback } from '../../config/app-config.js';
 import { decideSandbox } from '../../mcp/stdio/sandbox-probe.js';
 import type { ApiClient } from '../api-client.js';
-import { configFilePath, describeOrigin } from '../connection-settings.js';
+import { configFilePath, describeOrigin, type SettingOrigin } from '../connection-settings.js';
 import { contextOf, type CliContext } from '../context.js';
 import { ApiError, ServerUnreachable } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -121,7 +121,7 @@ function migrationsCheck(check: Health['details'][string] | undefined, withDetai
 }
 
 /** What a key may do, found by asking: there is no endpoint naming the caller's own role. */
-async function keyCheck(api: ApiClient, origin: string): Promise<{ check: Check; permissions: Set<string> }> {
+async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise<{ check: Check; permissions: Set<string> }> {
   const permissions = new Set<string>();
   if (!api.hasKey) {
     return {
@@ -141,7 +141,7 @@ async function keyCheck(api: ApiClient, origin: string): Promise<{ check: Check;
     if (!(error instanceof ApiError)) throw error;
     const fix =
       error.status === 401 || error.status === 429
-        ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(origin as 'flag')}); an admin creates one with "toolplane keys create NAME --role agent"`
+        ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(origin)}); an admin creates one with "toolplane keys create NAME --role agent"`
         : undefined;
     return { check: { name: 'api key', status: 'fail', detail: `refused: ${error.code}: ${error.message}`, fix }, permissions };
   }
