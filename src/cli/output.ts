@@ -6,6 +6,8 @@ export class Output {
   readonly c: Colors;
   /** Colours for stderr, which may be a terminal when stdout is not. */
   readonly ce: Colors;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
 
   constructor(
     readonly json: boolean,
@@ -16,9 +18,6 @@ export class Output {
     this.c = colors(useColor(this.stdout, process.env, options.noColor));
     this.ce = colors(useColor(this.stderr, process.env, options.noColor));
   }
-
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
 
   write(text: string): void {
     this.stdout.write(text);

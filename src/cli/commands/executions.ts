@@ -30,13 +30,15 @@ function withFilters(command: Command): Command {
     .option('--caller <principal>', 'only calls of this principal id');
 }
 
+const callerName = (e: Execution) => e.caller?.principalName ?? e.caller?.principalId ?? '-';
+
 function columns(out: Output): Column<Execution>[] {
   return [
     { header: 'STARTED', value: (e) => shortTime(e.startedAt) },
     { header: 'STATUS', value: (e) => e.status, style: (t) => colorState(out.c, t) },
     { header: 'TOOL', value: (e) => e.qualifiedName },
     { header: 'DURATION', value: (e) => formatDuration(e.durationMs), align: 'right' },
-    { header: 'CALLER', value: (e) => e.caller?.principalName ?? e.caller?.principalId ?? '-' },
+    { header: 'CALLER', value: callerName },
     { header: 'ERROR', value: (e) => orDash(e.error?.code) },
     { header: 'ID', value: (e) => e.id },
   ];
@@ -86,7 +88,6 @@ const LOOKBACK_MS = 10 * 60_000;
 async function tail(ctx: CliContext, options: Filters & { lines: number; follow?: boolean; interval: number }): Promise<void> {
   const { api, out } = ctx;
   const seen = new Map<string, number>();
-  const cols = columns(out);
   const widths = { status: 17, tool: 32 };
   const print = (e: Execution) => {
     if (out.json) return out.line(JSON.stringify(e));
@@ -96,7 +97,7 @@ async function tail(ctx: CliContext, options: Filters & { lines: number; follow?
         colorState(out.c, e.status.padEnd(widths.status)),
         e.qualifiedName.padEnd(widths.tool),
         formatDuration(e.durationMs).padStart(9),
-        cols[4]!.value(e),
+        callerName(e),
         e.error ? out.c.red(e.error.code) : '',
         out.c.dim(e.id),
       ]

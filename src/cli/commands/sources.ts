@@ -3,7 +3,7 @@ import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
 import { UsageError } from '../errors.js';
 import { keyValue, parseJsonObjectOption, positiveInt } from '../input.js';
-import { orDash, shortTime } from '../output.js';
+import { orDash, shortTime, type Output } from '../output.js';
 
 interface Source {
   id: string;
@@ -182,7 +182,7 @@ function registration(name: string, commandLine: string[], options: AddOptions):
   return body;
 }
 
-function printSource(out: ReturnType<typeof contextOf>['out'], s: Source): void {
+function printSource(out: Output, s: Source): void {
   const launch = s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ') || s.pluginDir : s.url;
   out.fields([
     ['name', s.name],
