@@ -151,7 +151,7 @@ describe('the toolplane CLI', () => {
     it('calls a tool with --args as JSON and as @file, and shows the execution', async () => {
       const inline = await cli(['call', 'ev__echo', '--args', '{"message": "hello from the cli"}']);
       expect(inline).toMatchObject({ code: 0, stdout: 'Echo: hello from the cli\n' });
-      expect(inline.stderr).toMatch(/succeeded in [\d.]+ ms \(execution [0-9a-f-]{36}\)/);
+      expect(inline.stderr).toMatch(/^succeeded in [\d.]+ ms \(execution [0-9a-f-]{36}\)\n$/);
 
       const file = join(home, 'args.json');
       writeFileSync(file, '{"message": "from a file"}');
