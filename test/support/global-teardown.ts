@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EmbeddedDatabase } from '../../src/shared/database/embedded-postgres';
 
-/** Markers of the MCP servers the suite starts; none may outlive it. */
-const PLUGIN_MARKERS = ['@modelcontextprotocol/server-', 'test/fixtures/', 'dist/src/main.js'];
+/** Markers of the MCP servers and Toolplane processes (server and CLI) the suite starts; none may outlive it. */
+const PLUGIN_MARKERS = ['@modelcontextprotocol/server-', 'test/fixtures/', 'dist/src/main.js', 'dist/src/cli/main.js'];
 /** The suite starts them by absolute path, so a run in another checkout is not counted here. */
 const CHECKOUT = resolve(__dirname, '../..');
 

@@ -8,6 +8,8 @@ export interface Database {
   dataSource: DataSource;
   /** The connection URL, for connections of their own (the catalog-change listener). */
   url: string;
+  /** The migrations this opening applied (none when the schema was current). */
+  appliedMigrations: string[];
   close(): Promise<void>;
 }
 
@@ -32,9 +34,10 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     logging: false,
     extra: { max: 20, application_name: 'toolplane' },
   });
+  let applied: { name: string }[];
   try {
     await dataSource.initialize();
-    const applied = await migrateExclusively(dataSource);
+    applied = await migrateExclusively(dataSource);
     if (applied.length > 0) logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy();
@@ -44,6 +47,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   return {
     dataSource,
     url,
+    appliedMigrations: applied.map((m) => m.name),
     close: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

@@ -1,0 +1,118 @@
+import { ApiError, ServerUnreachable, type Problem } from './errors.js';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** A JSON body (sent as application/json). */
+  json?: unknown;
+  /** A body sent as it is, with its own content type. */
+  text?: { body: string; contentType: string };
+  accept?: string;
+  headers?: Record<string, string>;
+  /** Abort after this long (undefined: wait as long as the server takes, e.g. for a call). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Statuses answered as a result instead of an error (e.g. a health check's 503). */
+  acceptStatuses?: number[];
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or the text when it is not JSON. */
+  body: T;
+  text: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The REST API over Node's fetch: errors in the API's one shape become ApiError, no answer ServerUnreachable. */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly key: string | undefined,
+    private readonly userAgent = 'toolplane-cli',
+  ) {}
+
+  get hasKey(): boolean {
+    return this.key !== undefined;
+  }
+
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json', 'user-agent': this.userAgent, ...options.headers };
+    if (this.key) headers.authorization = `Bearer ${this.key}`;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    } else if (options.text) {
+      body = options.text.body;
+      headers['content-type'] = options.text.contentType;
+    }
+    const timeoutMs = 'timeoutMs' in options ? options.timeoutMs : DEFAULT_TIMEOUT_MS;
+    const signals = [options.signal, timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+      text = await response.text();
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
+    }
+    const parsed = parseBody(text, response.headers.get('content-type'));
+    if (response.ok || options.acceptStatuses?.includes(response.status)) {
+      return { status: response.status, headers: response.headers, body: parsed as T, text };
+    }
+    throw toApiError(response.status, parsed, text);
+  }
+
+  get<T = unknown>(path: string, query?: Query, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('GET', path, { ...options, query });
+  }
+
+  async getJson<T = unknown>(path: string, query?: Query): Promise<T> {
+    return (await this.get<T>(path, query)).body;
+  }
+}
+
+function parseBody(text: string, contentType: string | null): unknown {
+  if (text === '') return undefined;
+  if (contentType && !/json/i.test(contentType)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function toApiError(status: number, body: unknown, text: string): ApiError {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (error && typeof error === 'object') {
+    const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+    const problems = Array.isArray(details) ? details.filter(isProblem) : [];
+    return new ApiError(status, typeof code === 'string' ? code : `HTTP_${status}`, typeof message === 'string' ? message : `HTTP ${status}`, problems, body);
+  }
+  // Not Toolplane's error shape: a proxy in between, or not Toolplane at all.
+  const snippet = text.trim().slice(0, 200);
+  return new ApiError(status, `HTTP_${status}`, `the server answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`, [], body);
+}
+
+function isProblem(value: unknown): value is Problem {
+  return typeof value === 'object' && value !== null && typeof (value as Problem).path === 'string' && typeof (value as Problem).message === 'string';
+}
+
+function describeFetchFailure(error: unknown, timeoutMs: number | undefined): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused (is it running? start it with "toolplane serve")';
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return `unknown host (${cause.code})`;
+  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

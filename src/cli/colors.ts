@@ -1,0 +1,57 @@
+/** ANSI styles, applied only when the stream is a terminal and NO_COLOR is not set (https://no-color.org). */
+export interface Colors {
+  enabled: boolean;
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env, forceOff = false): boolean {
+  if (forceOff) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stream.isTTY === true;
+}
+
+export function colors(enabled: boolean): Colors {
+  const style = (open: number, close: number) => (text: string) => (enabled && text !== '' ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return {
+    enabled,
+    bold: style(1, 22),
+    dim: style(2, 22),
+    red: style(31, 39),
+    green: style(32, 39),
+    yellow: style(33, 39),
+    cyan: style(36, 39),
+  };
+}
+
+/** How a state word reads at a glance: good green, bad red, in between yellow. */
+export function colorState(c: Colors, state: string): string {
+  switch (state) {
+    case 'succeeded':
+    case 'healthy':
+    case 'active':
+    case 'enabled':
+    case 'ok':
+    case 'create':
+      return c.green(state);
+    case 'degraded':
+    case 'unknown':
+    case 'input_required':
+    case 'deprecated':
+    case 'disabled':
+    case 'update':
+    case 'expired':
+    case 'warn':
+      return c.yellow(state);
+    case 'unchanged':
+    case 'skip':
+      return c.dim(state);
+    default:
+      return /error|unhealthy|rejected|timeout|open|cancelled|interrupted|invalid|revoked|delete|fail|unusable|bad/.test(state) ? c.red(state) : state;
+  }
+}

@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { colorState } from '../colors.js';
+import { contextOf } from '../context.js';
+import { ApiError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { parseJsonObjectOption, positiveInt } from '../input.js';
+import { formatDuration, type Output } from '../output.js';
+import { startProgress } from '../progress.js';
+
+export interface Execution {
+  id: string;
+  qualifiedName: string;
+  sourceName: string | null;
+  caller: { principalId: string; principalName: string; clientName?: string; correlationId?: string };
+  channel: string;
+  arguments: unknown;
+  status: string;
+  isError: boolean;
+  result: {
+    content: Record<string, unknown>[];
+    structuredContent?: unknown;
+    truncated: boolean;
+    originalBytes: number;
+    inputRequests?: unknown;
+    requestState?: string;
+  } | null;
+  error: { code: string; message: string; details?: { path: string; message: string }[]; retryable: boolean } | null;
+  attempts: number;
+  startedAt: string;
+  durationMs: number;
+}
+
+interface CallOptions {
+  args?: string;
+  timeoutMs?: number;
+  correlationId?: string;
+  inputResponses?: string;
+  requestState?: string;
+}
+
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('Call a tool through Toolplane and print its result')
+    .argument('<tool>', 'qualified tool name, e.g. everything__echo')
+    .option('--args <json>', 'the arguments: a JSON object, or @FILE to read it from a file (@- for stdin)', '{}')
+    .option('--timeout-ms <ms>', 'cancel the call after this long (default: the source\'s timeout)', positiveInt('--timeout-ms'))
+    .option('--correlation-id <id>', 'recorded with the execution (X-Correlation-Id)')
+    .option('--input-responses <json>', 'answers to an input_required result, as JSON or @FILE')
+    .option('--request-state <state>', 'the requestState of the input_required result being answered')
+    .addHelpText(
+      'after',
+      `
+The result's text goes to stdout; the status, duration and execution id to stderr. With --json the
+whole execution record is printed. Exit status: 0 succeeded (or input_required), 4 the tool reported
+an error (tool_error), 1 the call failed (the error code is printed), 2 bad options, 3 unreachable.
+
+Examples:
+  $ toolplane call everything__echo --args '{"message": "hi"}'
+  $ toolplane call everything__echo --args @args.json`,
+    )
+    .action(async (tool: string, options: CallOptions, command: Command) => {
+      const args = parseJsonObjectOption(options.args ?? '{}', '--args');
+      const inputResponses = options.inputResponses ? parseJsonObjectOption(options.inputResponses, '--input-responses') : undefined;
+      const { api, out } = contextOf(command);
+      const progress = startProgress(`calling ${tool}`);
+      let execution: Execution;
+      try {
+        const response = await api.request<Execution>('POST', `/api/v1/tools/${encodeURIComponent(tool)}/invoke`, {
+          json: { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState },
+          headers: options.correlationId ? { 'x-correlation-id': options.correlationId } : undefined,
+          // The server bounds every call (TOOLPLANE_MAX_CALL_TIMEOUT_MS); the CLI waits for its answer.
+          timeoutMs: undefined,
+        });
+        execution = response.body;
+      } catch (error) {
+        progress.stop();
+        const recorded = error instanceof ApiError ? (error.body as { execution?: Execution } | undefined)?.execution : undefined;
+        if (recorded && !out.json) out.note(out.ce.dim(`execution ${recorded.id} (${recorded.status})`));
+        throw error;
+      }
+      progress.stop();
+      if (out.json) out.printJson(execution);
+      else printResult(out, execution);
+      if (execution.status === 'tool_error') process.exitCode = EXIT.toolError;
+    });
+}
+
+function printResult(out: Output, execution: Execution): void {
+  const result = execution.result;
+  if (execution.status === 'input_required' && result) {
+    out.printJson({ inputRequests: result.inputRequests, requestState: result.requestState });
+    out.note(out.ce.yellow('the tool asks for input: call again with --input-responses and --request-state'));
+  } else if (result) {
+    const text = contentText(result.content);
+    if (text !== undefined) out.write(text.endsWith('\n') ? text : text + '\n');
+    else if (result.structuredContent !== undefined) out.printJson(result.structuredContent);
+    if (result.truncated) out.note(out.ce.yellow(`the result was truncated (${result.originalBytes} bytes in full)`));
+  }
+  out.note(`${colorState(out.ce, execution.status)} in ${formatDuration(execution.durationMs)} ${out.ce.dim(`(execution ${execution.id})`)}`);
+}
+
+/** Text blocks as they are; any other block (image, resource, …) as one JSON line. */
+function contentText(content: Record<string, unknown>[] | undefined): string | undefined {
+  if (!content || content.length === 0) return undefined;
+  return content.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block))).join('\n');
+}

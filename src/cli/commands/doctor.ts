@@ -1,0 +1,232 @@
+import type { Command } from 'commander';
+import { isLoopback } from '../../config/app-config.js';
+import { decideSandbox } from '../../mcp/stdio/sandbox-probe.js';
+import type { ApiClient } from '../api-client.js';
+import { configFilePath, describeOrigin, type SettingOrigin } from '../connection-settings.js';
+import { contextOf, type CliContext } from '../context.js';
+import { ApiError, ServerUnreachable } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about it (for warn and fail). */
+  fix?: string;
+}
+
+interface Health {
+  status: 'ok' | 'error';
+  details: Record<string, { status: 'up' | 'down'; [key: string]: unknown }>;
+}
+
+interface SourceSummary {
+  name: string;
+  enabled: boolean;
+  health: string;
+  lastError: string | null;
+  toolCount: number;
+  consecutiveFailures: number;
+}
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('Check that Toolplane is reachable and ready, the key works, plugins are sandboxed and every source is healthy')
+    .addHelpText(
+      'after',
+      `
+Checks: the server answers /health/ready; the database and migrations (their detail needs a key
+with ops:read); the API key is accepted, and its role; the plugin sandbox (from /metrics, else
+bubblewrap on this host when the server is on loopback); each enabled source's health and last error.
+Each failed check says what to fix. Exit status: 0 all passed (warnings allowed), 1 a check failed,
+3 the server could not be reached.`,
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const checks = await runChecks(ctx);
+      print(ctx, checks);
+      const unreachable = checks.some((c) => c.name === 'server' && c.status === 'fail' && c.detail.startsWith('cannot reach'));
+      if (unreachable) process.exitCode = EXIT.unreachable;
+      else if (checks.some((c) => c.status === 'fail')) process.exitCode = EXIT.failed;
+    });
+}
+
+async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
+  const checks: Check[] = [];
+  let health: Health;
+  try {
+    const response = await api.request<Health>('GET', '/health/ready', { acceptStatuses: [503], timeoutMs: 10_000 });
+    health = response.body;
+    if (!health || typeof health !== 'object' || !health.details) throw new ApiError(response.status, 'NOT_TOOLPLANE', `${api.baseUrl}/health/ready did not answer as Toolplane does`);
+  } catch (error) {
+    const where = `the URL comes from ${describeOrigin(settings.origin.url)}; set it with --url, TOOLPLANE_URL or "url" in ${configFilePath()}`;
+    if (error instanceof ServerUnreachable) {
+      checks.push({ name: 'server', status: 'fail', detail: error.message, fix: `start Toolplane ("toolplane serve" or "npm start") or point the CLI at it (${where})` });
+    } else {
+      const message = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
+      checks.push({ name: 'server', status: 'fail', detail: `${api.baseUrl} is not a Toolplane that answers: ${message}`, fix: `check the URL (${where})` });
+    }
+    return checks;
+  }
+
+  const down = Object.entries(health.details).filter(([, c]) => c.status === 'down').map(([name]) => name);
+  checks.push(
+    health.status === 'ok'
+      ? { name: 'server', status: 'ok', detail: `${api.baseUrl} is ready` }
+      : { name: 'server', status: 'fail', detail: `${api.baseUrl} answers but is not ready (${down.join(', ')} down)`, fix: 'see the checks below' },
+  );
+  const withDetail = Object.values(health.details).some((c) => Object.keys(c).length > 1);
+  checks.push(databaseCheck(health.details.database, withDetail));
+  checks.push(migrationsCheck(health.details.migrations, withDetail));
+  if (health.details.calls?.status === 'down') {
+    checks.push({ name: 'calls', status: 'fail', detail: 'Toolplane is shutting down (draining): new calls are refused', fix: 'wait for it to stop and start it again' });
+  }
+
+  const access = await keyCheck(api, settings.origin.key);
+  checks.push(access.check);
+  checks.push(await sandboxCheck(api, access.permissions.has('ops:read')));
+  if (access.permissions.has('sources:read')) checks.push(...(await sourceChecks(api)));
+  else if (access.check.status === 'ok') checks.push({ name: 'sources', status: 'skip', detail: 'this key may not read sources (sources:read)' });
+  return checks;
+}
+
+function databaseCheck(check: Health['details'][string] | undefined, withDetail: boolean): Check {
+  if (!check) return { name: 'database', status: 'skip', detail: 'not reported by /health/ready' };
+  if (check.status === 'up') {
+    return { name: 'database', status: 'ok', detail: withDetail && typeof check.latencyMs === 'number' ? `answers in ${check.latencyMs} ms` : 'answers' };
+  }
+  return {
+    name: 'database',
+    status: 'fail',
+    detail: `PostgreSQL does not answer${withDetail && check.error ? `: ${String(check.error)}` : ''}`,
+    fix: 'check that PostgreSQL is running and DATABASE_URL (or the embedded database in TOOLPLANE_DATA_DIR) is right; Toolplane\'s log says more',
+  };
+}
+
+function migrationsCheck(check: Health['details'][string] | undefined, withDetail: boolean): Check {
+  if (!check) return { name: 'migrations', status: 'skip', detail: 'not reported by /health/ready' };
+  const pending = Array.isArray(check.pending) ? (check.pending as string[]) : [];
+  if (check.status === 'up') {
+    return { name: 'migrations', status: 'ok', detail: withDetail && typeof check.applied === 'number' ? `${check.applied} applied, none pending` : 'none pending' };
+  }
+  return {
+    name: 'migrations',
+    status: 'fail',
+    detail: pending.length > 0 ? `pending: ${pending.join(', ')}` : 'not every migration is applied',
+    fix: 'run "toolplane migrate" with the server\'s DATABASE_URL (or restart Toolplane, which migrates at start)',
+  };
+}
+
+/** What a key may do, found by asking: there is no endpoint naming the caller's own role. */
+async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise<{ check: Check; permissions: Set<string> }> {
+  const permissions = new Set<string>();
+  if (!api.hasKey) {
+    return {
+      check: {
+        name: 'api key',
+        status: 'fail',
+        detail: 'no API key given',
+        fix: `pass --key, set TOOLPLANE_API_KEY or put "key" in ${configFilePath()} (the admin key is in the server's data directory, admin.key)`,
+      },
+      permissions,
+    };
+  }
+  try {
+    await api.get('/api/v1/tools', { limit: 1 });
+    permissions.add('catalog:read');
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const fix =
+      error.status === 401 || error.status === 429
+        ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(origin)}); an admin creates one with "toolplane keys create NAME --role agent"`
+        : undefined;
+    return { check: { name: 'api key', status: 'fail', detail: `refused: ${error.code}: ${error.message}`, fix }, permissions };
+  }
+  const probe = async (permission: string, path: string) => {
+    try {
+      await api.get(path, path.startsWith('/api') ? { limit: 1 } : undefined);
+      permissions.add(permission);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) throw error;
+    }
+  };
+  await Promise.all([
+    probe('keys:manage', '/api/v1/api-keys'),
+    probe('audit:read', '/api/v1/audit-events'),
+    probe('sources:read', '/api/v1/sources'),
+    probe('ops:read', '/metrics'),
+  ]);
+  const role = permissions.has('keys:manage') ? 'admin' : permissions.has('ops:read') ? 'operator' : permissions.has('audit:read') ? 'auditor' : 'agent';
+  return { check: { name: 'api key', status: 'ok', detail: `accepted; role ${role} (may: ${[...permissions].sort().join(', ')})` }, permissions };
+}
+
+async function sandboxCheck(api: ApiClient, canReadMetrics: boolean): Promise<Check> {
+  const fix = 'install bubblewrap on the server (apt-get install bubblewrap) and make sure it may create namespaces; see docs/operations.md, "Plugin sandbox"';
+  if (canReadMetrics) {
+    const { text } = await api.request('GET', '/metrics', { accept: 'text/plain' });
+    const count = (sandboxed: boolean) => {
+      const match = new RegExp(`^toolplane_plugin_processes\\{sandboxed="${sandboxed}"\\} (\\d+)`, 'm').exec(text);
+      return match ? Number(match[1]) : 0;
+    };
+    const [inside, outside] = [count(true), count(false)];
+    if (outside > 0) return { name: 'sandbox', status: 'warn', detail: `${outside} plugin process(es) run without a sandbox`, fix };
+    if (inside > 0) return { name: 'sandbox', status: 'ok', detail: `${inside} plugin process(es) run sandboxed` };
+  }
+  const host = new URL(api.baseUrl).hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || isLoopback(host)) {
+    const status = decideSandbox({
+      mode: 'auto',
+      bwrapPath: process.env.TOOLPLANE_SANDBOX_BWRAP?.trim() || '/usr/bin/bwrap',
+      dataDir: process.env.TOOLPLANE_DATA_DIR?.trim() || './.toolplane',
+      uid: 65534,
+      gid: 65534,
+      currentUid: process.getuid?.() ?? -1,
+    });
+    return status.enabled
+      ? { name: 'sandbox', status: 'ok', detail: 'bubblewrap works on this host (checked here; no plugin process is running to ask the server about)' }
+      : { name: 'sandbox', status: 'warn', detail: `plugins would run without a sandbox on this host: ${status.reason}`, fix };
+  }
+  return { name: 'sandbox', status: 'skip', detail: 'no plugin process is running and the server is on another host; run "toolplane doctor" there to check bubblewrap' };
+}
+
+async function sourceChecks(api: ApiClient): Promise<Check[]> {
+  const sources: SourceSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.getJson<{ items: SourceSummary[]; nextCursor: string | null }>('/api/v1/sources', { limit: 200, cursor });
+    sources.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  if (sources.length === 0) return [{ name: 'sources', status: 'ok', detail: 'none registered yet ("toolplane sources add")' }];
+  return sources.map((s): Check => {
+    const name = `source ${s.name}`;
+    if (!s.enabled) return { name, status: 'skip', detail: 'disabled' };
+    const fix = `"toolplane sources get ${s.name}" shows the details; fix the cause (command, env, secrets, the upstream itself), then "toolplane sources refresh ${s.name}"`;
+    switch (s.health) {
+      case 'healthy':
+        return { name, status: 'ok', detail: `healthy, ${s.toolCount} tool(s)` };
+      case 'unknown':
+        return { name, status: 'warn', detail: 'not discovered yet', fix: `wait, or run "toolplane sources refresh ${s.name}"` };
+      case 'degraded':
+        return { name, status: 'warn', detail: `degraded${s.lastError ? `: ${s.lastError}` : ''}`, fix };
+      default:
+        return { name, status: 'fail', detail: `${s.health}${s.consecutiveFailures ? ` (${s.consecutiveFailures} failures in a row)` : ''}${s.lastError ? `: ${s.lastError}` : ''}`, fix };
+    }
+  });
+}
+
+function print({ out, api }: CliContext, checks: Check[]): void {
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  if (out.json) return out.printJson({ url: api.baseUrl, ok: failed === 0, checks });
+  const c = out.c;
+  const mark: Record<CheckStatus, string> = { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('-') };
+  const width = Math.max(...checks.map((check) => check.name.length));
+  for (const check of checks) {
+    out.line(`${mark[check.status]} ${check.name.padEnd(width)}  ${check.status === 'skip' ? c.dim(check.detail) : check.detail}`);
+    if (check.fix && check.status !== 'ok') out.line(`  ${' '.repeat(width)}  ${c.bold('fix:')} ${check.fix}`);
+  }
+  out.line(failed === 0 ? c.green('no problem found') : c.red(`${failed} check(s) failed`));
+}

@@ -1,0 +1,182 @@
+import type { Command } from 'commander';
+import { colorState } from '../colors.js';
+import { contextOf, type CliContext } from '../context.js';
+import { positiveInt } from '../input.js';
+import { formatDuration, orDash, shortTime, type Output } from '../output.js';
+import type { Column } from '../table.js';
+import type { Execution } from './call.js';
+
+interface ExecutionPage {
+  items: Execution[];
+  nextCursor: string | null;
+}
+
+interface Filters {
+  tool?: string;
+  source?: string;
+  status?: string;
+  caller?: string;
+  since?: string;
+  until?: string;
+}
+
+const filterQuery = (f: Filters) => ({ tool: f.tool, source: f.source, status: f.status, caller: f.caller, since: f.since, until: f.until });
+
+function withFilters(command: Command): Command {
+  return command
+    .option('-t, --tool <tool>', 'only calls of this tool (qualified name)')
+    .option('-s, --source <source>', 'only calls of this source (name or id)')
+    .option('--status <status>', 'only these statuses, comma-separated (succeeded, tool_error, invalid_arguments, rejected, …)')
+    .option('--caller <principal>', 'only calls of this principal id');
+}
+
+const callerName = (e: Execution) => e.caller?.principalName ?? e.caller?.principalId ?? '-';
+
+function columns(out: Output): Column<Execution>[] {
+  return [
+    { header: 'STARTED', value: (e) => shortTime(e.startedAt) },
+    { header: 'STATUS', value: (e) => e.status, style: (t) => colorState(out.c, t) },
+    { header: 'TOOL', value: (e) => e.qualifiedName },
+    { header: 'DURATION', value: (e) => formatDuration(e.durationMs), align: 'right' },
+    { header: 'CALLER', value: callerName },
+    { header: 'ERROR', value: (e) => orDash(e.error?.code) },
+    { header: 'ID', value: (e) => e.id },
+  ];
+}
+
+export function registerExecutionCommands(program: Command): void {
+  const executions = program.command('executions').description('The history of tool calls');
+
+  withFilters(executions.command('ls').description('List recorded calls, newest first'))
+    .option('--since <time>', 'started at or after (ISO 8601)')
+    .option('--until <time>', 'started before (ISO 8601)')
+    .option('--limit <n>', 'calls per page (1-500)', positiveInt('--limit'))
+    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
+    .action(async (options: Filters & { limit?: number; cursor?: string }, command: Command) => {
+      const { api, out } = contextOf(command);
+      const page = await api.getJson<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), limit: options.limit, cursor: options.cursor });
+      if (out.json) return out.printJson(page);
+      out.table(page.items, columns(out), 'no executions');
+      out.moreHint(page.nextCursor);
+    });
+
+  executions
+    .command('get')
+    .description('Show one call: who, what, arguments, result or error')
+    .argument('<id>', 'execution id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api, out } = contextOf(command);
+      const execution = await api.getJson<Execution>(`/api/v1/executions/${encodeURIComponent(id)}`);
+      if (out.json) return out.printJson(execution);
+      printExecution(out, execution);
+    });
+
+  withFilters(executions.command('tail').description('Print the latest calls; with -f, keep printing new ones as they are recorded until Ctrl-C'))
+    .option('-n, --lines <n>', 'how many of the latest calls to print first', positiveInt('--lines'), 10)
+    .option('-f, --follow', 'keep polling for new calls')
+    .option('--interval <ms>', 'how often to poll with --follow', positiveInt('--interval'), 1000)
+    .addHelpText('after', '\nWith --json each call is printed as one JSON object per line (NDJSON).')
+    .action(async (options: Filters & { lines: number; follow?: boolean; interval: number }, command: Command) => {
+      await tail(contextOf(command), options);
+    });
+}
+
+// Calls are recorded when they end, so one that started a while before the last poll can still
+// appear; each poll looks back this far (by the server's clock) and skips what was printed.
+const LOOKBACK_MS = 10 * 60_000;
+
+async function tail(ctx: CliContext, options: Filters & { lines: number; follow?: boolean; interval: number }): Promise<void> {
+  const { api, out } = ctx;
+  const seen = new Map<string, number>();
+  const widths = { status: 17, tool: 32 };
+  const print = (e: Execution) => {
+    if (out.json) return out.line(JSON.stringify(e));
+    out.line(
+      [
+        shortTime(e.startedAt),
+        colorState(out.c, e.status.padEnd(widths.status)),
+        e.qualifiedName.padEnd(widths.tool),
+        formatDuration(e.durationMs).padStart(9),
+        callerName(e),
+        e.error ? out.c.red(e.error.code) : '',
+        out.c.dim(e.id),
+      ]
+        .join('  ')
+        .trimEnd(),
+    );
+  };
+
+  const first = await api.get<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), limit: Math.min(500, Math.max(options.lines, 100)) });
+  for (const e of first.body.items) seen.set(e.id, Date.parse(e.startedAt));
+  for (const e of first.body.items.slice(0, options.lines).reverse()) print(e);
+  if (!options.follow) return;
+
+  let serverNow = serverTime(first.headers) ?? Date.now();
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  while (!stop.signal.aborted) {
+    await sleep(options.interval, stop.signal);
+    if (stop.signal.aborted) break;
+    const since = new Date(serverNow - LOOKBACK_MS).toISOString();
+    const fresh: Execution[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.get<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), since, limit: 200, cursor }, { signal: stop.signal }).catch((error: unknown) => {
+        if (stop.signal.aborted) return undefined;
+        throw error;
+      });
+      if (!page) break;
+      serverNow = serverTime(page.headers) ?? serverNow;
+      const unseen = page.body.items.filter((e) => !seen.has(e.id));
+      fresh.push(...unseen);
+      // A page with nothing new means older pages hold nothing new either (newest first).
+      cursor = unseen.length > 0 ? (page.body.nextCursor ?? undefined) : undefined;
+    } while (cursor && !stop.signal.aborted);
+    fresh.sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+    for (const e of fresh) {
+      seen.set(e.id, Date.parse(e.startedAt));
+      print(e);
+    }
+    for (const [id, started] of seen) if (started < serverNow - 2 * LOOKBACK_MS) seen.delete(id);
+  }
+}
+
+function serverTime(headers: Headers): number | undefined {
+  const date = headers.get('date');
+  const parsed = date ? Date.parse(date) : NaN;
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+function printExecution(out: Output, e: Execution): void {
+  out.fields([
+    ['id', e.id],
+    ['tool', e.qualifiedName],
+    ['source', e.sourceName],
+    ['status', colorState(out.c, e.status)],
+    ['started', e.startedAt],
+    ['duration', formatDuration(e.durationMs)],
+    ['attempts', e.attempts],
+    ['caller', [e.caller?.principalName ?? e.caller?.principalId, e.caller?.clientName && `(${e.caller.clientName})`].filter(Boolean).join(' ')],
+    ['channel', e.channel],
+    ['correlation id', e.caller?.correlationId],
+    ['error', e.error ? `${out.c.red(e.error.code)}: ${e.error.message}` : null],
+  ]);
+  for (const d of e.error?.details ?? []) out.line(`  - ${d.path}: ${d.message}`);
+  out.line(out.c.bold('arguments:'));
+  out.line(JSON.stringify(e.arguments, null, 2));
+  if (e.result) {
+    out.line(out.c.bold('result:'));
+    out.line(JSON.stringify(e.result, null, 2));
+  }
+}

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { colorState } from '../colors.js';
+import { contextOf } from '../context.js';
+import { commaList, positiveInt } from '../input.js';
+import { orDash, shortTime } from '../output.js';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  owner: string | null;
+  role: string;
+  prefix: string;
+  state: string;
+  createdAt: string;
+  createdBy: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  allowedSources: string[] | null;
+  allowedTools: string[] | null;
+  rateLimitPerMinute: number | null;
+  key?: string;
+}
+
+interface CreateOptions {
+  role: string;
+  owner?: string;
+  expiresAt?: string;
+  allowedSources?: string[];
+  allowedTools?: string[];
+  rateLimit?: number;
+}
+
+export function registerKeyCommands(program: Command): void {
+  const keys = program.command('keys').description('API keys: who may use Toolplane, with which role');
+
+  keys
+    .command('create')
+    .description('Create an API key; the key itself is shown this once')
+    .argument('<name>', 'what the key is for, e.g. billing-agent')
+    .requiredOption('-r, --role <role>', 'admin, operator, agent or auditor')
+    .option('--owner <owner>', 'whom the key belongs to: a person, a team, an agent')
+    .option('--expires-at <time>', 'refused from then on (ISO 8601)')
+    .option('--allowed-sources <patterns>', 'comma-separated source names (* for any run of characters) whose tools the key may use', commaList)
+    .option('--allowed-tools <patterns>', 'comma-separated qualified tool names (* patterns) the key may use', commaList)
+    .option('--rate-limit <n>', 'calls per minute of this key', positiveInt('--rate-limit'))
+    .action(async (name: string, options: CreateOptions, command: Command) => {
+      const { api, out } = contextOf(command);
+      const { body } = await api.request<ApiKey>('POST', '/api/v1/api-keys', {
+        json: {
+          name,
+          role: options.role,
+          owner: options.owner,
+          expiresAt: options.expiresAt,
+          allowedSources: options.allowedSources,
+          allowedTools: options.allowedTools,
+          rateLimitPerMinute: options.rateLimit,
+        },
+      });
+      if (out.json) return out.printJson(body);
+      out.line(body.key ?? '');
+      out.note(out.ce.yellow(`key ${body.name} (${body.role}, id ${body.id}) created; it is shown only this once, store it now`));
+    });
+
+  keys
+    .command('ls')
+    .description('List API keys (never the keys themselves)')
+    .option('--limit <n>', 'keys per page', positiveInt('--limit'))
+    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
+    .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
+      const { api, out } = contextOf(command);
+      const page = await api.getJson<{ items: ApiKey[]; nextCursor: string | null }>('/api/v1/api-keys', { limit: options.limit, cursor: options.cursor });
+      if (out.json) return out.printJson(page);
+      out.table(
+        page.items,
+        [
+          { header: 'ID', value: (k) => k.id },
+          { header: 'NAME', value: (k) => k.name },
+          { header: 'ROLE', value: (k) => k.role },
+          { header: 'STATE', value: (k) => k.state, style: (t) => colorState(out.c, t) },
+          { header: 'PREFIX', value: (k) => k.prefix },
+          { header: 'OWNER', value: (k) => orDash(k.owner) },
+          { header: 'LAST USED', value: (k) => shortTime(k.lastUsedAt) },
+          { header: 'EXPIRES', value: (k) => shortTime(k.expiresAt) },
+        ],
+        'no API keys',
+      );
+      out.moreHint(page.nextCursor);
+    });
+
+  keys
+    .command('revoke')
+    .description('Revoke an API key: it is refused from now on')
+    .argument('<id>', 'the key\'s id (see "toolplane keys ls")')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api, out } = contextOf(command);
+      const { body } = await api.request<ApiKey>('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`);
+      if (out.json) return out.printJson(body);
+      out.note(`revoked ${body.name} (${body.id})`);
+    });
+}

@@ -1,0 +1,138 @@
+import type { Command } from 'commander';
+import { colorState } from '../colors.js';
+import { contextOf, type CliContext } from '../context.js';
+import { positiveInt } from '../input.js';
+import { orDash, type Output } from '../output.js';
+
+interface Tool {
+  id: string;
+  qualifiedName: string;
+  name: string;
+  source: { id: string; name: string; enabled: boolean; readOnly: boolean };
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  unusableReason: string | null;
+  status: string;
+  enabled: boolean;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+interface ToolPage {
+  items: Tool[];
+  nextCursor: string | null;
+}
+
+interface ListOptions {
+  source?: string;
+  all?: boolean;
+  readOnly?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+export function registerToolCommands(program: Command): void {
+  const tools = program.command('tools').description('Browse the tool catalog, and enable or disable tools');
+
+  const listOptions = (command: Command) =>
+    command
+      .option('-s, --source <source>', 'only the tools of this source (name or id)')
+      .option('-a, --all', 'also disabled and deprecated tools, and those of disabled sources')
+      .option('--read-only', 'only tools annotated readOnlyHint')
+      .option('--limit <n>', 'tools per page (1-500)', positiveInt('--limit'))
+      .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)');
+
+  listOptions(tools.command('ls').description('List the tools agents may call (with --all, every tool)')).action(async (options: ListOptions, command: Command) => {
+    await listTools(contextOf(command), options);
+  });
+
+  listOptions(
+    tools
+      .command('search')
+      .description('Full-text search over tool names, titles and descriptions, best matches first')
+      .argument('<query...>', 'words to look for'),
+  ).action(async (words: string[], options: ListOptions, command: Command) => {
+    await listTools(contextOf(command), options, words.join(' '));
+  });
+
+  tools
+    .command('get')
+    .description('Show one tool: description, annotations and input schema')
+    .argument('<tool>', 'qualified tool name, e.g. everything__echo')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const { api, out } = contextOf(command);
+      const tool = await api.getJson<Tool>(`/api/v1/tools/${encodeURIComponent(name)}`);
+      if (out.json) return out.printJson(tool);
+      printTool(out, tool);
+    });
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    tools
+      .command(verb)
+      .description(enabled ? 'Put a disabled tool back into use' : 'Take a tool out of use (kept across refreshes)')
+      .argument('<tool>', 'qualified tool name')
+      .action(async (name: string, _options: unknown, command: Command) => {
+        const { api, out } = contextOf(command);
+        const { body } = await api.request<Tool>('PATCH', `/api/v1/tools/${encodeURIComponent(name)}`, { json: { enabled } });
+        if (out.json) return out.printJson(body);
+        out.note(`${body.qualifiedName} ${enabled ? 'enabled' : 'disabled'}`);
+      });
+  }
+}
+
+async function listTools({ api, out }: CliContext, options: ListOptions, q?: string): Promise<void> {
+  const page = await api.getJson<ToolPage>('/api/v1/tools', {
+    q,
+    source: options.source,
+    readOnly: options.readOnly ? 'true' : undefined,
+    status: options.all ? 'all' : undefined,
+    enabled: options.all ? 'all' : undefined,
+    includeDisabledSources: options.all ? 'true' : undefined,
+    limit: options.limit,
+    cursor: options.cursor,
+  });
+  if (out.json) return out.printJson(page);
+  out.table(
+    page.items,
+    [
+      { header: 'TOOL', value: (t) => t.qualifiedName },
+      { header: 'SOURCE', value: (t) => t.source.name },
+      { header: 'STATE', value: toolState, style: (text) => colorState(out.c, text) },
+      { header: 'DESCRIPTION', value: (t) => orDash(t.title ?? t.description), maxWidth: 70 },
+    ],
+    q ? `no tool matches "${q}"` : 'no tools',
+  );
+  out.moreHint(page.nextCursor);
+}
+
+function toolState(t: Tool): string {
+  if (t.unusableReason) return 'unusable';
+  if (t.status !== 'active') return t.status;
+  return t.enabled ? 'enabled' : 'disabled';
+}
+
+function printTool(out: Output, t: Tool): void {
+  out.fields([
+    ['tool', t.qualifiedName],
+    ['upstream name', t.name],
+    ['source', t.source.name],
+    ['state', colorState(out.c, toolState(t))],
+    ['unusable', t.unusableReason],
+    ['title', t.title],
+    ['description', t.description],
+    ['annotations', t.annotations ? JSON.stringify(t.annotations) : null],
+    ['last seen', t.lastSeenAt],
+  ]);
+  out.line(out.c.bold('input schema:'));
+  out.line(JSON.stringify(t.inputSchema, null, 2));
+  if (t.outputSchema) {
+    out.line(out.c.bold('output schema:'));
+    out.line(JSON.stringify(t.outputSchema, null, 2));
+  }
+}

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiClient } from './api-client.js';
+import { resolveConnection, type ConnectionSettings } from './connection-settings.js';
+import { Output } from './output.js';
+
+export interface GlobalOptions {
+  url?: string;
+  key?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+/** What every command works with: the API (as the options, environment and config file say) and the output. */
+export interface CliContext {
+  api: ApiClient;
+  out: Output;
+  settings: ConnectionSettings;
+}
+
+export function outputOf(command: Command): Output {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  return new Output(options.json === true, { noColor: options.color === false });
+}
+
+export function contextOf(command: Command): CliContext {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const out = outputOf(command);
+  const settings = resolveConnection({ url: options.url, key: options.key });
+  for (const warning of settings.warnings) out.note(out.ce.yellow(`warning: ${warning}`));
+  return { api: new ApiClient(settings.url, settings.key, `toolplane-cli/${CLI_VERSION}`), out, settings };
+}
+
+export const CLI_VERSION = packageVersion();
+
+/** The package's version; dist/src/cli sits three levels under the package root. */
+function packageVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === 'toolplane' && manifest.version) return manifest.version;
+  } catch {
+    // run from the sources (tests): no version to tell
+  }
+  return 'dev';
+}
