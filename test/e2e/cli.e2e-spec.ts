@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { adminQuery, withDatabase } from '../helpers/test-database.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, freePort, ROOT } from '../helpers/upstreams.js';
@@ -350,36 +351,37 @@ describe('the toolplane CLI', () => {
   });
 
   describe('config as code', () => {
-    const yaml = 'sources:\n  - name: ev\n    transport: stdio\n    lifecycle: singleton\n    command: node\n    args: [' + JSON.stringify(EVERYTHING) + ', stdio]\n';
-
-    it('apply sends the YAML and reports the changes, or the error code where the server lacks the endpoint', async () => {
+    it('exports the sources as YAML, and applies a file: dry run, changes, problems and their exit codes', async () => {
       const file = join(home, 'toolplane.yaml');
-      writeFileSync(file, yaml);
-      const probe = await h.api.request('POST', '/api/v1/config/apply?dryRun=true&prune=false', undefined, { raw: yaml, headers: { 'content-type': 'application/yaml' } });
-      const run = await cli(['apply', '-f', file, '--dry-run']);
-      if (probe.status === 404) {
-        expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(/^error NOT_FOUND: /m);
-        expect(run.stdout).toBe('');
-      } else {
-        expect(run.code).toBe(0);
-        const json = JSON.parse((await cli(['apply', '-f', file, '--dry-run', '--json'])).stdout);
-        expect(json).toMatchObject({ dryRun: true, prune: false });
-      }
+      const exported = await cli(['export', '-o', file]);
+      expect(exported.code).toBe(0);
+      const document = parseYaml(readFileSync(file, 'utf8')) as { sources: Record<string, unknown>[] };
+      const ev = document.sources.find((source) => source.name === 'ev');
+      expect(ev).toMatchObject({ transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] });
+      expect((await cli(['export'])).stdout).toBe(readFileSync(file, 'utf8'));
+
+      const same = await cli(['apply', '-f', file, '--dry-run']);
+      expect(same.code).toBe(0);
+      expect(same.stdout).toMatch(/^source +ev +unchanged +-$/m);
+      expect(same.stderr).toContain('dry run: would create 0, update 0, delete 0');
+      const asJson = JSON.parse((await cli(['apply', '-f', file, '--dry-run', '--json'])).stdout);
+      expect(asJson).toMatchObject({ dryRun: true, prune: false, summary: { create: 0, update: 0, delete: 0, unchanged: document.sources.length } });
+
+      ev!.timeoutMs = 45_000;
+      writeFileSync(file, stringifyYaml(document));
+      const applied = await cli(['apply', '-f', file]);
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toMatch(/^source +ev +update +timeoutMs$/m);
+      expect((await h.api.get('/api/v1/sources/ev')).body.timeoutMs).toBe(45_000);
+
+      writeFileSync(file, 'sources:\n  - name: Bad Name\n    transport: pigeon\n');
+      const refused = await cli(['apply', '-f', file, '--dry-run']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^error VALIDATION_FAILED: /m);
+      expect(refused.stderr).toContain('sources[0].name');
+      expect(refused.stderr).toContain('sources[0].transport');
       const missing = await cli(['apply', '-f', join(home, 'no-such.yaml')]);
       expect(missing.code).toBe(2);
-    });
-
-    it('export prints the YAML, or the error code where the server lacks the endpoint', async () => {
-      const probe = await h.api.get('/api/v1/config/export');
-      const run = await cli(['export']);
-      if (probe.status === 404) {
-        expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(/^error NOT_FOUND: /m);
-      } else {
-        expect(run.code).toBe(0);
-        expect(run.stdout).toContain('ev');
-      }
     });
   });
 
