@@ -92,17 +92,6 @@ function processCensus(pid) {
   return { plugins, sandboxes, pgConnections };
 }
 
-/** Least-squares slope of y over x (per unit of x). */
-function slope(points) {
-  const n = points.length;
-  if (n < 2) return NaN;
-  const mx = points.reduce((s, p) => s + p.x, 0) / n;
-  const my = points.reduce((s, p) => s + p.y, 0) / n;
-  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
-  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
-  return sxx === 0 ? 0 : sxy / sxx;
-}
-
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-soak-'));
   // As root the embedded PostgreSQL runs as another user, which must reach its directory.
@@ -163,31 +152,45 @@ async function main() {
   }
 }
 
+/**
+ * Growth of one measure between the middle and the last third of the run (the first third is
+ * warm-up: caches, pools, JIT). Counts sampled at an instant (plugin processes while a transient
+ * call runs, connections while a batch commits) swing between bounds: a leak shows as the bounds
+ * and the mean rising together, so both must rise beyond the tolerance to count as growth.
+ */
+function judge(samples, key, tolerance) {
+  const third = Math.floor(samples.length / 3);
+  const middle = samples.slice(third, 2 * third).map((s) => s[key]);
+  const last = samples.slice(2 * third).map((s) => s[key]);
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  const maxGrowth = Math.max(...last) - Math.max(...middle);
+  const meanGrowth = mean(last) - mean(middle);
+  const growing = maxGrowth > tolerance && meanGrowth > tolerance;
+  return { maxGrowth, meanGrowth, verdict: growing ? '**growing**' : 'flat' };
+}
+
 function writeReport(samples, results, after) {
-  // The first minutes are warm-up (caches, pools, JIT): the trend is judged on the second half.
-  const half = samples.slice(Math.floor(samples.length / 2));
   const metrics = [
     ['heap after GC (MB)', 'heapMB', 2],
     ['RSS (MB)', 'rssMB', 10],
     ['open file descriptors', 'fds', 5],
     ['plugin processes', 'plugins', 1],
-    ['sandboxes (bwrap)', 'sandboxes', 1],
-    ['PostgreSQL connections', 'pgConnections', 2],
+    ['sandboxes (bwrap)', 'sandboxes', 2],
+    ['PostgreSQL connections', 'pgConnections', 3],
   ];
-  const rows = metrics.map(([label, key, tolerancePer10Min]) => {
+  const rows = metrics.map(([label, key, tolerance]) => {
     const values = samples.map((s) => s[key]);
-    const perTenMinutes = slope(half.map((s) => ({ x: s.minute, y: s[key] }))) * 10;
-    const verdict = Math.abs(perTenMinutes) <= tolerancePer10Min ? 'flat' : perTenMinutes > 0 ? '**growing**' : 'shrinking';
-    return `| ${label} | ${fmt(values[0])} | ${fmt(Math.min(...values))} | ${fmt(Math.max(...values))} | ${fmt(values.at(-1))} | ${perTenMinutes >= 0 ? '+' : ''}${fmt(perTenMinutes)} | ±${tolerancePer10Min} | ${verdict} |`;
+    const { maxGrowth, meanGrowth, verdict } = judge(samples, key, tolerance);
+    return `| ${label} | ${fmt(values[0])} | ${fmt(Math.min(...values))} | ${fmt(Math.max(...values))} | ${fmt(values.at(-1))} | ${signed(maxGrowth)} | ${signed(meanGrowth)} | ±${tolerance} | ${verdict} |`;
   });
   const totalCalls = results.reduce((n, r) => n + r.ok, 0);
   const lines = [
     `# Soak: ${MINUTES} minutes`,
     '',
-    `${new Date().toISOString()}, Node.js ${process.version}, ${cpus().length} cores. Load: ${RATE} calls/s REST to server-everything over stdio (singleton, sandboxed), ${RATE} calls/s \`/mcp\` 2026-07-28 to an HTTP upstream, 2 calls/s to a transient stdio source (a sandboxed process per call). A sample every ${SAMPLE_SECONDS} s; the trend is the least-squares slope over the second half, per 10 minutes.`,
+    `${new Date().toISOString()}, Node.js ${process.version}, ${cpus().length} cores. Load: ${RATE} calls/s REST to server-everything over stdio (singleton, sandboxed), ${RATE} calls/s \`/mcp\` 2026-07-28 to an HTTP upstream, 2 calls/s to a transient stdio source (a sandboxed process per call). A sample every ${SAMPLE_SECONDS} s. Growth compares the last third of the run with the middle third (the first is warm-up): a measure grows when both its highest and its mean value rose by more than the tolerance.`,
     '',
-    '| measure | first | min | max | last | trend / 10 min | tolerance | verdict |',
-    '|---|---|---|---|---|---|---|---|',
+    '| measure | first | min | max | last | growth of the highest | growth of the mean | tolerance | verdict |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Calls: ${results.map((r) => `${r.name} ${r.ok} ok, ${r.other} not 2xx, ${r.errors} errors`).join('; ')} — ${totalCalls} in all.`,
@@ -202,6 +205,10 @@ function writeReport(samples, results, after) {
   writeFileSync(OUT, lines.join('\n'));
   process.stdout.write(lines.join('\n'));
   log(`written to ${OUT}`);
+}
+
+function signed(value) {
+  return `${value >= 0 ? '+' : '−'}${fmt(Math.abs(value))}`;
 }
 
 function fmt(value) {
