@@ -40,6 +40,41 @@ export class ApiClient {
   }
 
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const { response, timeoutMs } = await this.send(method, path, options);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
+    }
+    return this.answer<T>(response.status, response.headers, text, options);
+  }
+
+  /**
+   * Like request, accepting a Server-Sent Events answer as well: each event but the last goes to
+   * `onEvent`; the last (`result`) carries the status and body of the plain answer.
+   */
+  async requestWithEvents<T = unknown>(method: string, path: string, options: RequestOptions, onEvent: (event: string, data: unknown) => void): Promise<ApiResponse<T>> {
+    const { response, timeoutMs } = await this.send(method, path, { ...options, accept: 'application/json, text/event-stream' });
+    try {
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
+        return this.answer<T>(response.status, response.headers, await response.text(), options);
+      }
+      let result: { status: number; body: unknown } | undefined;
+      for await (const { event, data } of serverSentEvents(response.body)) {
+        if (event === 'result') result = data as { status: number; body: unknown };
+        else onEvent(event, data);
+      }
+      if (!result) throw new ServerUnreachable(this.baseUrl, 'the answer ended before its result');
+      return this.answer<T>(result.status, response.headers, JSON.stringify(result.body), options, result.body);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof ServerUnreachable || options.signal?.aborted) throw error;
+      throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
+    }
+  }
+
+  private async send(method: string, path: string, options: RequestOptions): Promise<{ response: Response; timeoutMs: number | undefined }> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -56,20 +91,21 @@ export class ApiClient {
     }
     const timeoutMs = 'timeoutMs' in options ? options.timeoutMs : DEFAULT_TIMEOUT_MS;
     const signals = [options.signal, timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
-    let response: Response;
-    let text: string;
     try {
-      response = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
-      text = await response.text();
+      const response = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+      return { response, timeoutMs };
     } catch (error) {
       if (options.signal?.aborted) throw error;
       throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
     }
-    const parsed = parseBody(text, response.headers.get('content-type'));
-    if (response.ok || options.acceptStatuses?.includes(response.status)) {
-      return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  private answer<T>(status: number, headers: Headers, text: string, options: RequestOptions, parsedBody?: unknown): ApiResponse<T> {
+    const parsed = parsedBody !== undefined ? parsedBody : parseBody(text, headers.get('content-type'));
+    if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
+      return { status, headers, body: parsed as T, text };
     }
-    throw toApiError(response.status, parsed, text);
+    throw toApiError(status, parsed, text);
   }
 
   get<T = unknown>(path: string, query?: Query, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -115,4 +151,33 @@ function describeFetchFailure(error: unknown, timeoutMs: number | undefined): st
   if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
   if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The events of a Server-Sent Events body, as they arrive; data that is not JSON is given as text. */
+async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: unknown }> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length === 0) continue;
+      const text = data.join('\n');
+      let value: unknown = text;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // not JSON: kept as text
+      }
+      yield { event, data: value };
+    }
+  }
 }

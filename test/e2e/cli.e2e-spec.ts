@@ -173,6 +173,14 @@ describe('the toolplane CLI', () => {
       expect(list.stderr).toMatch(/more: repeat with --cursor \S+/);
     });
 
+    it('shows the upstream\'s progress while a call runs', async () => {
+      const run = await cli(['call', 'ev__trigger-long-running-operation', '--args', '{"duration": 0.6, "steps": 3}']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('Long running operation completed');
+      // Not a terminal here: each notification is a plain line on stderr, before the outcome.
+      expect(run.stderr).toMatch(/^progress 1\/3\nprogress 2\/3\nprogress 3\/3\nsucceeded in [\d.]+ (ms|s) \(execution [0-9a-f-]{36}\)\n$/);
+    });
+
     it('prints the error code and every problem, with distinct exit codes', async () => {
       const unknown = await cli(['call', 'ev__no_such_tool']);
       expect(unknown.code).toBe(1);

@@ -51,8 +51,8 @@ export function registerCallCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-The result's text goes to stdout; the status, duration and execution id to stderr. With --json the
-whole execution record is printed. Exit status: 0 succeeded (or input_required), 4 the tool reported
+The result's text goes to stdout; the upstream's progress while it runs, then the status, duration
+and execution id to stderr. With --json the whole execution record is printed. Exit status: 0 succeeded (or input_required), 4 the tool reported
 an error (tool_error), 1 the call failed (the error code is printed), 2 bad options, 3 unreachable.
 
 Examples:
@@ -66,12 +66,20 @@ Examples:
       const progress = startProgress(`calling ${tool}`);
       let execution: Execution;
       try {
-        const response = await api.request<Execution>('POST', `/api/v1/tools/${encodeURIComponent(tool)}/invoke`, {
-          json: { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState },
-          headers: options.correlationId ? { 'x-correlation-id': options.correlationId } : undefined,
-          // The server bounds every call (TOOLPLANE_MAX_CALL_TIMEOUT_MS); the CLI waits for its answer.
-          timeoutMs: undefined,
-        });
+        const response = await api.requestWithEvents<Execution>(
+          'POST',
+          `/api/v1/tools/${encodeURIComponent(tool)}/invoke`,
+          {
+            json: { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState },
+            headers: options.correlationId ? { 'x-correlation-id': options.correlationId } : undefined,
+            // The server bounds every call (TOOLPLANE_MAX_CALL_TIMEOUT_MS); the CLI waits for its answer.
+            timeoutMs: undefined,
+          },
+          // The upstream's progress notifications, as the server relays them while the call runs.
+          (event, data) => {
+            if (event === 'progress') progress.report(describeProgress(data as ProgressEvent));
+          },
+        );
         execution = response.body;
       } catch (error) {
         progress.stop();
@@ -98,6 +106,18 @@ function printResult(out: Output, execution: Execution): void {
     if (result.truncated) out.note(out.ce.yellow(`the result was truncated (${result.originalBytes} bytes in full)`));
   }
   out.note(`${colorState(out.ce, execution.status)} in ${formatDuration(execution.durationMs)} ${out.ce.dim(`(execution ${execution.id})`)}`);
+}
+
+interface ProgressEvent {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** `progress 3/10: message`, as far as the upstream said. */
+export function describeProgress({ progress, total, message }: ProgressEvent): string {
+  const amount = total !== undefined ? `${progress}/${total}` : String(progress);
+  return `progress ${amount}${message ? `: ${message}` : ''}`;
 }
 
 /** Text blocks as they are; any other block (image, resource, …) as one JSON line. */

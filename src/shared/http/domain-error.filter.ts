@@ -30,7 +30,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
-interface ErrorPayload {
+export interface ErrorPayload {
   status: number;
   code: string;
   message: string;
@@ -45,7 +45,7 @@ export class DomainErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const payload = this.toPayload(exception);
+    const payload = errorPayloadOf(exception);
     if (payload.status >= 500 && !(exception instanceof DomainError)) {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
@@ -55,30 +55,31 @@ export class DomainErrorFilter implements ExceptionFilter {
       .header('Content-Type', 'application/json; charset=utf-8')
       .send({ error: { code: payload.code, message: payload.message, details: payload.details } });
   }
+}
 
-  private toPayload(exception: unknown): ErrorPayload {
-    if (exception instanceof DomainError) {
-      return {
-        status: STATUS_BY_KIND[exception.kind],
-        code: exception.code,
-        message: exception.message,
-        details: exception.details,
-        retryAfterSeconds: exception.retryAfterSeconds,
-      };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      // The Fastify adapter wraps body-parsing failures; their codes say what went wrong.
-      const cause = exception.cause as { code?: string } | undefined;
-      if (typeof cause?.code === 'string' && cause.code.startsWith('FST_')) return fromFastifyError(status, cause.code, exception.message);
-      return { status, code: CODE_BY_STATUS[status] ?? 'HTTP_ERROR', message: exception.message, details: [] };
-    }
-    const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
-    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode < 500) {
-      return fromFastifyError(fastifyError.statusCode, fastifyError.code, fastifyError.message ?? '');
-    }
-    return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.', details: [] };
+/** The status, code, message and problems an error is answered with; nothing internal leaks. */
+export function errorPayloadOf(exception: unknown): ErrorPayload {
+  if (exception instanceof DomainError) {
+    return {
+      status: STATUS_BY_KIND[exception.kind],
+      code: exception.code,
+      message: exception.message,
+      details: exception.details,
+      retryAfterSeconds: exception.retryAfterSeconds,
+    };
   }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    // The Fastify adapter wraps body-parsing failures; their codes say what went wrong.
+    const cause = exception.cause as { code?: string } | undefined;
+    if (typeof cause?.code === 'string' && cause.code.startsWith('FST_')) return fromFastifyError(status, cause.code, exception.message);
+    return { status, code: CODE_BY_STATUS[status] ?? 'HTTP_ERROR', message: exception.message, details: [] };
+  }
+  const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
+  if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode < 500) {
+    return fromFastifyError(fastifyError.statusCode, fastifyError.code, fastifyError.message ?? '');
+  }
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.', details: [] };
 }
 
 function fromFastifyError(status: number, code: string | undefined, message: string): ErrorPayload {

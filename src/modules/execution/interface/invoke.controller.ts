@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -11,6 +11,8 @@ import type { ExecutionView } from '../../audit/application/execution-view.js';
 import { ExecutionResponseDto } from '../../audit/interface/execution.dto.js';
 import { ExecutionFailureDto, InvokeToolDto } from './invoke.dto.js';
 import { httpStatusOf } from './execution-http-status.js';
+import { acceptsEventStream, ProgressEventStream } from './progress-event-stream.js';
+import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 
 @ApiTags('tools')
 @ApiBearerAuth()
@@ -22,6 +24,7 @@ export class InvokeController {
   @Requires('tools:invoke')
   @ApiBody({ type: InvokeToolDto })
   @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
+  @ApiHeader({ name: 'Accept', required: false, description: 'With text/event-stream, a call whose upstream reports progress is answered as Server-Sent Events: `progress` events, then one `result` event holding the status and body of the plain answer.' })
   @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })
   @ApiResponse({ status: 400, type: ExecutionFailureDto, description: 'invalid_arguments' })
   @ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' })
@@ -35,9 +38,10 @@ export class InvokeController {
     @Body() body: unknown,
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('x-correlation-id') correlationId: string | undefined,
+    @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ExecutionView | { error: unknown; execution: ExecutionView }> {
+  ): Promise<ExecutionView | { error: unknown; execution: ExecutionView } | StreamableFile> {
     const { value, problems } = await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new AbortController();
@@ -45,21 +49,37 @@ export class InvokeController {
       if (!reply.raw.writableFinished) gone.abort();
     };
     reply.raw.once('close', onClose);
-    try {
-      const record: ExecutionRecord = await this.commands.execute(
-        new ExecuteToolCommand(
-          { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope, rateLimitPerMinute: principal.rateLimitPerMinute },
-          {
-            principalId: principal.id,
-            principalName: principal.name,
-            clientName: userAgent?.slice(0, 200),
-            correlationId: correlationId?.slice(0, 200),
+    const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
+    const call: Promise<ExecutionRecord> = this.commands.execute(
+      new ExecuteToolCommand(
+        { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope, rateLimitPerMinute: principal.rateLimitPerMinute },
+        {
+          principalId: principal.id,
+          principalName: principal.name,
+          clientName: userAgent?.slice(0, 200),
+          correlationId: correlationId?.slice(0, 200),
+        },
+        'rest',
+        gone.signal,
+        events ? { onProgress: (update) => events.progress(update) } : {},
+      ),
+    );
+    if (events && (await Promise.race([call.then(settled, settled), events.opened.then(() => 'opened' as const)])) === 'opened') {
+      // Progress came first: the answer is a stream of events, the result its last one.
+      void call
+        .then(
+          (record) => events.finish(httpStatusOf(record), answerOf(record)),
+          (error: unknown) => {
+            const payload = errorPayloadOf(error);
+            events.fail(payload.status, { error: { code: payload.code, message: payload.message, details: payload.details } });
           },
-          'rest',
-          gone.signal,
-        ),
-      );
-      const view = toView(record);
+        )
+        .finally(() => reply.raw.off('close', onClose));
+      void reply.status(200).header('cache-control', 'no-cache');
+      return events.body();
+    }
+    try {
+      const record = await call;
       const status = httpStatusOf(record);
       void reply.status(status);
       if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
@@ -72,15 +92,22 @@ export class InvokeController {
           .header('RateLimit-Reset', String(Math.max(1, Math.ceil((record.error?.retryAfterMs ?? 0) / 1000))))
           .header('RateLimit-Policy', `${limit.limitPerMinute};w=60`);
       }
-      if (status >= 400) {
-        const { retryable, retryAfterMs, ...rest } = record.error!;
-        return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [] }, execution: view };
-      }
-      return view;
+      return answerOf(record);
     } finally {
+      events?.close();
       reply.raw.off('close', onClose);
     }
   }
+}
+
+const settled = () => 'settled' as const;
+
+/** The body of an invoke's answer: the execution, or for a status of 400 and above the error with it. */
+function answerOf(record: ExecutionRecord): ExecutionView | { error: unknown; execution: ExecutionView } {
+  const view = toView(record);
+  if (httpStatusOf(record) < 400) return view;
+  const { retryable, retryAfterMs, ...rest } = record.error!;
+  return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [] }, execution: view };
 }
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
