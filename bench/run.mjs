@@ -21,7 +21,7 @@
 //   BENCH_CPU_PROF        a directory: run Toolplane under `node --cpu-prof` and write its profile there
 //   BENCH_OUT             the markdown file to write, default bench/results/latest.md
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -711,6 +711,9 @@ async function withCpu(toolplanePid, unitsOf, measure) {
 async function catalogWorkload(baseUrl, headers, toolplanePid, api) {
   const dir = join(scratchDir, 'inventories');
   mkdirSync(dir, { recursive: true });
+  // Sandboxed plugins run as another user, which must reach the inventories.
+  chmodSync(scratchDir, 0o755);
+  chmodSync(dir, 0o755);
   log(`catalog: registering ${CATALOG.sources} sources of ${CATALOG.toolsPerSource} tools`);
   const registration = await registerCatalogSources({
     api,

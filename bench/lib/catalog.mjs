@@ -44,6 +44,8 @@ export async function registerCatalogSources({ api, dir, fixture, sourceCount, t
         command: process.execPath,
         args: [fixture],
         env: { INVENTORY_FILE: inventoryFile, PAGE_SIZE: String(toolsPerSource) },
+        // The sandbox hides /tmp: the plugin is shown the inventories' directory, read-only.
+        sandbox: { readOnlyPaths: [dir] },
         refreshIntervalSeconds: 0,
       });
       if (status >= 300 || json?.toolCount !== toolsPerSource) {

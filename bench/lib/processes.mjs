@@ -79,9 +79,13 @@ export function descendants(rootPid) {
   return found;
 }
 
-/** The first live descendant of `rootPid` whose command line contains `needle`. */
+/**
+ * The first live descendant of `rootPid` whose command line contains `needle`, skipping the
+ * bubblewrap processes a sandboxed plugin runs under (their command lines name it too).
+ */
 export function findDescendant(rootPid, needle) {
   for (const p of descendants(rootPid)) {
+    if (p.comm === 'bwrap') continue;
     try {
       if (readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(needle)) return p.pid;
     } catch {
