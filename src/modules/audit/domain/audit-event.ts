@@ -11,7 +11,8 @@ export type AuditAction =
   | 'secret.put'
   | 'secret.deleted'
   | 'api-key.created'
-  | 'api-key.revoked';
+  | 'api-key.revoked'
+  | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
 export interface AuditEvent {
@@ -19,7 +20,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'executions';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;
