@@ -118,10 +118,13 @@ describe('execution retention', () => {
     expect((await h.api.post('/api/v1/sources', { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] })).status).toBe(201);
     signer = new Ed25519AuditSigner(new SecretCipher(decodeKey(readFileSync(join(h.dataDir, 'encryption.key'), 'utf8').trim())).deriveKey('audit-signing'));
 
-    // Two halves of the history in parallel (one statement each), while the chain is computed here and written on a third connection.
+    // The history in one statement, its secondary indexes built afterwards (as a restore does: same
+    // schema, built faster), while the chain is computed here and written on a connection of its own.
     const t = performance.now();
-    const fillExecutions = (from: number, to: number) =>
-      h.sql(
+    const indexes = await h.sql<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'executions' AND indexname <> 'executions_pkey'`);
+    for (const index of indexes) await h.sql(`DROP INDEX ${index.indexname}`);
+    const executions = h
+      .sql(
         `INSERT INTO executions (id, tool_id, qualified_name, source_id, source_name, definition_hash, caller, caller_principal, channel,
                                  arguments, status, is_error, result, error, attempts, started_at, duration_ms)
          SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, NULL, 'ev__echo', NULL, 'ev', NULL,
@@ -134,14 +137,23 @@ describe('execution retention', () => {
                 NULL, 1,
                 CASE WHEN i <= $1 THEN $2::timestamptz + i * interval '800 milliseconds' ELSE $3::timestamptz + (i - $1) * interval '1 second' END,
                 (i % 500) + 0.5
-           FROM generate_series($4::int, $5::int) AS i`,
-        [OLD, oldBase.toISOString(), newBase.toISOString(), from, to],
-      );
-    const executions = Promise.all([fillExecutions(1, TOTAL / 2), fillExecutions(TOTAL / 2 + 1, TOTAL)]).then(() => (timings.insertExecutions = performance.now() - t));
+           FROM generate_series(1, $4::int) AS i`,
+        [OLD, oldBase.toISOString(), newBase.toISOString(), TOTAL],
+      )
+      .then(async () => {
+        timings.insertExecutions = performance.now() - t;
+        const queue = [...indexes];
+        await Promise.all([0, 1].map(async () => {
+          for (let index = queue.shift(); index; index = queue.shift()) await h.sql(index.indexdef);
+        }));
+        timings.indexExecutions = performance.now() - t;
+      });
 
     // The chain as the sealer would have made it: a link per record over its digest, a signed checkpoint every 1,000.
     const chainWriter = new pg.Client({ connectionString: h.databaseUrl });
     await chainWriter.connect();
+    // Its keys too are built afterwards, with the names the migration gave them.
+    await chainWriter.query('ALTER TABLE execution_chain DROP CONSTRAINT execution_chain_pkey, DROP CONSTRAINT execution_chain_execution_id_key');
     const CHUNK = 50_000;
     let prevHash = GENESIS_HASH;
     const writes: Promise<unknown>[] = [];
@@ -170,6 +182,7 @@ describe('execution retention', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all(writes);
+    await chainWriter.query('ALTER TABLE execution_chain ADD CONSTRAINT execution_chain_pkey PRIMARY KEY (seq), ADD CONSTRAINT execution_chain_execution_id_key UNIQUE (execution_id)');
     await chainWriter.end();
     timings.insertChain = performance.now() - t;
     await executions;
@@ -178,7 +191,7 @@ describe('execution retention', () => {
 
     lock = new pg.Client({ connectionString: h.databaseUrl });
     await lock.connect();
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await lock?.end();
@@ -210,7 +223,7 @@ describe('execution retention', () => {
     expect((await first.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'warm-up' } })).status).toBe(200);
     expect((await h.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'warm-up' } })).status).toBe(200);
     const calls = [load(h.api, 'baseline main'), load(first.api, 'baseline peer')];
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     baseline = summary((await Promise.all(calls.map((c) => c.stop()))).flat());
     expect(await anchor()).toMatchObject({ seq: '0', purged_count: '0' });
 
@@ -241,22 +254,26 @@ describe('execution retention', () => {
     // Its first call starts its plugin process (bubblewrap and node, a few hundred ms): not the purge's doing.
     expect((await purgingPeer.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'warm-up' } })).status).toBe(200);
     const calls = [load(h.api, 'main'), load(purgingPeer.api, 'peer')];
-    await waitFor(async () => (await anchor()).purged_count === String(OLD), 120_000, 'the purge');
+    // The pass's own account of its time (it began while the peer started), logged once it caught up.
+    const logged = () => /purged (\d+) executions that started before \S+ in ([\d.]+) s/.exec(purgingPeer.process.logs());
+    try {
+      await waitFor(async () => (await anchor()).purged_count === String(OLD) && logged() !== null, 300_000, 'the purge');
+    } finally {
+      duringSamples = (await Promise.all(calls.map((c) => c.stop()))).flat();
+    }
     const observed = (performance.now() - started) / 1000;
-    // The pass's own account of its time (it began while the peer started).
-    const logged = /purged (\d+) executions that started before \S+ in ([\d.]+) s/.exec(purgingPeer.process.logs());
-    expect(Number(logged?.[1])).toBe(OLD - purgedFirst);
-    purgeSeconds = Number(logged?.[2]);
-    duringSamples = (await Promise.all(calls.map((c) => c.stop()))).flat();
+    expect(Number(logged()?.[1])).toBe(OLD - purgedFirst);
+    purgeSeconds = Number(logged()?.[2]);
     during = summary(duringSamples);
     expect(duringSamples.every((s) => s.status === 200)).toBe(true);
     expect(during.calls).toBeGreaterThan(50);
-    // No call waited for the purge: the slowest took a fraction of it, and stayed under half a second.
-    expect(during.max).toBeLessThan(500);
-    expect(during.max).toBeLessThan((purgeSeconds * 1000) / 10);
     expect(observed).toBeGreaterThan(purgeSeconds / 2);
-    expect(during.p99).toBeLessThan(250);
-  }, 150_000);
+    // No call waited for the purge: the slowest took a small fraction of it (bounds generous enough
+    // for two cores shared with other work; measured numbers are in docs/performance.md).
+    expect(during.p99).toBeLessThan(500);
+    expect(during.max).toBeLessThan(1000);
+    expect(during.max).toBeLessThan((purgeSeconds * 1000) / 20);
+  }, 330_000);
 
   it('leaves no old execution, payload or link, and every retained one as it was', async () => {
     const [counts] = await h.sql<{ old: number; retained: number; large: number; links: number; first: string }>(
@@ -277,6 +294,8 @@ describe('execution retention', () => {
     expect((await h.api.get('/api/v1/audit-events/verify')).body).toMatchObject({ intact: true });
 
     const metrics = await fetch(`${purgingPeer.url}/metrics`, { headers: { authorization: `Bearer ${h.adminKey}` } }).then((r) => r.text());
+    const batchSeconds = (name: string) => Number(new RegExp(`^toolplane_execution_purge_batch_seconds_${name} (\\S+)`, 'm').exec(metrics)?.[1]);
+    timings.meanBatchMs = (batchSeconds('sum') / batchSeconds('count')) * 1000;
     expect(Number(/^toolplane_executions_purged_total (\d+)/m.exec(metrics)?.[1])).toBe(OLD - purgedFirst);
     expect(metrics).toMatch(/^toolplane_execution_purge_batch_seconds_count [1-9]/m);
 

@@ -156,8 +156,9 @@ export class ExecutionPurger implements OnApplicationBootstrap, OnModuleDestroy 
       const [row] = (await manager.query(`SELECT ${ANCHOR_COLUMNS} FROM execution_chain_anchor FOR UPDATE`)) as AnchorRow[];
       const anchor = toAnchor(row);
       const rows: CandidateRow[] = await manager.query(
-        `SELECT c.seq, c.execution_id, c.prev_hash, c.hash, e.started_at
-           FROM execution_chain c LEFT JOIN executions e ON e.id = c.execution_id
+        // A lookup by primary key per link, whatever the planner thinks of the tables' sizes.
+        `SELECT c.seq, c.execution_id, c.prev_hash, c.hash, (SELECT e.started_at FROM executions e WHERE e.id = c.execution_id) AS started_at
+           FROM execution_chain c
           WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
         [anchor.seq, this.settings.batch],
       );
