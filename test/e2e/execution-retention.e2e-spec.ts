@@ -92,6 +92,7 @@ describe('execution retention', () => {
   const timings: Record<string, number> = {};
   let baseline: ReturnType<typeof summary>;
   let during: ReturnType<typeof summary>;
+  let after: ReturnType<typeof summary>;
   let duringSamples: Sample[] = [];
   let purgeSeconds = 0;
 
@@ -196,7 +197,7 @@ describe('execution retention', () => {
   afterAll(async () => {
     await lock?.end();
     await h?.close();
-    console.log(`retention: ${JSON.stringify({ timings, baseline, during, purgeSeconds, rate: Math.round((OLD - purgedFirst) / purgeSeconds) })}`);
+    console.log(`retention: ${JSON.stringify({ timings, baseline, during, after, purgeSeconds, rate: Math.round((OLD - purgedFirst) / purgeSeconds) })}`);
   });
 
   it('fills a million executions whose digests and links are what Toolplane computes', async () => {
@@ -273,6 +274,11 @@ describe('execution retention', () => {
     expect(during.p99).toBeLessThan(500);
     expect(during.max).toBeLessThan(1000);
     expect(during.max).toBeLessThan((purgeSeconds * 1000) / 20);
+
+    // The same calls once the purge is over, for comparison.
+    const again = [load(h.api, 'after main'), load(purgingPeer.api, 'after peer')];
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    after = summary((await Promise.all(again.map((c) => c.stop()))).flat());
   }, 330_000);
 
   it('leaves no old execution, payload or link, and every retained one as it was', async () => {
