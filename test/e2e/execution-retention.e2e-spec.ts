@@ -257,7 +257,7 @@ describe('execution retention', () => {
     expect((await purgingPeer.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'warm-up' } })).status).toBe(200);
     const calls = [load(h.api, 'main'), load(purgingPeer.api, 'peer')];
     // The pass's own account of its time (it began while the peer started), logged once it caught up.
-    const logged = () => /purged (\d+) executions that started before \S+ in ([\d.]+) s/.exec(purgingPeer.process.logs());
+    const logged = () => /purged (\d+) execution\(s\) that started before \S+ in ([\d.]+) s/.exec(purgingPeer.process.logs());
     try {
       await waitFor(async () => (await anchor()).purged_count === String(OLD) && logged() !== null, 300_000, 'the purge');
     } finally {

@@ -145,7 +145,7 @@ export class ExecutionPurger implements OnApplicationBootstrap, OnModuleDestroy 
     }
     const seconds = (performance.now() - started) / 1000;
     if (purged > 0) {
-      this.logger.log(`purged ${purged} executions that started before ${cutoff.toISOString()} in ${seconds.toFixed(1)} s (${batches} batches, ${Math.round(purged / seconds)}/s)`);
+      this.logger.log(`purged ${purged} execution(s) that started before ${cutoff.toISOString()} in ${seconds.toFixed(1)} s (${batches} batch(es), ${Math.round(purged / seconds)}/s)`);
     }
     return { purged, batches, seconds, stop };
   }
