@@ -36,6 +36,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ PATH: '/usr/bin', TOOLPLANE_OIDC_ISSUER: 'https://sso.example', TOOLPLANE_OIDC_AUDIENCE: 'https://tools.example/' }).oidc).toMatchObject({ audience: 'https://tools.example', rolesClaim: 'roles', clockSkewSeconds: 60 });
   });
 
+  it('keeps executions 30 days by default, reads TOOLPLANE_EXECUTION_RETENTION as a duration, and reports it with the others', () => {
+    expect(loadConfig({ PATH: '/usr/bin' })).toMatchObject({ executionRetentionMs: 30 * 86_400_000, executionPurgeIntervalMs: 300_000, executionPurgeBatch: 5000 });
+    expect(loadConfig({ TOOLPLANE_EXECUTION_RETENTION: '12h' }).executionRetentionMs).toBe(12 * 3_600_000);
+    expect(loadConfig({ TOOLPLANE_EXECUTION_RETENTION: 'off' }).executionRetentionMs).toBeNull();
+    let error: unknown;
+    try {
+      loadConfig({ TOOLPLANE_EXECUTION_RETENTION: '6m', TOOLPLANE_EXECUTION_PURGE_BATCH: '10', PORT: 'x' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'TOOLPLANE_EXECUTION_PURGE_BATCH', 'TOOLPLANE_EXECUTION_RETENTION']);
+  });
+
   it('allows auth off on loopback only', () => {
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '127.0.0.1' }).authDisabled).toBe(true);
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '::1' }).authDisabled).toBe(true);

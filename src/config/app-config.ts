@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { hostPolicyLists, type HostPolicyLists } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
+import { parseRetention } from './duration.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -63,6 +64,12 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   /** How often recorded executions are linked into their hash chain (TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS). */
   executionSealIntervalMs: number;
+  /** Executions that started longer ago than this are purged (TOOLPLANE_EXECUTION_RETENTION); null: kept forever. */
+  executionRetentionMs: number | null;
+  /** How often a purge pass looks for executions past the retention (TOOLPLANE_EXECUTION_PURGE_INTERVAL_MS). */
+  executionPurgeIntervalMs: number;
+  /** Executions deleted per transaction of a purge pass at most (TOOLPLANE_EXECUTION_PURGE_BATCH). */
+  executionPurgeBatch: number;
   /** JWT bearer tokens from an OpenID Connect / OAuth issuer (TOOLPLANE_OIDC_*); absent: API keys only. */
   oidc?: OidcSettings;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
@@ -126,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const adminKey = env.TOOLPLANE_ADMIN_KEY?.trim() || undefined;
   if (adminKey && adminKey.length < 16) problems.push('TOOLPLANE_ADMIN_KEY must be at least 16 characters');
 
+  const retention = parseRetention(env.TOOLPLANE_EXECUTION_RETENTION?.trim() || '30d');
+  if ('problem' in retention) problems.push(`TOOLPLANE_EXECUTION_RETENTION ${retention.problem}`);
+
   const oidc = oidcSettings(env, int, problems);
   const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
   const config: AppConfig = {
@@ -160,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
     authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
     executionSealIntervalMs: int('TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS', 1000, 50, 3_600_000),
+    executionRetentionMs: 'ms' in retention ? retention.ms : null,
+    executionPurgeIntervalMs: int('TOOLPLANE_EXECUTION_PURGE_INTERVAL_MS', 300_000, 1000, 86_400_000),
+    executionPurgeBatch: int('TOOLPLANE_EXECUTION_PURGE_BATCH', 5000, 100, 50_000),
     ...(oidc ? { oidc } : {}),
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),

@@ -26,6 +26,10 @@ export abstract class WorkMetrics {
   abstract callEnded(call: CallObservation): void;
   abstract refreshEnded(ok: boolean, seconds: number): void;
   abstract recordsCommitted(rows: number, seconds: number): void;
+  /** One transaction of a retention purge: the executions it deleted and how long it took. */
+  abstract purgeBatchCommitted(rows: number, seconds: number): void;
+  /** A retention purge pass ended: how long it took, rests between its batches included. */
+  abstract purgePassEnded(seconds: number): void;
   /**
    * Per-source state read at scrape time, keyed by source id (the metrics label it with the
    * source's name): e.g. calls in flight from the bulkheads, circuit states from the breakers.

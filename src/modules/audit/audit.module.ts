@@ -20,6 +20,7 @@ import { Ed25519AuditSigner } from './infrastructure/ed25519-audit-signer.js';
 import { SecretCipher } from '../secrets/domain/secret-cipher.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { ExecutionChainSealer } from './infrastructure/execution-chain-sealer.js';
+import { ExecutionPurger } from './infrastructure/execution-purger.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { StartedCallJournal } from './infrastructure/started-call-journal.js';
 import { TypeormAuditLog } from './infrastructure/typeorm-audit-log.js';
@@ -69,6 +70,19 @@ import { ExecutionsController } from './interface/executions.controller.js';
       provide: ExecutionChainSealer,
       useFactory: (db: Database, signer: AuditSigner, config: AppConfig) => new ExecutionChainSealer(db.dataSource, signer, { intervalMs: config.executionSealIntervalMs }),
       inject: [DATABASE, AuditSigner, APP_CONFIG],
+    },
+    // Retention: absent when TOOLPLANE_EXECUTION_RETENTION is off. Finishes its batch at shutdown, ahead of CoreModule closing the database.
+    {
+      provide: ExecutionPurger,
+      useFactory: (db: Database, uow: TypeormUnitOfWork, audit: AuditLog, signer: AuditSigner, metrics: WorkMetrics, clock: Clock, config: AppConfig) =>
+        config.executionRetentionMs === null
+          ? null
+          : new ExecutionPurger(db.dataSource, uow, audit, signer, metrics, clock, {
+              retentionMs: config.executionRetentionMs,
+              intervalMs: config.executionPurgeIntervalMs,
+              batch: config.executionPurgeBatch,
+            }),
+      inject: [DATABASE, TypeormUnitOfWork, AuditLog, AuditSigner, WorkMetrics, Clock, APP_CONFIG],
     },
     VerifyExecutionChainHandler,
     ListAuditEventsHandler,

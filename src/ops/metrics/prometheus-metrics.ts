@@ -23,6 +23,9 @@ export class PrometheusMetrics extends WorkMetrics {
   private readonly refreshSeconds: Histogram<'outcome'>;
   private readonly commitSeconds: Histogram;
   private readonly commitRows: Histogram;
+  private readonly purged: Counter;
+  private readonly purgeBatchSeconds: Histogram;
+  private readonly purgePassSeconds: Histogram;
   private readonly perSourceReaders = new Map<'in_flight' | 'queued' | 'circuit', () => Map<string, number>>();
   private readConnections?: () => { pooled: number; transient: number };
 
@@ -43,6 +46,9 @@ export class PrometheusMetrics extends WorkMetrics {
     this.refreshSeconds = new Histogram({ name: 'toolplane_refresh_duration_seconds', help: 'How long an inventory refresh took.', labelNames: ['outcome'], buckets: DURATION_BUCKETS, registers });
     this.commitSeconds = new Histogram({ name: 'toolplane_execution_record_commit_seconds', help: 'How long a group commit of execution records took.', buckets: DURATION_BUCKETS, registers });
     this.commitRows = new Histogram({ name: 'toolplane_execution_record_batch_rows', help: 'Execution records per group commit.', buckets: BATCH_BUCKETS, registers });
+    this.purged = new Counter({ name: 'toolplane_executions_purged_total', help: 'Executions (with their payloads and chain links) deleted by retention.', registers });
+    this.purgeBatchSeconds = new Histogram({ name: 'toolplane_execution_purge_batch_seconds', help: 'How long one transaction of a retention purge took.', buckets: DURATION_BUCKETS, registers });
+    this.purgePassSeconds = new Histogram({ name: 'toolplane_execution_purge_pass_seconds', help: 'How long a retention purge pass took, rests between batches included.', buckets: DURATION_BUCKETS, registers });
 
     const sourceGauge = (name: string, help: string, reader: 'in_flight' | 'queued' | 'circuit') =>
       new Gauge({
@@ -123,6 +129,15 @@ export class PrometheusMetrics extends WorkMetrics {
   recordsCommitted(rows: number, seconds: number): void {
     this.commitRows.observe(rows);
     this.commitSeconds.observe(seconds);
+  }
+
+  purgeBatchCommitted(rows: number, seconds: number): void {
+    this.purged.inc(rows);
+    this.purgeBatchSeconds.observe(seconds);
+  }
+
+  purgePassEnded(seconds: number): void {
+    this.purgePassSeconds.observe(seconds);
   }
 
   perSource(name: 'in_flight' | 'queued' | 'circuit', read: () => Map<string, number>): void {

@@ -90,16 +90,21 @@ export const AUDIT_CHAIN_RULES: ChainRules<ChainedAuditEvent> = {
  * signatures without the key.
  */
 export class ChainVerifier<T extends ChainLink> {
-  private expectedSeq = 1;
-  private prevHash = GENESIS_HASH;
+  private expectedSeq: number;
+  private prevHash: string;
   private count = 0;
   private problem?: ChainVerdict['firstProblem'];
   private last?: T;
 
+  /** `start`: the link before the first one to check, when earlier links were purged (seq 0, the genesis hash otherwise). */
   constructor(
     private readonly signer: AuditSigner,
     private readonly rules: ChainRules<T>,
-  ) {}
+    private readonly start: { seq: number; hash: string } = { seq: 0, hash: GENESIS_HASH },
+  ) {
+    this.expectedSeq = start.seq + 1;
+    this.prevHash = start.hash;
+  }
 
   /** Feeds the next links in seq order; false once a problem was found (no need to read on). */
   feed(events: T[]): boolean {
@@ -149,7 +154,8 @@ export class ChainVerifier<T extends ChainLink> {
       // Links after the last signature could have been rewritten, hashes and all.
       this.problem = { seq: last.seq, id: last.id, problem: 'unsigned', detail: 'the newest link is not a signed checkpoint' };
     }
-    const head = this.count > 0 ? { seq: this.expectedSeq - 1, hash: this.prevHash } : null;
+    // With nothing linked after a purge, the head is where the purge left the chain.
+    const head = this.count > 0 || this.start.seq > 0 ? { seq: this.expectedSeq - 1, hash: this.prevHash } : null;
     return this.problem ? { intact: false, events: this.count, head, firstProblem: this.problem } : { intact: true, events: this.count, head };
   }
 }

@@ -12,7 +12,8 @@ export type AuditAction =
   | 'secret.deleted'
   | 'api-key.created'
   | 'api-key.revoked'
-  | 'config.applied';
+  | 'config.applied'
+  | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
 export interface AuditEvent {
@@ -20,7 +21,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
 import { canonicalJson, sha256Hex } from '../../inventory/domain/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
+import { NOTHING_PURGED, type ChainAnchor } from '../domain/execution-retention.js';
 import { storedStrings } from './stored-text.js';
 
 /** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
@@ -103,5 +104,29 @@ export function toChainedExecution(row: LinkRow): ChainedExecution {
     signature: row.signature,
     keyId: row.key_id,
     digest: content === null ? null : recordDigest(content),
+  };
+}
+
+/** The chain's anchor (see ChainAnchor), as `SELECT ${ANCHOR_COLUMNS} FROM execution_chain_anchor` reads it. */
+export const ANCHOR_COLUMNS = 'seq, hash, purged_before, purged_count, signature, key_id';
+
+export interface AnchorRow {
+  seq: string;
+  hash: string;
+  purged_before: Date | null;
+  purged_count: string;
+  signature: string | null;
+  key_id: string | null;
+}
+
+export function toAnchor(row: AnchorRow | undefined): ChainAnchor {
+  if (!row) return NOTHING_PURGED;
+  return {
+    seq: Number(row.seq),
+    hash: row.hash,
+    purgedBefore: row.purged_before,
+    purgedCount: Number(row.purged_count),
+    signature: row.signature,
+    keyId: row.key_id,
   };
 }

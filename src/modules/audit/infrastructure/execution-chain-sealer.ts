@@ -95,7 +95,12 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
       );
       if (pending.length === 0) return undefined;
       const digests = await this.digestsOfUnhashed(manager, pending);
-      const [head] = (await manager.query('SELECT seq, hash FROM execution_chain ORDER BY seq DESC LIMIT 1')) as { seq: string; hash: string }[];
+      // The newest link, or where a purge left the chain when it removed every link (one statement: one snapshot of both).
+      const [head] = (await manager.query(
+        `SELECT seq, hash FROM (SELECT seq, hash FROM execution_chain ORDER BY seq DESC LIMIT 1) newest
+          UNION ALL SELECT seq, hash FROM execution_chain_anchor WHERE seq > 0
+          ORDER BY seq DESC LIMIT 1`,
+      )) as { seq: string; hash: string }[];
       let seq = head ? Number(head.seq) : 0;
       let prevHash = head?.hash ?? GENESIS_HASH;
       const links: { seq: number; id: string; prevHash: string; hash: string }[] = [];

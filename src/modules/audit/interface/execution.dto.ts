@@ -101,12 +101,28 @@ export class ExecutionStatsDto {
   @ApiProperty({ enum: ['tool', 'source', 'caller'] }) groupBy!: string;
   @ApiProperty({ format: 'date-time' }) since!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) until!: string | null;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description:
+      'The history is complete from this time on: retention (TOOLPLANE_EXECUTION_RETENTION) purged executions that started before it. ' +
+      'A window that begins earlier counts only the executions retained. Null when nothing was purged.',
+  })
+  retainedFrom!: string | null;
   @ApiProperty({ type: [ExecutionStatsGroupDto], description: 'Busiest first.' }) groups!: ExecutionStatsGroupDto[];
 }
 
 class UnlinkedExecutionsDto {
   @ApiProperty({ description: 'Records neither linked nor pending: written straight into the table, past the recorder.' }) count!: number;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) firstId!: string | null;
+}
+
+class ChainRetentionDto {
+  @ApiProperty({ description: 'The last link purged by retention: verification starts after it.' }) purgedThrough!: number;
+  @ApiProperty({ description: "That link's hash, which the first retained link names as its previous hash." }) hash!: string;
+  @ApiProperty({ description: 'Executions purged so far.' }) purgedCount!: number;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Every purged execution started before this.' }) purgedBefore!: string | null;
 }
 
 export class ExecutionChainReportDto {
@@ -117,6 +133,12 @@ export class ExecutionChainReportDto {
   @ApiProperty({ type: ChainProblemDto, required: false }) firstProblem?: ChainProblemDto;
   @ApiProperty({ description: 'Records written but not linked yet (linked within TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS).' }) pending!: number;
   @ApiProperty({ type: UnlinkedExecutionsDto }) unlinked!: UnlinkedExecutionsDto;
+  @ApiProperty({
+    type: ChainRetentionDto,
+    nullable: true,
+    description: 'Where the retained chain starts, vouched by a signed anchor, once retention purged old executions and their links; null when nothing was purged.',
+  })
+  retention!: ChainRetentionDto | null;
   @ApiProperty({ description: "The signing key's id." }) keyId!: string;
   @ApiProperty({ description: 'The Ed25519 public key (PEM), to verify the chain elsewhere.' }) publicKey!: string;
 }

@@ -57,10 +57,12 @@ export class ExecutionStatsHandler implements IQueryHandler<ExecutionStatsQuery,
         ORDER BY count DESC, ${keys.map((k) => `${k} NULLS LAST`).join(', ')}`,
       params,
     );
+    const [anchor] = (await this.uow.manager().query('SELECT purged_before FROM execution_chain_anchor WHERE seq > 0')) as { purged_before: Date | null }[];
     return {
       groupBy,
       since: since.toISOString(),
       until: until ? until.toISOString() : null,
+      retainedFrom: anchor?.purged_before?.toISOString() ?? null,
       groups: rows.map((row) => toGroup(row, groupBy)),
     };
   }

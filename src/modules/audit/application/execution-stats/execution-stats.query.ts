@@ -27,6 +27,11 @@ export interface ExecutionStatsView {
   groupBy: ExecutionStatsGroupBy;
   since: string;
   until: string | null;
+  /**
+   * Retention purged executions that started before this (null: none purged). A window that
+   * begins earlier counts only the executions retained.
+   */
+  retainedFrom: string | null;
   groups: ExecutionStatsGroup[];
 }
 

@@ -6,6 +6,8 @@ export interface ExecutionChainReport extends ChainVerdict {
   pending: number;
   /** Records neither linked nor pending: written past the recorder, straight into the table. */
   unlinked: { count: number; firstId: string | null };
+  /** Where verification started when retention purged the oldest links: the last purged link; null when none was. */
+  retention: { purgedThrough: number; hash: string; purgedCount: number; purgedBefore: string | null } | null;
   keyId: string;
   publicKey: string;
 }
