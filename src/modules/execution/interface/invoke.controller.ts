@@ -1,7 +1,8 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { McpTelemetry } from '../../../ops/tracing/mcp-telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
@@ -16,7 +17,10 @@ import { httpStatusOf } from './execution-http-status.js';
 @ApiBearerAuth()
 @Controller('api/v1/tools')
 export class InvokeController {
-  constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(McpTelemetry) private readonly telemetry: McpTelemetry,
+  ) {}
 
   @Post(':qualifiedName/invoke')
   @Requires('tools:invoke')
@@ -37,6 +41,30 @@ export class InvokeController {
     @Headers('x-correlation-id') correlationId: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @Req() request: FastifyRequest,
+  ): Promise<ExecutionView | { error: unknown; execution: ExecutionView }> {
+    // The HTTP SERVER span the upstream call's CLIENT span goes under (traces on).
+    const operation = this.telemetry.httpServer('POST', '/api/v1/tools/{qualifiedName}/invoke', request.url.split('?')[0]!, request.headers, {
+      address: request.raw.socket.remoteAddress,
+      port: request.raw.socket.remotePort,
+    });
+    let status: number | undefined;
+    try {
+      const answer = await operation.run(() => this.serve(qualifiedName, body, userAgent, correlationId, principal, reply));
+      status = reply.statusCode;
+      return answer;
+    } finally {
+      operation.end(status);
+    }
+  }
+
+  private async serve(
+    qualifiedName: string,
+    body: unknown,
+    userAgent: string | undefined,
+    correlationId: string | undefined,
+    principal: Principal,
+    reply: FastifyReply,
   ): Promise<ExecutionView | { error: unknown; execution: ExecutionView }> {
     const { value, problems } = await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
@@ -85,5 +113,5 @@ export class InvokeController {
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  return { ...record, startedAt: record.startedAt.toISOString() };
+  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null };
 }

@@ -1,0 +1,314 @@
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
+import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+
+/** A span as the OTLP/HTTP JSON exporter sends it, attributes flattened. */
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+  links: { traceId: string; spanId: string }[];
+  status?: { code?: number; message?: string };
+}
+
+const SERVER = 2;
+const CLIENT = 3;
+
+/** An OTLP/HTTP receiver on loopback that keeps every span posted to /v1/traces. */
+async function startReceiver(): Promise<{ url: string; spans: ExportedSpan[]; close(): Promise<void> }> {
+  const spans: ExportedSpan[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        for (const resource of body.resourceSpans ?? []) {
+          for (const scope of resource.scopeSpans ?? []) {
+            for (const span of scope.spans ?? []) {
+              spans.push({
+                traceId: span.traceId,
+                spanId: span.spanId,
+                ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+                name: span.name,
+                kind: span.kind,
+                attributes: flatten(span.attributes),
+                links: (span.links ?? []).map((link: { traceId: string; spanId: string }) => ({ traceId: link.traceId, spanId: link.spanId })),
+                status: span.status,
+                ...{ resource: flatten(resource.resource?.attributes) },
+              });
+            }
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, spans, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+function flatten(attributes: { key: string; value: Record<string, unknown> }[] | undefined): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const { key, value } of attributes ?? []) {
+    if ('stringValue' in value) flat[key] = value.stringValue;
+    else if ('intValue' in value) flat[key] = Number(value.intValue);
+    else if ('boolValue' in value) flat[key] = value.boolValue;
+    else if ('doubleValue' in value) flat[key] = value.doubleValue;
+  }
+  return flat;
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** A stateless 2025-era tools/call on /mcp, as an SDK client sends it. */
+async function mcpCall(h: Harness, name: string, options: { headers?: Record<string, string>; meta?: Record<string, unknown>; id?: number } = {}) {
+  const response = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${h.adminKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...options.headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method: 'tools/call', params: { name, arguments: { message: 'hello traces' }, ...(options.meta ? { _meta: options.meta } : {}) } }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+
+async function waitFor<T>(find: () => T | undefined, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+interface ReceivedCall {
+  headers: Record<string, string>;
+  meta: Record<string, unknown> | null;
+  name: string;
+}
+
+async function received(upstream: RunningUpstream): Promise<ReceivedCall[]> {
+  return (await (await fetch(`http://127.0.0.1:${upstream.port}/received`)).json()) as ReceivedCall[];
+}
+
+describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let upstream: RunningUpstream;
+  let h: Harness;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    upstream = await startHttpUpstream((port) => [resolve(FIXTURES, 'trace-recording-server.mjs'), '--port', String(port)], '/mcp');
+    h = await startHarness({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+    });
+    expect((await h.api.post('/api/v1/sources', { name: 'rec', transport: 'streamable-http', url: upstream.url })).status).toBe(201);
+    expect((await h.api.post('/api/v1/sources', { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] })).status).toBe(201);
+  }, 90_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await upstream?.stop();
+    await receiver?.close();
+  });
+
+  const spansOf = (traceId: string) => receiver.spans.filter((span) => span.traceId === traceId);
+
+  it('makes a SERVER span for an MCP tools/call under the incoming traceparent header, and a CLIENT span under it that the upstream hears of', async () => {
+    const traceId = hex(16);
+    const parentId = hex(8);
+    await fetch(`http://127.0.0.1:${upstream.port}/received`, { method: 'DELETE' });
+    const answer = await mcpCall(h, 'rec__echo', { headers: { traceparent: `00-${traceId}-${parentId}-01` }, id: 42 });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.content).toEqual([{ type: 'text', text: 'hello traces' }]);
+    // Toolplane's own fields never reach the caller's result.
+    expect(JSON.stringify(answer.body.result)).not.toContain('traceparent');
+
+    const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
+    expect(server.name).toBe('tools/call rec__echo');
+    expect(server.parentSpanId).toBe(parentId);
+    expect(server.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'rec__echo',
+      'gen_ai.operation.name': 'execute_tool',
+      'jsonrpc.request.id': '42',
+      'jsonrpc.protocol.version': '2.0',
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'tcp',
+      'client.address': '127.0.0.1',
+      'client.port': expect.any(Number),
+    });
+    expect(server.attributes['error.type']).toBeUndefined();
+    expect(server.attributes['mcp.session.id']).toBeUndefined();
+
+    const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
+    expect(client.name).toBe('tools/call echo');
+    expect(client.parentSpanId).toBe(server.spanId);
+    expect(client.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'echo',
+      'gen_ai.operation.name': 'execute_tool',
+      'network.transport': 'tcp',
+      'server.address': '127.0.0.1',
+      'server.port': upstream.port,
+      'mcp.protocol.version': expect.any(String),
+      'jsonrpc.request.id': expect.any(String),
+    });
+    // Arguments and results are opt-in (TOOLPLANE_TRACE_PAYLOADS).
+    expect(client.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
+    expect(client.attributes['gen_ai.tool.call.result']).toBeUndefined();
+    expect((server as unknown as { resource: Record<string, unknown> }).resource['service.name']).toBe('toolplane');
+
+    const [call] = await received(upstream);
+    const expected = `00-${traceId}-${client.spanId}-01`;
+    expect(call!.headers.traceparent).toBe(expected);
+    expect(call!.meta).toMatchObject({ traceparent: expected });
+    // Only the trace context keys are added to what the upstream sees in _meta.
+    expect(Object.keys(call!.meta ?? {}).filter((key) => !key.startsWith('io.modelcontextprotocol/') && key !== 'progressToken').sort()).toEqual(['traceparent']);
+
+    // The execution record names the trace; so does the call's log line.
+    const execution = await h.api.get(`/api/v1/executions/${answer.headers.get('toolplane-execution-id') ?? ''}`);
+    expect(execution.status).toBe(200);
+    expect(execution.body.traceId).toBe(traceId);
+    const line = h.process
+      .logs()
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .find((entry) => entry.context === 'calls' && entry.executionId === execution.body.id);
+    expect(line).toMatchObject({ traceId, spanId: server.spanId });
+  });
+
+  it('takes the parent from params._meta when there is no header, and links the header context when both differ', async () => {
+    const traceId = hex(16);
+    const parentId = hex(8);
+    await mcpCall(h, 'rec__echo', { meta: { traceparent: `00-${traceId}-${parentId}-01` } });
+    const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
+    expect(server.parentSpanId).toBe(parentId);
+
+    const metaTrace = hex(16);
+    const headerTrace = hex(16);
+    const headerSpan = hex(8);
+    await mcpCall(h, 'rec__echo', { meta: { traceparent: `00-${metaTrace}-${hex(8)}-01` }, headers: { traceparent: `00-${headerTrace}-${headerSpan}-01` } });
+    const linked = await waitFor(() => spansOf(metaTrace).find((span) => span.kind === SERVER), 'the server span');
+    expect(linked.links).toEqual([{ traceId: headerTrace, spanId: headerSpan }]);
+  });
+
+  it('sets error.type=tool_error on both spans when the result has isError', async () => {
+    const traceId = hex(16);
+    const answer = await mcpCall(h, 'rec__fail', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    expect(answer.body.result.isError).toBe(true);
+    const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
+    const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
+    expect(server.attributes['error.type']).toBe('tool_error');
+    expect(client.attributes['error.type']).toBe('tool_error');
+    expect(server.status?.code).toBe(2);
+  });
+
+  it('names a JSON-RPC error code in error.type and rpc.response.status_code', async () => {
+    const traceId = hex(16);
+    const answer = await mcpCall(h, 'no__such_tool', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    const code = answer.body.error?.code ?? (answer.body.result?.isError ? 'tool_error' : undefined);
+    const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
+    expect(server.attributes['error.type']).toBe(String(code));
+    if (answer.body.error) expect(server.attributes['rpc.response.status_code']).toBe(String(code));
+  });
+
+  it('sends stdio upstreams the trace context in _meta, on a client span with network.transport=pipe', async () => {
+    const traceId = hex(16);
+    const answer = await mcpCall(h, 'ev__echo', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    expect(answer.body.result.content[0].text).toContain('hello traces');
+    const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
+    expect(client.attributes).toMatchObject({ 'network.transport': 'pipe', 'gen_ai.tool.name': 'echo' });
+    expect(client.attributes['server.address']).toBeUndefined();
+  });
+
+  it('puts a REST invocation under an HTTP SERVER span, the upstream CLIENT span under it', async () => {
+    const traceId = hex(16);
+    const parentId = hex(8);
+    const invoked = await h.api.request('POST', '/api/v1/tools/rec__echo/invoke', { arguments: { message: 'via rest' } }, { headers: { traceparent: `00-${traceId}-${parentId}-01` } });
+    expect(invoked.status).toBe(200);
+    expect(invoked.body.traceId).toBe(traceId);
+    const http = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the HTTP span');
+    expect(http.name).toBe('POST /api/v1/tools/{qualifiedName}/invoke');
+    expect(http.parentSpanId).toBe(parentId);
+    expect(http.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/api/v1/tools/{qualifiedName}/invoke', 'http.response.status_code': 200 });
+    const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
+    expect(client.parentSpanId).toBe(http.spanId);
+    expect(client.name).toBe('tools/call echo');
+  });
+
+  it('makes SERVER spans for other MCP methods too (the SDK path)', async () => {
+    const traceId = hex(16);
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', traceparent: `00-${traceId}-${hex(8)}-01` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
+    expect(server.name).toBe('tools/list');
+    expect(server.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'jsonrpc.request.id': '7' });
+  });
+
+  it('exports the MCP duration histograms on /metrics', async () => {
+    const metrics = await h.api.request('GET', '/metrics');
+    const text = typeof metrics.body === 'string' ? metrics.body : JSON.stringify(metrics.body);
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="",network_transport="tcp"\} [1-9]/);
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="tool_error",network_transport="tcp"\} [1-9]/);
+    expect(text).toMatch(/mcp_client_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="",network_transport="pipe"\} [1-9]/);
+    expect(text).toMatch(/mcp_client_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="",network_transport="tcp"\} [1-9]/);
+    expect(text).toContain('mcp_client_session_duration_seconds');
+    expect(text).toContain('mcp_server_session_duration_seconds');
+  });
+});
+
+describe('traces off', () => {
+  let upstream: RunningUpstream;
+  let h: Harness;
+
+  beforeAll(async () => {
+    upstream = await startHttpUpstream((port) => [resolve(FIXTURES, 'trace-recording-server.mjs'), '--port', String(port)], '/mcp');
+    h = await startHarness();
+    expect((await h.api.post('/api/v1/sources', { name: 'rec', transport: 'streamable-http', url: upstream.url })).status).toBe(201);
+  }, 90_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await upstream?.stop();
+  });
+
+  it('sends no trace context upstream, records no trace id, and still answers', async () => {
+    const answer = await mcpCall(h, 'rec__echo', { headers: { traceparent: `00-${hex(16)}-${hex(8)}-01` }, meta: { traceparent: `00-${hex(16)}-${hex(8)}-01` } });
+    expect(answer.body.result.content).toEqual([{ type: 'text', text: 'hello traces' }]);
+    const invoked = await h.api.post('/api/v1/tools/rec__echo/invoke', { arguments: { message: 'no traces' } });
+    expect(invoked.status).toBe(200);
+    expect(invoked.body.traceId).toBeNull();
+    for (const call of await received(upstream)) {
+      expect(call.headers.traceparent).toBeUndefined();
+      expect(call.meta?.traceparent).toBeUndefined();
+    }
+    expect((await h.api.get(`/api/v1/executions/${invoked.body.id}`)).body.traceId).toBeNull();
+    const metrics = await h.api.request('GET', '/metrics');
+    const text = typeof metrics.body === 'string' ? metrics.body : JSON.stringify(metrics.body);
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="",network_transport="tcp"\} [1-9]/);
+  });
+});
