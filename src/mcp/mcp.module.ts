@@ -53,6 +53,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
           schemaLimits: config.schemaLimits,
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
+          onSessionEnded: (transport, seconds) => metrics.mcpSessionEnded('client', transport, seconds),
         });
         metrics.connections(() => transports.connectionCounts());
         return transports;
