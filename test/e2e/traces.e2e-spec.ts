@@ -1,5 +1,7 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
@@ -108,8 +110,14 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let upstream: RunningUpstream;
   let h: Harness;
+  const inventoryDir = mkdtempSync(join(tmpdir(), 'traces-inventory-'));
 
   beforeAll(async () => {
+    const inventory = join(inventoryDir, 'tools.json');
+    writeFileSync(inventory, JSON.stringify([{ name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, annotations: { readOnlyHint: true } }]));
+    // Readable by the unprivileged user a sandboxed plugin runs as.
+    chmodSync(inventoryDir, 0o755);
+    chmodSync(inventory, 0o644);
     receiver = await startReceiver();
     upstream = await startHttpUpstream((port) => [resolve(FIXTURES, 'trace-recording-server.mjs'), '--port', String(port)], '/mcp');
     h = await startHarness({
@@ -121,12 +129,18 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     });
     expect((await h.api.post('/api/v1/sources', { name: 'rec', transport: 'streamable-http', url: upstream.url })).status).toBe(201);
     expect((await h.api.post('/api/v1/sources', { name: 'ev', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] })).status).toBe(201);
+    for (const [name, legacy] of [['meta', '1'], ['meta-modern', '0']] as const) {
+      const env = { INVENTORY_FILE: inventory, ECHO_META: '1', LEGACY_ONLY: legacy };
+      const sandbox = { readOnlyPaths: [inventoryDir] };
+      expect((await h.api.post('/api/v1/sources', { name, transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [join(FIXTURES, 'fidelity-server.mjs')], env, sandbox })).status).toBe(201);
+    }
   }, 90_000);
 
   afterAll(async () => {
     await h?.close();
     await upstream?.stop();
     await receiver?.close();
+    rmSync(inventoryDir, { recursive: true, force: true });
   });
 
   const spansOf = (traceId: string) => receiver.spans.filter((span) => span.traceId === traceId);
@@ -225,10 +239,12 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
   it('names a JSON-RPC error code in error.type and rpc.response.status_code', async () => {
     const traceId = hex(16);
     const answer = await mcpCall(h, 'no__such_tool', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
-    const code = answer.body.error?.code ?? (answer.body.result?.isError ? 'tool_error' : undefined);
+    expect(answer.body.error.code).toBe(-32602);
     const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
-    expect(server.attributes['error.type']).toBe(String(code));
-    if (answer.body.error) expect(server.attributes['rpc.response.status_code']).toBe(String(code));
+    expect(server.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(server.status).toMatchObject({ code: 2, message: expect.stringContaining('Unknown tool') });
+    // Nothing was sent upstream.
+    expect(spansOf(traceId).filter((span) => span.kind === CLIENT)).toEqual([]);
   });
 
   it('sends stdio upstreams the trace context in _meta, on a client span with network.transport=pipe', async () => {
@@ -238,6 +254,18 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
     expect(client.attributes).toMatchObject({ 'network.transport': 'pipe', 'gen_ai.tool.name': 'echo' });
     expect(client.attributes['server.address']).toBeUndefined();
+
+    // What a stdio upstream receives, in either protocol era: the client span as the parent in _meta.
+    for (const tool of ['meta__echo', 'meta-modern__echo']) {
+      const trace = hex(16);
+      const echoed = await mcpCall(h, tool, { headers: { traceparent: `00-${trace}-${hex(8)}-01` } });
+      expect(echoed.body).toHaveProperty('result');
+      const meta = echoed.body.result.structuredContent.meta as Record<string, unknown>;
+      const span = await waitFor(() => spansOf(trace).find((candidate) => candidate.kind === CLIENT), 'the client span');
+      expect(meta.traceparent).toBe(`00-${trace}-${span.spanId}-01`);
+      expect(span.attributes['network.transport']).toBe('pipe');
+      expect(span.attributes['mcp.protocol.version']).toEqual(tool === 'meta__echo' ? expect.stringMatching(/^2025-/) : '2026-07-28');
+    }
   });
 
   it('puts a REST invocation under an HTTP SERVER span, the upstream CLIENT span under it', async () => {
@@ -278,6 +306,37 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     expect(text).toMatch(/mcp_client_operation_duration_seconds_count\{mcp_method_name="tools\/call",error_type="",network_transport="tcp"\} [1-9]/);
     expect(text).toContain('mcp_client_session_duration_seconds');
     expect(text).toContain('mcp_server_session_duration_seconds');
+  });
+});
+
+describe('traces with payloads (TOOLPLANE_TRACE_PAYLOADS=true)', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let upstream: RunningUpstream;
+  let h: Harness;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    upstream = await startHttpUpstream((port) => [resolve(FIXTURES, 'trace-recording-server.mjs'), '--port', String(port)], '/mcp');
+    h = await startHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100', TOOLPLANE_TRACE_PAYLOADS: 'true', OTEL_SERVICE_NAME: 'tools-gateway' });
+    expect((await h.api.put('/api/v1/secrets/REC_TOKEN', { value: 'rec-token-0123456789' })).status).toBeLessThan(300);
+    expect((await h.api.post('/api/v1/sources', { name: 'rec', transport: 'streamable-http', url: upstream.url, headers: { 'x-token': '${secret:REC_TOKEN}' } })).status).toBe(201);
+  }, 90_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await upstream?.stop();
+    await receiver?.close();
+  });
+
+  it('records arguments and result on the client span, the source secrets scrubbed', async () => {
+    const traceId = hex(16);
+    const invoked = await h.api.request('POST', '/api/v1/tools/rec__echo/invoke', { arguments: { message: 'the token is rec-token-0123456789' } }, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    expect(invoked.status).toBe(200);
+    const client = await waitFor(() => receiver.spans.find((span) => span.traceId === traceId && span.kind === CLIENT), 'the client span');
+    expect(JSON.parse(client.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ message: 'the token is [secret:REC_TOKEN]' });
+    expect(JSON.parse(client.attributes['gen_ai.tool.call.result'] as string)).toEqual({ content: [{ type: 'text', text: 'the token is [secret:REC_TOKEN]' }] });
+    expect(JSON.stringify(receiver.spans)).not.toContain('rec-token-0123456789');
+    expect((client as unknown as { resource: Record<string, unknown> }).resource['service.name']).toBe('tools-gateway');
   });
 });
 
