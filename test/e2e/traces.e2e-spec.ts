@@ -225,6 +225,18 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     expect(linked.links).toEqual([{ traceId: headerTrace, spanId: headerSpan }]);
   });
 
+  it('passes an unsampled parent on upstream as unsampled, and exports nothing for it', async () => {
+    const traceId = hex(16);
+    await fetch(`http://127.0.0.1:${upstream.port}/received`, { method: 'DELETE' });
+    const answer = await mcpCall(h, 'rec__echo', { headers: { traceparent: `00-${traceId}-${hex(8)}-00` } });
+    expect(answer.body.result.content).toEqual([{ type: 'text', text: 'hello traces' }]);
+    const [call] = await received(upstream);
+    expect(call!.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+    expect(call!.meta).toMatchObject({ traceparent: call!.headers.traceparent });
+    await new Promise((done) => setTimeout(done, 500));
+    expect(spansOf(traceId)).toEqual([]);
+  });
+
   it('sets error.type=tool_error on both spans when the result has isError', async () => {
     const traceId = hex(16);
     const answer = await mcpCall(h, 'rec__fail', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });

@@ -79,9 +79,14 @@ export class McpTelemetry {
     if (fromMeta && headerSpan && headerSpan.spanId !== spanContextOf(fromMeta)?.spanId) links.push({ context: headerSpan });
 
     const target = targetOf(method, params);
+    const name = known === '_OTHER' ? '_OTHER' : target !== undefined && (method === 'tools/call' || method === 'prompts/get') ? `${method} ${target}` : method;
+    // The required attribute at start (samplers may read it), the rest only on a span that records.
+    const span = trace.getTracer('toolplane').startSpan(name, { kind: SpanKind.SERVER, attributes: { 'mcp.method.name': method.slice(0, 100) }, links }, parent);
+    const ctx = trace.setSpan(parent, span);
+    if (!span.isRecording()) return new McpServerOperation(this.metrics, known, span, ctx);
+
     const modern = meta !== undefined && typeof meta[PROTOCOL_VERSION_META_KEY] === 'string';
     const attributes: Attributes = {
-      'mcp.method.name': method.slice(0, 100),
       'jsonrpc.protocol.version': typeof message.jsonrpc === 'string' ? message.jsonrpc.slice(0, 10) : '2.0',
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
@@ -99,18 +104,19 @@ export class McpTelemetry {
     if (sessionId !== undefined && !modern) attributes['mcp.session.id'] = sessionId.slice(0, 200);
     if (client.address) attributes['client.address'] = client.address;
     if (client.port) attributes['client.port'] = client.port;
-
-    const name = known === '_OTHER' ? '_OTHER' : target !== undefined && (method === 'tools/call' || method === 'prompts/get') ? `${method} ${target}` : method;
-    const span = trace.getTracer('toolplane').startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
-    return new McpServerOperation(this.metrics, known, span, trace.setSpan(parent, span));
+    span.setAttributes(attributes);
+    return new McpServerOperation(this.metrics, known, span, ctx);
   }
 
   /** One `tools/call` sent to an upstream (one attempt), child of the active span. */
   upstreamCall(endpoint: UpstreamEndpoint, toolName: string): McpClientOperation {
     const transport = endpoint.transport === 'stdio' ? 'pipe' : 'tcp';
     if (!traceCarriers.enabled) return new McpClientOperation(this.metrics, transport, undefined, undefined);
+    const parent = context.active();
+    const span = trace.getTracer('toolplane').startSpan(`tools/call ${toolName}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': 'tools/call' } }, parent);
+    const ctx = trace.setSpan(parent, span);
+    if (!span.isRecording()) return new McpClientOperation(this.metrics, transport, span, ctx);
     const attributes: Attributes = {
-      'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': toolName,
       'gen_ai.operation.name': 'execute_tool',
       'jsonrpc.protocol.version': '2.0',
@@ -124,19 +130,21 @@ export class McpTelemetry {
         attributes['network.protocol.name'] = 'http';
       }
     }
-    const parent = context.active();
-    const span = trace.getTracer('toolplane').startSpan(`tools/call ${toolName}`, { kind: SpanKind.CLIENT, attributes }, parent);
-    return new McpClientOperation(this.metrics, transport, span, trace.setSpan(parent, span));
+    span.setAttributes(attributes);
+    return new McpClientOperation(this.metrics, transport, span, ctx);
   }
 
   /** A REST request served over HTTP (`POST /api/v1/tools/{qualifiedName}/invoke`), parented by its `traceparent` header. */
   httpServer(method: string, route: string, path: string, headers: Headers, client: { address?: string; port?: number }): HttpServerOperation {
     if (!traceCarriers.enabled) return new HttpServerOperation(undefined, undefined);
     const parent = traceCarriers.extract(headers) ?? context.active();
-    const attributes: Attributes = { 'http.request.method': method, 'http.route': route, 'url.path': path.slice(0, 500), 'url.scheme': 'http', 'network.transport': 'tcp' };
-    if (client.address) attributes['client.address'] = client.address;
-    if (client.port) attributes['client.port'] = client.port;
-    const span = trace.getTracer('toolplane').startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent);
+    const span = trace.getTracer('toolplane').startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route } }, parent);
+    if (span.isRecording()) {
+      const attributes: Attributes = { 'url.path': path.slice(0, 500), 'url.scheme': 'http', 'network.transport': 'tcp' };
+      if (client.address) attributes['client.address'] = client.address;
+      if (client.port) attributes['client.port'] = client.port;
+      span.setAttributes(attributes);
+    }
     return new HttpServerOperation(span, trace.setSpan(parent, span));
   }
 }
@@ -221,16 +229,19 @@ export class McpClientOperation {
     if (sessionId) this.span!.setAttribute('mcp.session.id', sessionId);
   }
 
-  /** The trace context to send upstream (HTTP headers and `params._meta`), naming this span; undefined when not recording. */
+  /**
+   * The trace context to send upstream (HTTP headers and `params._meta`), naming this span; also
+   * for a span that is not sampled, so that the upstream does not sample either. Undefined with traces off.
+   */
   carrier(): Record<string, string> | undefined {
-    if (!this.recording) return undefined;
+    if (!this.span || !this.ctx || !trace.isSpanContextValid(this.span.spanContext())) return undefined;
     const carrier: Record<string, string> = {};
-    propagation.inject(this.ctx!, carrier);
-    return carrier;
+    propagation.inject(this.ctx, carrier);
+    return Object.keys(carrier).length > 0 ? carrier : undefined;
   }
 
   requestId(id: string): void {
-    this.span?.setAttribute('jsonrpc.request.id', id);
+    if (this.recording) this.span!.setAttribute('jsonrpc.request.id', id);
   }
 
   /** Opt-in payload attributes: values already redacted and scrubbed by the caller. */

@@ -21,12 +21,12 @@ export const traceCarriers = {
     enabled = false;
   },
 
-  /** The active context as carrier entries (`traceparent`, …), or undefined when there is no recording span. */
+  /** The active context as carrier entries (`traceparent`, …), or undefined when no span is active. */
   current(): Record<string, string> | undefined {
     if (!enabled) return undefined;
     const active = context.active();
     const span = trace.getSpan(active);
-    if (!span || !span.isRecording()) return undefined;
+    if (!span || !trace.isSpanContextValid(span.spanContext())) return undefined;
     const carrier: Record<string, string> = {};
     propagation.inject(active, carrier);
     return Object.keys(carrier).length > 0 ? carrier : undefined;
