@@ -8,6 +8,7 @@
 //   BENCH_CONNECTIONS  connections, default 16
 //   BENCH_ROUNDS       off/on pairs, default 2
 //   BENCH_BASELINE     another build's entry point (e.g. before traces existed), measured too, as `before`
+//   BENCH_VARIANTS     comma-separated of before, off, on: which to measure (default all)
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ const VARIANTS = [
   ...(process.env.BENCH_BASELINE ? [{ label: 'before', main: resolve(process.env.BENCH_BASELINE), traces: false }] : []),
   { label: 'off', main: MAIN, traces: false },
   { label: 'on', main: MAIN, traces: true },
-];
+].filter((variant) => !process.env.BENCH_VARIANTS || process.env.BENCH_VARIANTS.split(',').includes(variant.label));
 
 process.on('exit', killAllNow);
 
@@ -107,6 +108,7 @@ try {
   await sink.close();
 }
 
+for (const row of rows) console.error(JSON.stringify(row));
 console.log(`${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} round(s); OTLP bytes received: ${sink.bytes()}`);
 console.log('| path | traces | calls/s | Toolplane CPU µs/call | errors |');
 console.log('|---|---|---|---|---|');

@@ -20,7 +20,8 @@ export async function startTracing(settings: TracingSettings): Promise<StartedTr
   if (started) return started;
   // Loaded only when traces are on: the SDK and its exporters cost start time and memory.
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName: settings.serviceName, instrumentations: [] });
+  // Traces only: Toolplane's metrics are served on /metrics, and it writes no OpenTelemetry logs.
+  const sdk = new NodeSDK({ serviceName: settings.serviceName, instrumentations: [], metricReaders: [], logRecordProcessors: [] });
   sdk.start();
   traceCarriers.enable();
   activeTrace.install(() => {
