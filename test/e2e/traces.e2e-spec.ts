@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, FIXTURES, startEverythingHttp, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
 /** A span as the OTLP/HTTP JSON exporter sends it, attributes flattened. */
 interface ExportedSpan {
@@ -86,6 +86,44 @@ async function mcpCall(h: Harness, name: string, options: { headers?: Record<str
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
 }
 
+/** A loopback proxy in front of an HTTP upstream that remembers each POSTed JSON-RPC message with its headers. */
+async function startRecordingProxy(upstreamPort: number): Promise<{ url: string; posts: { headers: Record<string, unknown>; body: any }[]; close(): Promise<void> }> {
+  const { request } = await import('node:http');
+  const posts: { headers: Record<string, unknown>; body: any }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST') {
+        try {
+          posts.push({ headers: req.headers, body: JSON.parse(body.toString('utf8')) });
+        } catch {
+          // not JSON
+        }
+      }
+      const forward = request({ host: '127.0.0.1', port: upstreamPort, path: req.url, method: req.method, headers: req.headers }, (upstream) => {
+        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+        upstream.pipe(res);
+      });
+      forward.on('error', () => res.writeHead(502).end());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    posts,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
 async function waitFor<T>(find: () => T | undefined, what: string, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -149,7 +187,7 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     const traceId = hex(16);
     const parentId = hex(8);
     await fetch(`http://127.0.0.1:${upstream.port}/received`, { method: 'DELETE' });
-    const answer = await mcpCall(h, 'rec__echo', { headers: { traceparent: `00-${traceId}-${parentId}-01` }, id: 42 });
+    const answer = await mcpCall(h, 'rec__echo', { headers: { traceparent: `00-${traceId}-${parentId}-01`, tracestate: 'vendor=opaque', baggage: 'tenant=acme' }, id: 42 });
     expect(answer.status).toBe(200);
     expect(answer.body.result.content).toEqual([{ type: 'text', text: 'hello traces' }]);
     // Toolplane's own fields never reach the caller's result.
@@ -192,10 +230,10 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
 
     const [call] = await received(upstream);
     const expected = `00-${traceId}-${client.spanId}-01`;
-    expect(call!.headers.traceparent).toBe(expected);
-    expect(call!.meta).toMatchObject({ traceparent: expected });
+    expect(call!.headers).toMatchObject({ traceparent: expected, tracestate: 'vendor=opaque', baggage: 'tenant=acme' });
+    expect(call!.meta).toMatchObject({ traceparent: expected, tracestate: 'vendor=opaque', baggage: 'tenant=acme' });
     // Only the trace context keys are added to what the upstream sees in _meta.
-    expect(Object.keys(call!.meta ?? {}).filter((key) => !key.startsWith('io.modelcontextprotocol/') && key !== 'progressToken').sort()).toEqual(['traceparent']);
+    expect(Object.keys(call!.meta ?? {}).filter((key) => !key.startsWith('io.modelcontextprotocol/') && key !== 'progressToken').sort()).toEqual(['baggage', 'traceparent', 'tracestate']);
 
     // The execution record names the trace; so does the call's log line.
     const execution = await h.api.get(`/api/v1/executions/${answer.headers.get('toolplane-execution-id') ?? ''}`);
@@ -277,6 +315,27 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
       expect(meta.traceparent).toBe(`00-${trace}-${span.spanId}-01`);
       expect(span.attributes['network.transport']).toBe('pipe');
       expect(span.attributes['mcp.protocol.version']).toEqual(tool === 'meta__echo' ? expect.stringMatching(/^2025-/) : '2026-07-28');
+    }
+  });
+
+  it('sends the trace context in the headers and _meta of calls that go through the SDK transport (legacy SSE)', async () => {
+    const sse = await startEverythingHttp('sse');
+    const proxy = await startRecordingProxy(sse.port);
+    try {
+      expect((await h.api.post('/api/v1/sources', { name: 'sse', transport: 'sse', url: `${proxy.url}/sse` })).status).toBe(201);
+      const traceId = hex(16);
+      const answer = await mcpCall(h, 'sse__echo', { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+      expect(answer.body.result.content[0].text).toContain('hello traces');
+      const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
+      expect(client.attributes).toMatchObject({ 'network.transport': 'tcp', 'server.address': '127.0.0.1', 'server.port': Number(new URL(proxy.url).port) });
+      const post = proxy.posts.find((candidate) => candidate.body?.method === 'tools/call');
+      const expected = `00-${traceId}-${client.spanId}-01`;
+      expect(post?.headers.traceparent).toBe(expected);
+      expect(post?.body.params._meta).toMatchObject({ traceparent: expected });
+    } finally {
+      await h.api.delete('/api/v1/sources/sse');
+      await proxy.close();
+      await sse.stop();
     }
   });
 
