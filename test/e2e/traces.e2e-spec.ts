@@ -366,6 +366,18 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     const server = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the server span');
     expect(server.name).toBe('tools/list');
     expect(server.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'jsonrpc.request.id': '7' });
+    expect(server.attributes['error.type']).toBeUndefined();
+
+    const promptTrace = hex(16);
+    const refused = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', traceparent: `00-${promptTrace}-${hex(8)}-01` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name: 'no-such-prompt' } }),
+    });
+    const body = (await refused.json()) as { error: { code: number } };
+    const prompt = await waitFor(() => spansOf(promptTrace).find((span) => span.kind === SERVER), 'the server span');
+    expect(prompt.name).toBe('prompts/get no-such-prompt');
+    expect(prompt.attributes).toMatchObject({ 'gen_ai.prompt.name': 'no-such-prompt', 'error.type': String(body.error.code), 'rpc.response.status_code': String(body.error.code) });
   });
 
   it('exports the MCP duration histograms on /metrics', async () => {

@@ -34,8 +34,10 @@ const MCP_METHODS = new Set([
 const KNOWN_ERROR_CODES = new Set(['-32700', '-32600', '-32601', '-32602', '-32603', '-32000', '-32001', '-32002', '-32020', '-32021', '-32042']);
 /** The largest payload attribute (arguments, result) recorded, in characters. */
 const MAX_PAYLOAD_CHARS = 16 * 1024;
-/** A JSON answer larger than this is not read for its outcome (the span and metric then name none). */
+/** A tool result larger than this is not read for its outcome (the span and metric then name none). */
 const MAX_INSPECTED_BODY_BYTES = 256 * 1024;
+/** Answers up to this size are always read for their outcome. */
+const SMALL_BODY_BYTES = 4 * 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -181,9 +183,13 @@ export class McpServerOperation {
     }
   }
 
-  /** A JSON answer body (one message, or a batch's array), read for its outcome when small. */
+  /**
+   * A JSON answer body, read for its outcome: small ones (errors are), and tool results that may
+   * say `isError` — never a large listing, which would cost a parse per request.
+   */
   answeredBody(body: Buffer): void {
-    if (body.length > MAX_INSPECTED_BODY_BYTES) return;
+    const small = body.length <= SMALL_BODY_BYTES;
+    if (!small && !(this.method === 'tools/call' && body.length <= MAX_INSPECTED_BODY_BYTES && body.includes('"isError":true'))) return;
     try {
       const parsed: unknown = JSON.parse(body.toString('utf8'));
       if (!Array.isArray(parsed)) this.answered(parsed);
