@@ -13,6 +13,7 @@ import { SourcesModule } from './modules/sources/sources.module.js';
 import { EventLoopWatch } from './ops/event-loop-watch.js';
 import { HealthController } from './ops/health.controller.js';
 import { MetricsModule } from './ops/metrics/metrics.module.js';
+import { TracingModule } from './ops/tracing/tracing.module.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
@@ -28,6 +29,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         CatalogNotificationsModule,
         MetricsModule,
+        TracingModule,
         AuditModule,
         AccessModule,
         SecretsModule,

@@ -11,6 +11,7 @@ import { InFlightCalls } from './modules/execution/application/in-flight-calls.j
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { AllowedOrigins } from './shared/http/allowed-origins.js';
 import { installRequestEdge, machineNames } from './shared/http/request-edge.js';
+import { startTracing } from './ops/tracing/tracing-sdk.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,6 +25,8 @@ export interface Toolplane {
 /** Builds, documents and starts Toolplane; used by main and by the end-to-end tests alike. */
 export async function startToolplane(config: AppConfig, logger: LoggerService | false): Promise<Toolplane> {
   const admin = await loadAdminKey(config);
+  // Off unless an OTLP endpoint or a traces exporter is configured; then before anything is served.
+  const tracing = await startTracing(config.tracing);
   // Closing destroys the connections still open: by then in-flight calls have drained (close() below), and
   // what remains are MCP streams (listeners, 2025-era sessions) that would otherwise hold the process.
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true, multipart: false });
@@ -54,6 +57,8 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
     const drained = await app.get(InFlightCalls).drain(config.shutdownGraceMs);
     if (!drained && logger) logger.warn(`calls still running after ${config.shutdownGraceMs} ms; they are cut off`, 'shutdown');
     await app.close();
+    // Spans still buffered are exported before the process ends.
+    await tracing?.shutdown().catch(() => undefined);
   };
   return { app, url: `http://${host}:${port}`, adminKeyFile: admin.file, close };
 }

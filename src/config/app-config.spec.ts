@@ -49,6 +49,20 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'TOOLPLANE_EXECUTION_PURGE_BATCH', 'TOOLPLANE_EXECUTION_RETENTION']);
   });
 
+  it('turns traces on only when an OTLP endpoint or a traces exporter is configured', () => {
+    const tracing = (env: Record<string, string>) => loadConfig({ PATH: '/usr/bin', ...env }).tracing;
+    expect(tracing({})).toEqual({ enabled: false, serviceName: 'toolplane', payloads: false });
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).enabled).toBe(true);
+    expect(tracing({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).enabled).toBe(true);
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'console' }).enabled).toBe(true);
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).enabled).toBe(false);
+    expect(tracing({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).enabled).toBe(false);
+    expect(tracing({ OTEL_SERVICE_NAME: 'gateway', TOOLPLANE_TRACE_PAYLOADS: 'true' })).toMatchObject({ serviceName: 'gateway', payloads: true });
+    expect(() => loadConfig({ PATH: '/usr/bin', TOOLPLANE_TRACE_PAYLOADS: 'yes', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringContaining('TOOLPLANE_TRACE_PAYLOADS'), expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT')] }),
+    );
+  });
+
   it('allows auth off on loopback only', () => {
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '127.0.0.1' }).authDisabled).toBe(true);
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '::1' }).authDisabled).toBe(true);

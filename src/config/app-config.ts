@@ -76,6 +76,16 @@ export interface AppConfig {
   sourceQueueLimit: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
   sourceHosts: HostPolicyLists;
+  /** OpenTelemetry traces; off unless an OTLP endpoint or a traces exporter is configured (OTEL_*). */
+  tracing: TracingSettings;
+}
+
+export interface TracingSettings {
+  enabled: boolean;
+  /** OTEL_SERVICE_NAME, else `toolplane`. */
+  serviceName: string;
+  /** Whether spans carry tool arguments and results (TOOLPLANE_TRACE_PAYLOADS), secrets scrubbed. */
+  payloads: boolean;
 }
 
 const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
@@ -137,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if ('problem' in retention) problems.push(`TOOLPLANE_EXECUTION_RETENTION ${retention.problem}`);
 
   const oidc = oidcSettings(env, int, problems);
+  const tracing = tracingSettings(env, problems);
   const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
   const config: AppConfig = {
     port: int('PORT', 8080, 0, 65535),
@@ -174,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     executionPurgeIntervalMs: int('TOOLPLANE_EXECUTION_PURGE_INTERVAL_MS', 300_000, 1000, 86_400_000),
     executionPurgeBatch: int('TOOLPLANE_EXECUTION_PURGE_BATCH', 5000, 100, 50_000),
     ...(oidc ? { oidc } : {}),
+    tracing,
     schemaLimits: {
       maxBytes: int('TOOLPLANE_SCHEMA_MAX_BYTES', 128 * 1024, 1024, 16 * 1024 * 1024),
       maxDepth: int('TOOLPLANE_SCHEMA_MAX_DEPTH', 32, 4, 256),
@@ -184,6 +196,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   problems.push(...sourceHosts.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * Traces are on when an OTLP endpoint is named (OTEL_EXPORTER_OTLP_ENDPOINT or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) or OTEL_TRACES_EXPORTER names an exporter; the SDK reads the
+ * other OTEL_* settings itself.
+ */
+function tracingSettings(env: NodeJS.ProcessEnv, problems: string[]): TracingSettings {
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+  const enabled = !disabled && (exporter ? exporter !== 'none' : Boolean(endpoint));
+  const payloadsRaw = env.TOOLPLANE_TRACE_PAYLOADS?.trim().toLowerCase() || 'false';
+  if (!['true', 'false'].includes(payloadsRaw)) problems.push(`TOOLPLANE_TRACE_PAYLOADS must be "true" or "false" (got "${env.TOOLPLANE_TRACE_PAYLOADS}")`);
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] as const) {
+    const value = env[name]?.trim();
+    if (value && !/^https?:\/\/[^\s]+$/.test(value)) problems.push(`${name} must be an http(s) URL (got "${value}")`);
+  }
+  return { enabled, serviceName: env.OTEL_SERVICE_NAME?.trim() || 'toolplane', payloads: payloadsRaw === 'true' };
 }
 
 /** A comma-separated list of origins (scheme://host[:port], nothing more), each serialized; undefined when unset. */

@@ -72,6 +72,8 @@ export interface ClientFactorySettings {
    * elicitation). 2025-era connections declare LEGACY_INPUT_CAPABILITIES.
    */
   modernInputCapabilities?: ClientCapabilities;
+  /** Told when a connected session to an upstream ends: its transport (`tcp`, `pipe`) and how long it lasted. */
+  onSessionEnded?: (transport: 'tcp' | 'pipe', seconds: number) => void;
 }
 
 export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
@@ -237,6 +239,11 @@ async function connectOnce(
   const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive, LEGACY_INPUT_CAPABILITIES);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
+    const onSessionEnded = settings.onSessionEnded;
+    if (onSessionEnded) {
+      const opened = performance.now();
+      connection.whenClosed(() => onSessionEnded(target.transport === 'stdio' ? 'pipe' : 'tcp', (performance.now() - opened) / 1000));
+    }
     if (options.onToolsChanged) listenForToolChanges(client, endpointLabel(target), options.onToolsChanged);
     return connection;
   } catch (error) {

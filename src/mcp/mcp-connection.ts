@@ -31,6 +31,7 @@ const SESSION_TERMINATION_MS = 1000;
 export class McpConnection {
   private isClosed = false;
   private closing?: Promise<void>;
+  private onClosed?: () => void;
   /** The calls in flight, for the log messages and requests for input that arrive on the connection itself. */
   readonly calls: UpstreamCallRelay;
 
@@ -53,6 +54,7 @@ export class McpConnection {
     const previous = client.onclose;
     client.onclose = () => {
       this.isClosed = true;
+      this.closed();
       previous?.();
     };
   }
@@ -94,6 +96,17 @@ export class McpConnection {
     });
   }
 
+  /** Runs `listener` once, when the connection closes (either side). */
+  whenClosed(listener: () => void): void {
+    this.onClosed = listener;
+  }
+
+  private closed(): void {
+    const listener = this.onClosed;
+    this.onClosed = undefined;
+    listener?.();
+  }
+
   /** Closes the session; for stdio, resolves once the process group is gone. Idempotent. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
@@ -112,6 +125,7 @@ export class McpConnection {
       this.directCaller?.close();
       await transport.close().catch(() => undefined);
       this.isClosed = true;
+      this.closed();
     }
   }
 }

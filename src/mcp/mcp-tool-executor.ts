@@ -13,6 +13,9 @@ import { jsonBytes, limitResult } from '../modules/execution/domain/tool-result.
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 import { isRecord } from '../shared/is-record.js';
+import { SecretScrubber } from '../shared/secret-scrubber.js';
+import { redactArguments } from '../modules/execution/domain/argument-redaction.js';
+import { McpTelemetry, type McpClientOperation } from '../ops/tracing/mcp-telemetry.js';
 
 /**
  * The `tools/call` result exactly as the upstream sent it (after the era codec lifted the 2026
@@ -50,7 +53,10 @@ const HEADER_MISMATCH = -32020;
  *   `inputResponses` and the byte-exact `requestState` on a fresh `tools/call`.
  */
 export class McpToolExecutor extends ToolInvoker {
-  constructor(private readonly transports: TransportFactory) {
+  constructor(
+    private readonly transports: TransportFactory,
+    private readonly telemetry: McpTelemetry = new McpTelemetry(undefined, false),
+  ) {
     super();
   }
 
@@ -58,20 +64,40 @@ export class McpToolExecutor extends ToolInvoker {
     if (!Number.isFinite(request.maxResultBytes) || request.maxResultBytes <= 0) {
       throw new RangeError(`maxResultBytes must be a positive number, got ${request.maxResultBytes}`);
     }
+    // The CLIENT span of this attempt: what it carries upstream names it as the parent.
+    const operation = this.telemetry.upstreamCall(request.target, request.toolName);
+    const scrubber = this.telemetry.payloads && operation.recording ? new SecretScrubber(request.target.secrets) : undefined;
+    if (scrubber) operation.payload('gen_ai.tool.call.arguments', scrubber.json(redactArguments(request.arguments, request.definition?.inputSchema)));
     try {
-      return await this.transports.withClient(request.target, (session) => this.callTool(session, request), {
-        timeoutMs: request.timeoutMs,
-        signal: request.signal,
-      });
+      const outcome = await operation.run(() =>
+        this.transports.withClient(request.target, (session) => this.callTool(session, request, operation), {
+          timeoutMs: request.timeoutMs,
+          signal: request.signal,
+        }),
+      );
+      if (outcome.kind === 'result') {
+        operation.succeeded(outcome.isError);
+        if (scrubber) operation.payload('gen_ai.tool.call.result', scrubber.json({ content: outcome.content, ...(outcome.structuredContent !== undefined ? { structuredContent: outcome.structuredContent } : {}) }));
+      }
+      return outcome;
     } catch (error) {
-      throw toInvocationFailure(error, request);
+      const failure = toInvocationFailure(error, request);
+      if (failure instanceof InvocationFailure) operation.failed(failure.kind, failure.rpcCode, failure.message);
+      else operation.failed('_OTHER', undefined, failure.message);
+      throw failure;
+    } finally {
+      operation.end();
     }
   }
 
-  private async callTool(session: ClientSession, request: InvocationRequest): Promise<InvocationOutcome> {
+  private async callTool(session: ClientSession, request: InvocationRequest, operation: McpClientOperation): Promise<InvocationOutcome> {
     const { client } = session;
     session.setPhase(`calling tool ${request.toolName}`);
     const modern = client.getProtocolEra() === 'modern';
+    const legacySession = modern ? undefined : (session.connection.transport as { sessionId?: string }).sessionId;
+    operation.connected(client.getNegotiatedProtocolVersion(), legacySession);
+    // Trace context travels in `params._meta` (SEP-414, unprefixed keys) and, over HTTP, in the headers.
+    const traceCarrier = operation.carrier();
     const continuation = request.inputResponses !== undefined || request.requestState !== undefined;
     if (continuation && !modern) {
       throw new UpstreamError(
@@ -85,7 +111,7 @@ export class McpToolExecutor extends ToolInvoker {
     const params: Record<string, unknown> & { name: string } = {
       name: request.toolName,
       arguments: request.arguments,
-      ...(modern ? modernMeta(request) : {}),
+      ...withTraceContext(modern ? modernMeta(request) : {}, traceCarrier),
       ...(request.inputResponses !== undefined && Object.keys(request.inputResponses).length > 0 ? { inputResponses: request.inputResponses } : {}),
       ...(request.requestState !== undefined ? { requestState: request.requestState } : {}),
     };
@@ -115,7 +141,7 @@ export class McpToolExecutor extends ToolInvoker {
       ...(request.onInputRequest ? { onInputRequest: request.onInputRequest } : {}),
     });
     try {
-      return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress), request);
+      return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress, traceCarrier, operation), request);
     } finally {
       detach();
     }
@@ -127,6 +153,8 @@ export class McpToolExecutor extends ToolInvoker {
     params: Record<string, unknown> & { name: string },
     callWithDefinition: (inputSchema: unknown) => Promise<unknown>,
     relayProgress: ((update: ProgressUpdate) => void) | undefined,
+    traceHeaders: Record<string, string> | undefined,
+    operation: McpClientOperation,
   ): Promise<unknown> {
     const { client } = session;
     const direct = session.connection.directCaller;
@@ -141,6 +169,7 @@ export class McpToolExecutor extends ToolInvoker {
             ...(relayProgress ? { onProgress: relayProgress } : {}),
             ...(request.log ? { log: request.log } : {}),
             ...(request.onInputRequest ? { onInputRequest: request.onInputRequest } : {}),
+            ...(traceHeaders ? { headers: traceHeaders, onRequestId: (id: string) => operation.requestId(id) } : {}),
           })
         : await client.request({ method: 'tools/call', params }, RAW_RESULT, this.options(session, relayProgress));
     } catch (error) {
@@ -170,6 +199,12 @@ function modernMeta(request: InvocationRequest): { _meta?: Record<string, unknow
   if (request.clientCapabilities !== undefined) meta[CLIENT_CAPABILITIES_META_KEY] = relayedInputCapabilities(request.clientCapabilities);
   if (request.log) meta[LOG_LEVEL_META_KEY] = request.log.level;
   return Object.keys(meta).length > 0 ? { _meta: meta } : {};
+}
+
+/** The call's `_meta` with the trace context keys added (Toolplane's own, so they replace any of the same name). */
+function withTraceContext(meta: { _meta?: Record<string, unknown> }, carrier: Record<string, string> | undefined): { _meta?: Record<string, unknown> } {
+  if (!carrier) return meta;
+  return { _meta: { ...meta._meta, ...carrier } };
 }
 
 function toOutcome(answer: unknown, request: InvocationRequest): InvocationOutcome {

@@ -16,6 +16,7 @@ import { StderrRateLimit } from './stdio/stderr-lines.js';
 import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
 import { WorkMetrics } from '../shared/work-metrics.js';
+import { McpTelemetry } from '../ops/tracing/mcp-telemetry.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 /** A plugin's stderr reaches the (debug) log at most this fast; the rest is counted, not logged. */
@@ -52,6 +53,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
           schemaLimits: config.schemaLimits,
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
+          onSessionEnded: (transport, seconds) => metrics.mcpSessionEnded('client', transport, seconds),
         });
         metrics.connections(() => transports.connectionCounts());
         return transports;
@@ -87,8 +89,8 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     },
     {
       provide: ToolInvoker,
-      useFactory: (transports: TransportFactory) => new McpToolExecutor(transports),
-      inject: [TransportFactory],
+      useFactory: (transports: TransportFactory, telemetry: McpTelemetry) => new McpToolExecutor(transports, telemetry),
+      inject: [TransportFactory, McpTelemetry],
     },
     { provide: UpstreamPrimitives, useFactory: (transports: TransportFactory) => new UpstreamPrimitives(transports), inject: [TransportFactory] },
     McpCatalog,

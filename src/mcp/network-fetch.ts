@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { traceCarriers } from '../ops/tracing/trace-carrier.js';
 
 /**
  * `fetch` whose network failures keep their system error code (ECONNREFUSED, ENOTFOUND, ...) in
@@ -7,7 +8,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
  */
 export const fetchWithNetworkDetail = async (url: string | URL, init?: RequestInit, base: FetchLike = fetch): Promise<Response> => {
   try {
-    return await base(url, init);
+    return await base(url, withTraceHeaders(init));
   } catch (error) {
     // A connection the source host policy refused says why, not just "fetch failed".
     const denied = causeWithCode(error, 'SOURCE_HOST_DENIED');
@@ -21,6 +22,15 @@ export const fetchWithNetworkDetail = async (url: string | URL, init?: RequestIn
     throw error;
   }
 };
+
+/** The request with the active span's trace context in its headers (`traceparent`, …); as it was when none is recording. */
+function withTraceHeaders(init: RequestInit | undefined): RequestInit | undefined {
+  const carrier = traceCarriers.current();
+  if (!carrier) return init;
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(carrier)) if (!headers.has(name)) headers.set(name, value);
+  return { ...init, headers };
+}
 
 function causeWithCode(error: unknown, wanted: string): unknown {
   let current: unknown = error;

@@ -12,6 +12,18 @@ export interface CallObservation {
   upstreamSeconds: number | null;
 }
 
+/** One MCP request served (`server`) or sent upstream (`client`), as the MCP semantic conventions measure it. */
+export interface McpOperationObservation {
+  side: 'server' | 'client';
+  /** A method of the MCP specification, or `_OTHER`. */
+  method: string;
+  /** Absent when it succeeded: a JSON-RPC error code, `tool_error`, or a failure class Toolplane names. */
+  errorType?: string;
+  /** `tcp` or `pipe`. */
+  transport: string;
+  seconds: number;
+}
+
 /** A gauge's value for one set of labels, read when metrics are scraped. */
 export interface GaugeSample {
   labels: Record<string, string>;
@@ -24,6 +36,9 @@ export interface GaugeSample {
  */
 export abstract class WorkMetrics {
   abstract callEnded(call: CallObservation): void;
+  abstract mcpOperationEnded(operation: McpOperationObservation): void;
+  /** An MCP session ended: one Toolplane served (`server`) or held to an upstream (`client`). */
+  abstract mcpSessionEnded(side: 'server' | 'client', transport: string, seconds: number): void;
   abstract refreshEnded(ok: boolean, seconds: number): void;
   abstract recordsCommitted(rows: number, seconds: number): void;
   /** One transaction of a retention purge: the executions it deleted and how long it took. */

@@ -20,6 +20,7 @@ import { McpCatalog } from './mcp-catalog.js';
 import { CALL_TOOL, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from './sealed-session.js';
+import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -47,6 +48,7 @@ type McpRequest = FastifyRequest & { principal?: Principal };
 export async function registerMcpRoutes(app: NestFastifyApplication, options: McpRoutesOptions): Promise<void> {
   const gateway = app.get(McpGatewayServer);
   const catalog = app.get(McpCatalog);
+  const telemetry = app.get(McpTelemetry);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
   await fastify.register(async (scope) => {
@@ -88,17 +90,33 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       const parsed = parseBody(request);
       if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);
       const parsedBody = parsed.value;
+      // One JSON-RPC request or notification: its SERVER span (traces on) and duration, until the exchange closes.
+      const operation = request.method === 'POST' && isRecord(parsedBody) && typeof parsedBody.method === 'string' ? telemetry.serverOperation(parsedBody, request.headers, clientOf(request)) : undefined;
+      if (!operation) return dispatch(request, reply, surface, exchange, parsedBody, sessionId, undefined);
+      reply.raw.once('close', () => operation.end());
+      return operation.run(() => dispatch(request, reply, surface, exchange, parsedBody, sessionId, operation));
+    };
+
+    const dispatch = async (
+      request: McpRequest,
+      reply: FastifyReply,
+      surface: McpSurface,
+      exchange: McpExchange,
+      parsedBody: unknown,
+      sessionId: string | undefined,
+      operation: McpServerOperation | undefined,
+    ) => {
       // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
       if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = randomUUID();
       const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;
       if (call) {
         if (exchange.executionId) reply.raw.setHeader(EXECUTION_ID_HEADER, exchange.executionId);
-        return serveStatelessCall(gateway, call, exchange, reply);
+        return serveStatelessCall(gateway, call, exchange, reply, operation);
       }
       const response = await gateway.handle(toWebRequest(request, reply, parsedBody), parsedBody, exchange);
       // Named once an execution took the id, or while the answer still streams (the call is under way).
       if (exchange.executionId && (exchange.executionIdTaken || isEventStream(response))) void reply.header(EXECUTION_ID_HEADER, exchange.executionId);
-      return sendResponse(reply, response);
+      return sendResponse(reply, response, operation);
     };
 
     scope.all('/mcp', (request, reply) => serve(request, reply, { kind: 'all' }));
@@ -169,9 +187,9 @@ function statelessCallOf(request: FastifyRequest, parsedBody: unknown): Stateles
 }
 
 /** Answers the call on the raw response, JSON or SSE as it goes (see LazyAnswerStream). */
-async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply): Promise<void> {
+async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply, operation: McpServerOperation | undefined): Promise<void> {
   void reply.hijack();
-  const stream = new LazyAnswerStream(reply.raw);
+  const stream = new LazyAnswerStream(reply.raw, operation && ((message) => operation.answered(message)));
   const gone = abortedOnClose(reply);
   try {
     await gateway.serveStatelessCall(call, exchange, gone, stream);
@@ -209,7 +227,7 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, parsedBody: 
   });
 }
 
-async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+async function sendResponse(reply: FastifyReply, response: Response, operation?: McpServerOperation): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') void reply.header(name, value);
@@ -219,7 +237,15 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
     // Streamed as it comes; a client going away destroys the stream, which cancels the exchange.
     return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
   }
-  return reply.send(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  operation?.answeredBody(body);
+  return reply.send(body);
+}
+
+/** The peer of the HTTP connection, as the socket saw it. */
+function clientOf(request: FastifyRequest): { address?: string; port?: number } {
+  const socket = request.raw.socket;
+  return { address: socket.remoteAddress, port: socket.remotePort };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

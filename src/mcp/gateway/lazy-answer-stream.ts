@@ -11,7 +11,11 @@ const EVENT_STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-contr
 export class LazyAnswerStream {
   private streaming = false;
 
-  constructor(private readonly response: ServerResponse) {}
+  constructor(
+    private readonly response: ServerResponse,
+    /** Told the answer as it is written (for the request's span and metrics). */
+    private readonly onAnswer?: (message: unknown) => void,
+  ) {}
 
   notify(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -26,6 +30,7 @@ export class LazyAnswerStream {
   /** Ends the exchange with `message` (as JSON with `status`, or as the stream's last event). */
   answer(message: unknown, status = 200): void {
     if (this.closed) return;
+    this.onAnswer?.(message);
     if (this.streaming) {
       this.response.end(event(message));
       return;

@@ -21,6 +21,8 @@ interface LegacySession {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
+  /** performance.now() when it was opened. */
+  opened: number;
 }
 
 /**
@@ -37,7 +39,11 @@ export class LegacySessions {
   private readonly ended = new Set<string>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly limits: LegacySessionLimits = DEFAULT_LEGACY_SESSION_LIMITS) {
+  constructor(
+    private readonly limits: LegacySessionLimits = DEFAULT_LEGACY_SESSION_LIMITS,
+    /** Told how long each session lasted, when it ends. */
+    private readonly onEnded?: (seconds: number) => void,
+  ) {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, Math.max(1000, limits.idleMs / 2)));
     this.sweeper.unref();
   }
@@ -60,7 +66,7 @@ export class LegacySessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: newId,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { id, ...owner, server, transport, lastUsed: Date.now() });
+        this.sessions.set(id, { id, ...owner, server, transport, lastUsed: Date.now(), opened: performance.now() });
       },
       onsessionclosed: (id) => this.forget(id),
     });
@@ -100,11 +106,14 @@ export class LegacySessions {
     clearInterval(this.sweeper);
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
+    for (const session of sessions) this.onEnded?.((performance.now() - session.opened) / 1000);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
 
   private forget(id: string): void {
-    if (!this.sessions.delete(id)) return;
+    const session = this.sessions.get(id);
+    if (!session || !this.sessions.delete(id)) return;
+    this.onEnded?.((performance.now() - session.opened) / 1000);
     this.ended.add(id);
     if (this.ended.size > REMEMBERED_ENDINGS) this.ended.delete(this.ended.values().next().value as string);
   }

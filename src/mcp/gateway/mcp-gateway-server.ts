@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -20,6 +20,7 @@ import type { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
+import { WorkMetrics } from '../../shared/work-metrics.js';
 import { SecretCipher } from '../../modules/secrets/domain/secret-cipher.js';
 import { claimsOfInitialize, isInitialize, SealedSessions } from './sealed-session.js';
 
@@ -50,7 +51,7 @@ const BATCH_REVISIONS = new Set(['2025-03-26']);
 export class McpGatewayServer implements BeforeApplicationShutdown {
   private readonly logger = new Logger('mcp-server');
   private readonly modern: Record<McpSurface['kind'], McpHttpHandler>;
-  private readonly sessions = new LegacySessions();
+  private readonly sessions: LegacySessions;
   private readonly listStreams = new LegacyListStreams();
   private readonly stopListening: () => void;
   private closing = false;
@@ -62,7 +63,9 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(McpCatalog) catalog: McpCatalog,
     @Inject(SecretCipher) cipher: SecretCipher,
+    @Optional() @Inject(WorkMetrics) metrics?: WorkMetrics,
   ) {
+    this.sessions = new LegacySessions(undefined, metrics && ((seconds) => metrics.mcpSessionEnded('server', 'tcp', seconds)));
     this.sealedSessions = new SealedSessions(cipher);
     const handler = () =>
       createMcpHandler((ctx: McpRequestContext) => this.servers.create(exchangeFor(ctx.authInfo), 'modern'), {

@@ -20,6 +20,10 @@ export interface NegotiatedSession {
  */
 export interface DirectCallOptions extends CallListeners {
   signal: AbortSignal;
+  /** Trace context headers (`traceparent`, …) for this request. */
+  headers?: Record<string, string>;
+  /** Told the JSON-RPC id the request goes out under. */
+  onRequestId?: (id: string) => void;
 }
 
 const METHOD_NOT_FOUND = -32601;
@@ -58,13 +62,17 @@ export class DirectToolCaller {
     const session = this.session();
     const modern = session.era === 'modern';
     const id = `toolplane-${++this.nextId}`;
+    options.onRequestId?.(id);
     const meta = {
       ...(modern ? session.metaEnvelope() : {}),
       ...(isRecord(params._meta) ? params._meta : {}),
       ...(options.onProgress ? { progressToken: id } : {}),
     };
     const message = { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } };
-    const headers = this.headers(session, modern ? { 'mcp-method': 'tools/call', 'mcp-name': headerValue(params.name) } : {});
+    const headers = this.headers(session, {
+      ...options.headers,
+      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': headerValue(params.name) } : {}),
+    });
 
     const onAbort = () => {
       // 2025-era servers learn of a cancellation from a notification; a closed stream is enough on 2026-07-28.

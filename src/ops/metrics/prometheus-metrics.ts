@@ -1,11 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { liveStdioProcessCounts } from '../../mcp/stdio/process-registry.js';
-import { WorkMetrics, type CallObservation } from '../../shared/work-metrics.js';
+import { WorkMetrics, type CallObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
 
 /** Buckets for call and commit durations, in seconds: 1 ms to 2 min. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const BATCH_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500];
+/** The MCP semantic conventions' buckets for operation and session durations, in seconds. */
+const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 /** What a label reads when the call named no known tool: a caller's own string never becomes a label. */
 const UNKNOWN = '(unknown)';
 
@@ -26,6 +28,8 @@ export class PrometheusMetrics extends WorkMetrics {
   private readonly purged: Counter;
   private readonly purgeBatchSeconds: Histogram;
   private readonly purgePassSeconds: Histogram;
+  private readonly mcpOperationSeconds: Record<'server' | 'client', Histogram<'mcp_method_name' | 'error_type' | 'network_transport'>>;
+  private readonly mcpSessionSeconds: Record<'server' | 'client', Histogram<'network_transport'>>;
   private readonly perSourceReaders = new Map<'in_flight' | 'queued' | 'circuit', () => Map<string, number>>();
   private readConnections?: () => { pooled: number; transient: number };
 
@@ -49,6 +53,26 @@ export class PrometheusMetrics extends WorkMetrics {
     this.purged = new Counter({ name: 'toolplane_executions_purged_total', help: 'Executions (with their payloads and chain links) deleted by retention.', registers });
     this.purgeBatchSeconds = new Histogram({ name: 'toolplane_execution_purge_batch_seconds', help: 'How long one transaction of a retention purge took.', buckets: DURATION_BUCKETS, registers });
     this.purgePassSeconds = new Histogram({ name: 'toolplane_execution_purge_pass_seconds', help: 'How long a retention purge pass took, rests between batches included.', buckets: DURATION_BUCKETS, registers });
+
+    // The MCP semantic conventions' histograms, in Prometheus naming (mcp.server.operation.duration → mcp_server_operation_duration_seconds).
+    const mcpOperation = (side: 'server' | 'client') =>
+      new Histogram({
+        name: `mcp_${side}_operation_duration_seconds`,
+        help: side === 'server' ? 'How long Toolplane took to answer an MCP request, by method, error type and transport.' : 'How long an upstream took to answer an MCP request Toolplane sent, by method, error type and transport.',
+        labelNames: ['mcp_method_name', 'error_type', 'network_transport'],
+        buckets: MCP_BUCKETS,
+        registers,
+      });
+    this.mcpOperationSeconds = { server: mcpOperation('server'), client: mcpOperation('client') };
+    const mcpSession = (side: 'server' | 'client') =>
+      new Histogram({
+        name: `mcp_${side}_session_duration_seconds`,
+        help: side === 'server' ? 'How long a 2025-era MCP session a caller held with Toolplane lasted.' : 'How long a connection Toolplane held to an upstream MCP server lasted.',
+        labelNames: ['network_transport'],
+        buckets: MCP_BUCKETS,
+        registers,
+      });
+    this.mcpSessionSeconds = { server: mcpSession('server'), client: mcpSession('client') };
 
     const sourceGauge = (name: string, help: string, reader: 'in_flight' | 'queued' | 'circuit') =>
       new Gauge({
@@ -118,6 +142,14 @@ export class PrometheusMetrics extends WorkMetrics {
     this.calls.inc({ source, tool: call.tool ?? UNKNOWN, channel: call.channel, status: call.status });
     this.callSeconds.observe({ source, channel: call.channel, status: call.status }, call.seconds);
     if (call.upstreamSeconds !== null) this.upstreamSeconds.observe({ source }, call.upstreamSeconds);
+  }
+
+  mcpOperationEnded(operation: McpOperationObservation): void {
+    this.mcpOperationSeconds[operation.side].observe({ mcp_method_name: operation.method, error_type: operation.errorType ?? '', network_transport: operation.transport }, operation.seconds);
+  }
+
+  mcpSessionEnded(side: 'server' | 'client', transport: string, seconds: number): void {
+    this.mcpSessionSeconds[side].observe({ network_transport: transport }, seconds);
   }
 
   refreshEnded(ok: boolean, seconds: number): void {

@@ -1,9 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type { LogLevel } from '../../config/app-config.js';
+import { activeTrace } from '../active-trace.js';
 import { requestContext } from '../request-context.js';
 
-/** Nest's logger interface over pino: one JSON line per event on stdout, naming the request it served (`requestId`). */
+/** Nest's logger interface over pino: one JSON line per event on stdout, naming the request it served (`requestId`) and, when traces are on, its trace (`traceId`, `spanId`). */
 export class PinoLogger implements LoggerService {
   readonly pino: Logger;
 
@@ -14,7 +15,9 @@ export class PinoLogger implements LoggerService {
       timestamp: stdTimeFunctions.isoTime,
       mixin: () => {
         const request = requestContext.current();
-        return request ? { requestId: request.requestId } : {};
+        const trace = activeTrace.current();
+        if (!trace) return request ? { requestId: request.requestId } : {};
+        return request ? { requestId: request.requestId, traceId: trace.traceId, spanId: trace.spanId } : { traceId: trace.traceId, spanId: trace.spanId };
       },
     });
   }

@@ -20,6 +20,8 @@ export interface ExecutionView {
   attempts: number;
   startedAt: string;
   durationMs: number;
+  /** The trace the call ran in, null when traces were off. */
+  traceId: string | null;
 }
 
 export interface ExecutionPage {
@@ -45,6 +47,7 @@ export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
     attempts: e.attempts,
     startedAt: e.startedAt.toISOString(),
     durationMs: e.durationMs,
+    traceId: e.traceId ?? null,
   };
 }
 

@@ -20,6 +20,8 @@ class CountingMetrics extends WorkMetrics {
   callEnded(): void {}
   refreshEnded(): void {}
   recordsCommitted(): void {}
+  mcpOperationEnded(): void {}
+  mcpSessionEnded(): void {}
   purgeBatchCommitted(rows: number): void {
     this.purged += rows;
   }

@@ -21,4 +21,5 @@ export class ExecutionOrmEntity {
   @Column('integer') attempts!: number;
   @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
   @Column('double precision', { name: 'duration_ms' }) durationMs!: number;
+  @Column('text', { name: 'trace_id', nullable: true }) traceId!: string | null;
 }

@@ -85,6 +85,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
       durationMs: 3.25,
       attempts: 2,
       channel: 'mcp',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     });
     const started = performance.now();
     await recorder.record(record);
@@ -109,6 +110,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
       attempts: 2,
       started_at: record.startedAt,
       duration_ms: 3.25,
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
     });
     // A lone call waits for its own short INSERT, not for a timer.
     expect(elapsed).toBeLessThan(1000);

@@ -70,6 +70,7 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['attempts', 'integer'],
   ['started_at', 'timestamptz'],
   ['duration_ms', 'double precision'],
+  ['trace_id', 'text'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
 /** A started call: its id, when it started, and what its `interrupted` execution will need. */
@@ -373,6 +374,7 @@ function startRecordJson(e: ExecutionRecord): string {
     channel: e.channel,
     arguments: e.arguments ?? null,
     attempts: e.attempts,
+    trace_id: e.traceId ?? null,
   };
   return storedJson(record);
 }
@@ -396,6 +398,7 @@ function toRow(e: ExecutionRecord): unknown[] {
     e.attempts,
     e.startedAt,
     e.durationMs,
+    e.traceId ?? null,
   ];
 }
 

@@ -54,6 +54,8 @@ export class ExecutionResponseDto {
   @ApiProperty({ description: 'Upstream attempts made (retries included); 0 when the call never reached the upstream.' }) attempts!: number;
   @ApiProperty({ format: 'date-time' }) startedAt!: string;
   @ApiProperty() durationMs!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'The OpenTelemetry trace the call ran in (32 hex characters); null when traces were off.', example: '4bf92f3577b34da6a3ce929d0e0e4736' })
+  traceId!: string | null;
 }
 
 export class ExecutionPageDto {

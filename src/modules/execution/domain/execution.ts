@@ -88,6 +88,8 @@ export interface ExecutionRecord {
   attempts: number;
   startedAt: Date;
   durationMs: number;
+  /** The trace the call ran in (W3C trace id), when traces are on. */
+  traceId?: string | null;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { McpTelemetry } from '../../../ops/tracing/mcp-telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
@@ -18,7 +19,10 @@ import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 @ApiBearerAuth()
 @Controller('api/v1/tools')
 export class InvokeController {
-  constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(McpTelemetry) private readonly telemetry: McpTelemetry,
+  ) {}
 
   @Post(':qualifiedName/invoke')
   @Requires('tools:invoke')
@@ -41,7 +45,38 @@ export class InvokeController {
     @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ExecutionView | { error: unknown; execution: ExecutionView } | StreamableFile> {
+    @Req() request: FastifyRequest,
+  ): Promise<Answer | StreamableFile> {
+    // The HTTP SERVER span the upstream call's CLIENT span goes under (traces on).
+    const operation = this.telemetry.httpServer('POST', '/api/v1/tools/{qualifiedName}/invoke', request.url.split('?')[0]!, request.headers, {
+      address: request.raw.socket.remoteAddress,
+      port: request.raw.socket.remotePort,
+    });
+    let status: number | undefined;
+    let streamed: Promise<number> | undefined;
+    try {
+      const answer = await operation.run(() =>
+        this.serve(qualifiedName, body, userAgent, correlationId, accept, principal, reply, (done) => (streamed = done)),
+      );
+      status = reply.statusCode;
+      return answer;
+    } finally {
+      // A streamed answer's span ends with its result event.
+      if (streamed) void streamed.then((final) => operation.end(final));
+      else operation.end(status);
+    }
+  }
+
+  private async serve(
+    qualifiedName: string,
+    body: unknown,
+    userAgent: string | undefined,
+    correlationId: string | undefined,
+    accept: string | undefined,
+    principal: Principal,
+    reply: FastifyReply,
+    onStream: (done: Promise<number>) => void,
+  ): Promise<Answer | StreamableFile> {
     const { value, problems } = await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new AbortController();
@@ -66,15 +101,21 @@ export class InvokeController {
     );
     if (events && (await Promise.race([call.then(settled, settled), events.opened.then(() => 'opened' as const)])) === 'opened') {
       // Progress came first: the answer is a stream of events, the result its last one.
-      void call
+      const done = call
         .then(
-          (record) => events.finish(httpStatusOf(record), answerOf(record)),
+          (record) => {
+            const status = httpStatusOf(record);
+            events.finish(status, answerOf(record));
+            return status;
+          },
           (error: unknown) => {
             const payload = errorPayloadOf(error);
             events.fail(payload.status, { error: { code: payload.code, message: payload.message, details: payload.details } });
+            return payload.status;
           },
         )
         .finally(() => reply.raw.off('close', onClose));
+      onStream(done);
       void reply.status(200).header('cache-control', 'no-cache');
       return events.body();
     }
@@ -102,8 +143,10 @@ export class InvokeController {
 
 const settled = () => 'settled' as const;
 
+type Answer = ExecutionView | { error: unknown; execution: ExecutionView };
+
 /** The body of an invoke's answer: the execution, or for a status of 400 and above the error with it. */
-function answerOf(record: ExecutionRecord): ExecutionView | { error: unknown; execution: ExecutionView } {
+function answerOf(record: ExecutionRecord): Answer {
   const view = toView(record);
   if (httpStatusOf(record) < 400) return view;
   const { retryable, retryAfterMs, ...rest } = record.error!;
@@ -112,5 +155,5 @@ function answerOf(record: ExecutionRecord): ExecutionView | { error: unknown; ex
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  return { ...record, startedAt: record.startedAt.toISOString() };
+  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null };
 }

@@ -23,6 +23,7 @@ import type { ToolRoute } from '../tool-route.js';
 import { ExecuteToolCommand } from './execute-tool.command.js';
 import { withoutAbsentNulls } from '../../domain/absent-nulls.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
+import { activeTrace } from '../../../../shared/active-trace.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -106,6 +107,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       attempts: progress.attempts,
       startedAt: new Date(started),
       durationMs: Math.round((performance.now() - clock) * 1000) / 1000,
+      traceId: activeTrace.current()?.traceId ?? null,
     };
     // The result as it came, except the source's own secrets, for the record and the caller alike: a
     // tool that echoes its credentials must not hand them to an agent that may call it but not read them.
@@ -326,6 +328,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       attempts: 1,
       startedAt,
       durationMs: 0,
+      traceId: activeTrace.current()?.traceId ?? null,
     });
   }
 
