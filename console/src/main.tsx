@@ -33,8 +33,8 @@ const NAV: NavItem[] = [
   { to: '/keys', label: 'API keys', permission: 'keys:manage' },
 ];
 
-function Page(props: { path: string; me: Me }) {
-  const { path, me } = props;
+function Page(props: { path: string }) {
+  const { path } = props;
   let params: Record<string, string> | null;
   if (path === '/sources/new') return <SourceFormPage />;
   if ((params = match('/sources/:name/edit', path))) return <SourceFormPage name={params.name} />;
@@ -47,17 +47,17 @@ function Page(props: { path: string; me: Me }) {
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage />;
-  const home = NAV.find((item) => me.permissions.includes(item.permission));
-  if (path === '/' && home) {
-    navigate(home.to, true);
-    return null;
-  }
   return <ErrorState error={new ApiError(404, 'NOT_FOUND', `There is no page at ${path}.`)} />;
 }
 
 function Shell(props: { me: Me; onSignOut: () => void }) {
-  const { path } = useLocation();
+  const location = useLocation();
   const items = NAV.filter((item) => props.me.permissions.includes(item.permission));
+  // The console's root shows the first page the role may read.
+  const path = location.path === '/' && items[0] ? items[0].to : location.path;
+  useEffect(() => {
+    if (path !== location.path) navigate(path, true);
+  }, [path, location.path]);
   return (
     <MeContext.Provider value={props.me}>
       <a class="skip" href="#main">
@@ -86,7 +86,7 @@ function Shell(props: { me: Me; onSignOut: () => void }) {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page path={path} me={props.me} />
+        <Page path={path} />
       </main>
     </MeContext.Provider>
   );

@@ -7,6 +7,8 @@ import { setQuery } from '../router.js';
 import { useCan } from '../session-context.js';
 import type { Page, Source, Tool } from '../types.js';
 
+/** The first page fills the screen and answers fast; the next ones, fetched while scrolling, are larger. */
+const FIRST_PAGE = 30;
 const PAGE = 200;
 
 interface Filters {
@@ -26,7 +28,7 @@ interface Listing {
 }
 
 function catalogPath(filters: Filters, cursor: string | null): string {
-  return `/api/v1/tools${query({ q: filters.q.trim(), source: filters.source, readOnly: filters.readOnly, enabled: filters.enabled, status: filters.status, includeDisabledSources: filters.enabled !== 'true' ? true : undefined, limit: PAGE, cursor })}`;
+  return `/api/v1/tools${query({ q: filters.q.trim(), source: filters.source, readOnly: filters.readOnly, enabled: filters.enabled, status: filters.status, includeDisabledSources: filters.enabled !== 'true' ? true : undefined, limit: cursor ? PAGE : FIRST_PAGE, cursor })}`;
 }
 
 /**
@@ -45,6 +47,9 @@ export function CatalogPage() {
   const sources = useResource<Page<Source>>(can('sources:read') ? '/api/v1/sources?limit=200' : null);
   const [listing, setListing] = useState<Listing>({ key: '', items: [], nextCursor: null, loading: true, error: undefined });
   const inFlight = useRef<AbortController | null>(null);
+  // When the operator last changed a filter, and the summary line that reports how long the answer took to show.
+  const changedAt = useRef(performance.now());
+  const summary = useRef<HTMLParagraphElement>(null);
 
   const load = (cursor: string | null) => {
     inFlight.current?.abort();
@@ -71,7 +76,14 @@ export function CatalogPage() {
     return () => inFlight.current?.abort();
   }, [key]);
 
-  const set = (patch: Partial<Filters>) => setFilters((previous) => ({ ...previous, ...patch }));
+  useEffect(() => {
+    if (listing.key === key && !listing.loading && summary.current) summary.current.dataset.catalogMs = String(Math.round(performance.now() - changedAt.current));
+  }, [listing]);
+
+  const set = (patch: Partial<Filters>) => {
+    changedAt.current = performance.now();
+    setFilters((previous) => ({ ...previous, ...patch }));
+  };
   const select = (id: string, label: string, value: string, options: [string, string][], onChange: (value: string) => void) => (
     <div class="field">
       <label for={id}>{label}</label>
@@ -108,7 +120,7 @@ export function CatalogPage() {
         {select('catalog-enabled', 'Enabled', filters.enabled, [['true', 'enabled'], ['false', 'disabled'], ['all', 'any']], (value) => set({ enabled: value }))}
         {select('catalog-status', 'Status', filters.status, [['active', 'active'], ['deprecated', 'deprecated'], ['all', 'any']], (value) => set({ status: value }))}
       </div>
-      <p class="summary" aria-live="polite" data-catalog-state={current && !listing.loading ? 'ready' : 'loading'} data-catalog-key={listing.key}>
+      <p ref={summary} class="summary" aria-live="polite" data-catalog-state={current && !listing.loading ? 'ready' : 'loading'} data-catalog-key={listing.key}>
         {listing.loading && !current ? 'Searching…' : count}
       </p>
       {listing.error !== undefined && <ErrorState error={listing.error} retry={() => load(null)} />}

@@ -130,7 +130,7 @@ export function KeysPage() {
       {!keys.data && keys.error === undefined && <Loading />}
       {keys.data && keys.data.items.length === 0 && <Empty>No keys yet.</Empty>}
       {keys.data && keys.data.items.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="API keys">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="API keys table">
           <table>
             <thead>
               <tr>
