@@ -14,12 +14,16 @@ export async function startDemo({ log = false } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-console-demo-'));
   const adminKey = `demo_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   const child = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: log ? 'info' : 'warn' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+    if (log) process.stdout.write(chunk);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const url = await new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`not ready in 90 s:\n${output.slice(-3000)}`)), 90_000);
     const check = setInterval(() => {
@@ -31,6 +35,9 @@ export async function startDemo({ log = false } = {}) {
       }
     }, 100);
     child.once('exit', (code) => fail(new Error(`exited with ${code}:\n${output.slice(-3000)}`)));
+  }).catch((error) => {
+    child.kill('SIGTERM');
+    throw error;
   });
   const api = async (method, path, body) => {
     const response = await fetch(url + path, { method, headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -72,7 +79,7 @@ export async function startDemo({ log = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const demo = await startDemo({ log: true });
+  const demo = await startDemo({ log: process.argv.includes('--log') });
   console.log(`console: ${demo.url}/console  admin key: ${demo.adminKey}`);
   console.log(`keys: ${JSON.stringify(demo.keys)}`);
   process.on('SIGINT', () => demo.close().then(() => process.exit(0)));

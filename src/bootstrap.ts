@@ -44,7 +44,10 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
   const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
   await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard, ...(config.oidc ? { resourceUri: config.oidc.audience } : {}) });
-  registerConsoleRoutes(adapter.getInstance());
+  const oidc = config.oidc;
+  registerConsoleRoutes(adapter.getInstance(), {
+    ...(oidc?.consoleClientId ? { oidc: { issuer: oidc.issuer, clientId: oidc.consoleClientId, scopes: oidc.consoleScopes, resource: oidc.audience } } : {}),
+  });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
   await app.listen({ port: config.port, host: config.host });
   const port = boundPort(app, config);

@@ -13,6 +13,7 @@ import { SourcePage } from './pages/source-page.js';
 import { SourcesPage } from './pages/sources.js';
 import { StatsPage } from './pages/stats.js';
 import { ToolPage } from './pages/tool-page.js';
+import { finishOidcSignIn, type OidcSettings } from './oidc.js';
 import { match, navigate, useLocation } from './router.js';
 import { MeContext } from './session-context.js';
 import { forgetKey, storeKey, storedKey } from './session.js';
@@ -112,7 +113,24 @@ function App() {
       },
     );
   };
+  const [oidc, setOidc] = useState<OidcSettings | null>(null);
   useEffect(() => {
+    // The settings say whether OIDC sign-in is offered; a return from the issuer carries a code to exchange.
+    fetch('/console/settings.json', { credentials: 'omit' })
+      .then((response) => response.json() as Promise<{ oidc: OidcSettings | null }>)
+      .then(async (settings) => {
+        setOidc(settings.oidc);
+        if (!settings.oidc) return;
+        const token = await finishOidcSignIn(settings.oidc);
+        if (token) {
+          storeKey(token);
+          check();
+        }
+      })
+      .catch((error: unknown) => {
+        setChecking(false);
+        setNotice(error instanceof Error ? error.message : String(error));
+      });
     if (storedKey()) check();
     return onCredentialRejected((error) => {
       setMe(null);
@@ -130,6 +148,7 @@ function App() {
     return (
       <SignIn
         notice={notice}
+        oidc={oidc}
         onSignedIn={(key, who) => {
           storeKey(key);
           setNotice(undefined);

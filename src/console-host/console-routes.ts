@@ -6,21 +6,33 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /** The console's static build, beside the server's own build (dist/console). */
 export const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url));
 
+/** OpenID Connect sign-in for the console (authorization code with PKCE, a public client). */
+export interface ConsoleOidc {
+  issuer: string;
+  clientId: string;
+  scopes: string;
+  /** The resource (RFC 8707) tokens are asked for: Toolplane's audience. */
+  resource: string;
+}
+
 /**
- * What the console's pages may load: only their own files and the API of the same origin. No
- * inline script or style, no other site; images and audio from tool results arrive as data: URLs.
+ * What the console's pages may load: only their own files and the API of the same origin (and,
+ * with OIDC sign-in, the issuer: its discovery document and token endpoint). No inline script or
+ * style, no other site; images and audio from tool results arrive as data: URLs.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+export function consoleCsp(oidc?: ConsoleOidc): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    `connect-src 'self'${oidc ? ` ${new URL(oidc.issuer).origin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -57,12 +69,16 @@ function loadFiles(dir: string): Map<string, StaticFile> {
  * its pages: index.html). Public: the pages hold no data, the API calls they make carry the
  * credential. The Host and Origin check of the request edge runs here as on every route.
  */
-export function registerConsoleRoutes(fastify: FastifyInstance, dir: string = CONSOLE_DIR): void {
-  const files = loadFiles(dir);
+export function registerConsoleRoutes(fastify: FastifyInstance, options: { dir?: string; oidc?: ConsoleOidc } = {}): void {
+  const files = loadFiles(options.dir ?? CONSOLE_DIR);
+  const csp = consoleCsp(options.oidc);
+  // What the sign-in page offers: OIDC when a console client is configured.
+  const settings = Buffer.from(JSON.stringify({ oidc: options.oidc ?? null }));
+  files.set('settings.json', { body: settings, type: 'application/json; charset=utf-8' });
   const send = (reply: FastifyReply, path: string) => {
     const file = files.get(path) ?? (extname(path) === '' ? files.get('index.html') : undefined);
     void reply
-      .header('content-security-policy', CONSOLE_CSP)
+      .header('content-security-policy', csp)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('x-frame-options', 'DENY')

@@ -136,7 +136,7 @@ describe('the admin console', () => {
     await page.getByRole('button', { name: 'Add a variable' }).click();
     await page.locator('[id^="env-"][id$="-name"]').fill('lower case');
     await page.locator('#name-problems').waitFor({ timeout: 15_000 });
-    await page.locator('#command-problems').waitFor();
+    await page.locator('#command-problems').filter({ hasText: 'program-xyz' }).waitFor({ timeout: 15_000 });
     await expect(page.locator('#name-problems').textContent()).resolves.toMatch(/slug/);
     await expect(page.getByText(/problems to fix before saving/).textContent()).resolves.toMatch(/^[2-9]\d* problems/);
     await expect(page.locator('#field-name').getAttribute('aria-invalid')).resolves.toBe('true');

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiError, describeError, request } from '../api.js';
+import { startOidcSignIn, type OidcSettings } from '../oidc.js';
 import type { Me } from '../types.js';
 
-/** Sign-in with an API key: checked against the API before it is kept for this tab. */
-export function SignIn(props: { notice?: string; onSignedIn: (key: string, me: Me) => void }) {
+/** Sign-in with an API key (checked against the API before it is kept for this tab), or with the configured issuer. */
+export function SignIn(props: { notice?: string; oidc: OidcSettings | null; onSignedIn: (key: string, me: Me) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -43,6 +44,18 @@ export function SignIn(props: { notice?: string; onSignedIn: (key: string, me: M
         <button type="submit" disabled={busy || key.trim() === ''}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+        {props.oidc && (
+          <>
+            <p class="or">or</p>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => startOidcSignIn(props.oidc!).catch((failure: unknown) => setError(describeError(failure)))}
+            >
+              Sign in with {new URL(props.oidc.issuer).host}
+            </button>
+          </>
+        )}
       </form>
     </main>
   );

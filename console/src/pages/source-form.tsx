@@ -152,7 +152,8 @@ export function SourceFormPage(props: { name?: string }) {
         else setReport({ valid: false, problems: [{ path: '', message: describeError(error) }] });
       },
     ).finally(() => mine === generation.current && setChecking(false));
-  }, [settled, touched]);
+    // Only a settled change is checked (not the form as it was before the first keystroke).
+  }, [settled]);
 
   // Editing: the source's own name is not a problem, nor are unchanged secret values the form cannot see.
   const problems = (report?.problems ?? []).filter((problem) => !(editing && /already|taken/i.test(problem.message) && fieldOf(problem.path) === 'name'));
