@@ -84,7 +84,7 @@ export function registerConsoleRoutes(fastify: FastifyInstance, options: { dir?:
       .header('x-frame-options', 'DENY')
       .header('cache-control', 'no-cache');
     if (!file) {
-      const missing = files.size === 0 ? 'The console is not built (npm run build).' : 'No such file.';
+      const missing = files.has('index.html') ? 'No such file.' : 'The console is not built (npm run build).';
       return reply.code(404).type('text/plain; charset=utf-8').send(missing);
     }
     return reply.type(file.type).send(file.body);
