@@ -37,13 +37,13 @@ const NAV: NavItem[] = [
 function Page(props: { path: string }) {
   const { path } = props;
   let params: Record<string, string> | null;
-  if (path === '/sources/new') return <SourceFormPage />;
-  if ((params = match('/sources/:name/edit', path))) return <SourceFormPage name={params.name} />;
-  if ((params = match('/sources/:name', path))) return <SourcePage name={params.name!} />;
+  if (path === '/sources/new') return <SourceFormPage key="new" />;
+  if ((params = match('/sources/:name/edit', path))) return <SourceFormPage key={`edit-${params.name}`} name={params.name} />;
+  if ((params = match('/sources/:name', path))) return <SourcePage key={params.name} name={params.name!} />;
   if (path === '/sources') return <SourcesPage />;
-  if ((params = match('/catalog/:name', path))) return <ToolPage name={params.name!} />;
+  if ((params = match('/catalog/:name', path))) return <ToolPage key={params.name} name={params.name!} />;
   if (path === '/catalog') return <CatalogPage />;
-  if ((params = match('/executions/:id', path))) return <ExecutionPage id={params.id!} />;
+  if ((params = match('/executions/:id', path))) return <ExecutionPage key={params.id} id={params.id!} />;
   if (path === '/executions') return <ExecutionsPage />;
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;

@@ -155,6 +155,26 @@ describe('the admin console', () => {
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it('changes a source through its edit form, and checks remote sources as they are typed', async () => {
+    const { page, errors } = await open(h.adminKey);
+    await go(page, '/sources/echoes/edit');
+    await page.getByLabel('Description').fill('server-everything, second copy');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('server-everything, second copy').waitFor();
+    expect((await h.api.get('/api/v1/sources/echoes')).body.description).toBe('server-everything, second copy');
+
+    await go(page, '/sources/new');
+    await page.locator('#field-name').fill('remote');
+    await page.getByLabel('Transport').selectOption('streamable-http');
+    await page.getByLabel('URL').fill('ftp://example.invalid/mcp');
+    await page.getByRole('button', { name: 'Add a header' }).click();
+    await page.locator('[id^="headers-"][id$="-name"]').fill('Authorization');
+    await page.locator('[id^="headers-"][id$="-mode"]').selectOption('secret');
+    await page.locator('#url-problems').waitFor({ timeout: 15_000 });
+    await accessible(page, 'register form (remote)');
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it('refreshes, disables, enables and removes a source from its page, naming what stops', async () => {
     const { page, errors } = await open(h.adminKey);
     await go(page, '/sources/echoes');
@@ -226,6 +246,20 @@ describe('the admin console', () => {
     await page.getByRole('button', { name: 'Call the tool' }).click();
     await expect(page.getByLabel('Structured content').textContent()).resolves.toContain('temperature');
     await expect(page.locator('.result').getAttribute('data-status')).resolves.toBe('succeeded');
+
+    // An embedded resource, from the schema's defaults.
+    await go(page, '/catalog/everything__get-resource-reference');
+    await expect(page.getByLabel(/^resourceId/).inputValue()).resolves.toBe('1');
+    await page.getByRole('button', { name: 'Call the tool' }).click();
+    await page.locator('.result-resource').filter({ hasText: 'Resource' }).first().waitFor();
+
+    // Progress while a call runs.
+    await go(page, '/catalog/everything__trigger-long-running-operation');
+    await page.getByLabel(/^duration/).fill('2');
+    await page.getByLabel(/^steps/).fill('2');
+    await page.getByRole('button', { name: 'Call the tool' }).click();
+    await page.getByText(/Running for \d+\.\d s/).waitFor();
+    await page.locator('.result[data-status="succeeded"]').waitFor({ timeout: 15_000 });
 
     // The raw JSON editor, and a refused call shown with its problems.
     await go(page, '/catalog/everything__get-sum');
