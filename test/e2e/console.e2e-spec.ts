@@ -172,6 +172,16 @@ describe('the admin console', () => {
     await page.locator('[id^="headers-"][id$="-mode"]').selectOption('secret');
     await page.locator('#url-problems').waitFor({ timeout: 15_000 });
     await accessible(page, 'register form (remote)');
+
+    // A manifest read in the browser fills the form; its secret variable gets a secret picker.
+    await go(page, '/sources');
+    await go(page, '/sources/new');
+    const plugin = { name: 'everything', version: '1.0.0', packages: [{ name: 'everything', transport_type: 'stdio', command: ['node', EVERYTHING, 'stdio'], environment_variables: [{ name: 'API_TOKEN', required: true, secret: true }] }] };
+    await page.getByLabel(/Fill from a manifest/).setInputFiles({ name: 'plugin.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(plugin)) });
+    await page.getByText(/Filled from plugin.json. Pick a stored secret for API_TOKEN/).waitFor();
+    await expect(page.getByLabel('Command').inputValue()).resolves.toBe('node');
+    await expect(page.getByLabel('Arguments (one per line)').inputValue()).resolves.toBe(`${EVERYTHING}\nstdio`);
+    await expect(page.locator('[id^="env-"][id$="-mode"]').inputValue()).resolves.toBe('secret');
     expect(errors).toEqual([]);
   }, 60_000);
 

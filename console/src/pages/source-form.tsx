@@ -4,6 +4,7 @@ import { ErrorState, Link, Loading } from '../components/common.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
+import { readManifest } from '../manifest.js';
 import type { Page, Source } from '../types.js';
 
 type Transport = 'stdio' | 'streamable-http' | 'sse';
@@ -164,6 +165,28 @@ export function SourceFormPage(props: { name?: string }) {
   const invalid = (field: string) => (byField(field).length ? 'true' : undefined);
   const described = (field: string) => (byField(field).length ? `${field}-problems` : undefined);
 
+  const [manifestNote, setManifestNote] = useState<string | null>(null);
+  const loadManifest = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const prefill = readManifest(JSON.parse(await file.text()));
+      const rows = (declared: typeof prefill.env) => declared.map((entry) => row({ name: entry.name, mode: entry.secret ? 'secret' : 'literal', value: entry.value ?? '' }));
+      update({
+        ...(prefill.transport ? { transport: prefill.transport } : {}),
+        ...(prefill.command !== undefined ? { command: prefill.command } : {}),
+        ...(prefill.args ? { args: prefill.args.join('\n') } : {}),
+        ...(prefill.url !== undefined ? { url: prefill.url } : {}),
+        ...(prefill.description && !form.description ? { description: prefill.description } : {}),
+        env: rows(prefill.env),
+        headers: rows(prefill.headers),
+      });
+      const secrets = [...prefill.env, ...prefill.headers].filter((entry) => entry.secret).map((entry) => entry.name);
+      setManifestNote(`Filled from ${file.name}.${secrets.length ? ` Pick a stored secret for ${secrets.join(', ')}.` : ''}`);
+    } catch (error) {
+      setManifestNote(`${file.name} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
   const save = async (event: Event) => {
     event.preventDefault();
     setSaving(true);
@@ -275,6 +298,15 @@ export function SourceFormPage(props: { name?: string }) {
       <form class="source-form" onSubmit={save} noValidate>
         {!editing && text('name', 'Name', 'Lowercase letters, digits and dashes; tools are named {source}__{tool}.')}
         {text('description', 'Description')}
+        {!editing && (
+          <div class="field">
+            <label for="field-manifest">Fill from a manifest (server.json or plugin.json)</label>
+            <input id="field-manifest" type="file" accept=".json,application/json" onChange={(event) => loadManifest(event.currentTarget.files?.[0])} aria-describedby="manifest-help" />
+            <p class="help" id="manifest-help">
+              {manifestNote ?? 'Read in this browser only; or give a plugin directory holding it, below.'}
+            </p>
+          </div>
+        )}
         <div class="field">
           <label for="field-transport">Transport</label>
           <select id="field-transport" value={form.transport} disabled={editing} onChange={(event) => update({ transport: event.currentTarget.value as Transport })}>
