@@ -374,12 +374,19 @@ describe('the admin console', () => {
     expect(agent.errors.filter((error) => !error.includes('403'))).toEqual([]);
   }, 60_000);
 
-  it('says so when the key stops working or Toolplane is unreachable', async () => {
+  it('says so when the key is revoked or expired, or Toolplane is unreachable', async () => {
     const created = await h.api.post('/api/v1/api-keys', { name: 'short lived', role: 'auditor' });
     const tab = await open(created.body.key);
     await h.api.delete(`/api/v1/api-keys/${created.body.id}`);
     await tab.page.getByText('Your key was revoked').waitFor({ timeout: 15_000 });
     expect(await tab.page.evaluate(() => (globalThis as any).sessionStorage.getItem('toolplane.apiKey'))).toBeNull();
+
+    const expiring = await h.api.post('/api/v1/api-keys', { name: 'expired', role: 'auditor', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await h.sql(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.body.id]);
+    const late = await open(undefined);
+    await late.page.getByLabel('API key').fill(expiring.body.key);
+    await late.page.getByRole('button', { name: 'Sign in' }).click();
+    await late.page.getByText('This key has expired. Ask an admin for a new one.').waitFor();
 
     const offline = await open(h.adminKey);
     await offline.context.route('**/api/v1/**', (route) => route.abort('connectionrefused'));
