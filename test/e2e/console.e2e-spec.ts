@@ -222,8 +222,15 @@ describe('the admin console', () => {
     const shown = await page.getByRole('list', { name: 'Tools' }).getByRole('link').allTextContents();
     expect(shown.sort()).toEqual(expected.sort());
     await accessible(page, 'catalog');
+
+    // A change of the catalog (its ETag) is offered without pulling the list from under the reader.
+    expect((await h.api.patch('/api/v1/tools/everything__get-tiny-image', { enabled: false })).status).toBe(200);
+    await page.getByText('The catalog has changed.').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Show the new list' }).click();
+    await page.waitForFunction(() => ![...(globalThis as any).document.querySelectorAll('.virtual-row a')].some((link: any) => link.textContent === 'everything__get-tiny-image'));
+    expect((await h.api.patch('/api/v1/tools/everything__get-tiny-image', { enabled: true })).status).toBe(200);
     expect(errors).toEqual([]);
-  });
+  }, 60_000);
 
   it('shows a tool readably with the formats an agent receives, and calls it from a form built from its schema', async () => {
     const { page, errors } = await open(h.adminKey);

@@ -47,6 +47,9 @@ export function CatalogPage() {
   const sources = useResource<Page<Source>>(can('sources:read') ? '/api/v1/sources?limit=200' : null);
   const [listing, setListing] = useState<Listing>({ key: '', items: [], nextCursor: null, loading: true, error: undefined });
   const inFlight = useRef<AbortController | null>(null);
+  // The first page's ETag: polled with If-None-Match, a changed catalog is offered, not forced on a scrolled list.
+  const etag = useRef<string | null>(null);
+  const [changed, setChanged] = useState(false);
   // When the operator last changed a filter, and the summary line that reports how long the answer took to show.
   const changedAt = useRef(performance.now());
   const summary = useRef<HTMLParagraphElement>(null);
@@ -57,14 +60,19 @@ export function CatalogPage() {
     inFlight.current = controller;
     setListing((previous) => ({ ...previous, loading: true }));
     request<Page<Tool>>(catalogPath(effective, cursor), { signal: controller.signal }).then(
-      (answer) =>
+      (answer) => {
+        if (!cursor) {
+          etag.current = answer.etag;
+          setChanged(false);
+        }
         setListing((previous) => ({
           key,
           items: cursor && previous.key === key ? [...previous.items, ...answer.body.items] : answer.body.items,
           nextCursor: answer.body.nextCursor,
           loading: false,
           error: undefined,
-        })),
+        }));
+      },
       (error: unknown) => {
         if ((error as Error).name !== 'AbortError') setListing((previous) => ({ ...previous, loading: false, error }));
       },
@@ -74,6 +82,17 @@ export function CatalogPage() {
     setQuery({ q, source: filters.source, readOnly: filters.readOnly, enabled: filters.enabled === 'true' ? '' : filters.enabled, status: filters.status === 'active' ? '' : filters.status });
     load(null);
     return () => inFlight.current?.abort();
+  }, [key]);
+
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible' || !etag.current) return;
+      request<Page<Tool>>(catalogPath(effective, null), { etag: etag.current }).then(
+        (answer) => answer.status !== 304 && answer.etag !== etag.current && setChanged(true),
+        () => undefined,
+      );
+    }, 10_000);
+    return () => clearInterval(timer);
   }, [key]);
 
   useEffect(() => {
@@ -123,6 +142,14 @@ export function CatalogPage() {
       <p ref={summary} class="summary" aria-live="polite" data-catalog-state={current && !listing.loading ? 'ready' : 'loading'} data-catalog-key={listing.key}>
         {listing.loading && !current ? 'Searching…' : count}
       </p>
+      {changed && (
+        <p class="notice" role="status">
+          The catalog has changed.{' '}
+          <button type="button" class="secondary small" onClick={() => load(null)}>
+            Show the new list
+          </button>
+        </p>
+      )}
       {listing.error !== undefined && <ErrorState error={listing.error} retry={() => load(null)} />}
       {current && !listing.loading && listing.items.length === 0 && listing.error === undefined && <Empty>No tool matches.</Empty>}
       <VirtualList
