@@ -319,6 +319,7 @@ describe('the admin console', () => {
     const { page, errors } = await open(h.adminKey);
     await go(page, '/audit');
     await page.getByText(/The chain is intact/).waitFor();
+    await page.getByText(/The execution history’s chain is intact/).waitFor();
     await page.getByLabel('Action').selectOption('source.registered');
     await page.waitForFunction(() => {
       const actions = [...(globalThis as any).document.querySelectorAll('tbody tr td:nth-child(4)')].map((cell: any) => cell.textContent as string);

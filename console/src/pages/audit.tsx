@@ -22,6 +22,7 @@ export function AuditPage() {
   const settledTarget = useDebounced(target, 300);
   const events = useResource<Page<AuditEvent>>(`/api/v1/audit-events${query({ action, actor: settledActor, target: settledTarget, limit: 100 })}`, 5000);
   const chain = useResource<ChainReport>('/api/v1/audit-events/verify', 30_000);
+  const executionChain = useResource<ChainReport & { pending: number; unlinked: { count: number } | null }>('/api/v1/executions/verify', 30_000);
   return (
     <section aria-labelledby="audit-title">
       <div class="page-head">
@@ -37,6 +38,16 @@ export function AuditPage() {
           ) : (
             <p>
               <Badge value="broken" label="broken" /> The chain is broken at event #{chain.data.firstProblem?.seq}: {chain.data.firstProblem?.problem} ({chain.data.firstProblem?.detail}).
+            </p>
+          ))}
+        {executionChain.data &&
+          (executionChain.data.intact ? (
+            <p>
+              <Badge value="intact" /> The execution history’s chain is intact: {executionChain.data.events} records linked, {executionChain.data.pending} waiting to be linked.
+            </p>
+          ) : (
+            <p>
+              <Badge value="broken" label="broken" /> The execution history’s chain is broken at #{executionChain.data.firstProblem?.seq}: {executionChain.data.firstProblem?.problem} ({executionChain.data.firstProblem?.detail}).
             </p>
           ))}
       </div>
