@@ -51,6 +51,9 @@ describe('the admin console', () => {
     h = await startHarness();
     const registered = await h.api.post('/api/v1/sources', { name: 'everything', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] });
     expect(registered.status).toBe(201);
+    // The conformance fixture answers audio too.
+    const conformance = await h.api.post('/api/v1/sources', { name: 'conf', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [join(FIXTURES, 'conformance-server.mjs')] });
+    expect(conformance.status).toBe(201);
     for (const [role, extra] of [['operator', {}], ['auditor', {}], ['agent', { allowedTools: ['everything__echo'] }]] as const) {
       const created = await h.api.post('/api/v1/api-keys', { name: `${role} key`, role, ...extra });
       expect(created.status).toBe(201);
@@ -210,7 +213,8 @@ describe('the admin console', () => {
   it('searches the catalog as you type and filters it', async () => {
     const { page, errors } = await open(h.adminKey);
     await go(page, '/catalog');
-    await page.getByRole('link', { name: 'everything__echo' }).waitFor();
+    await catalogReady(page, { q: '' });
+    await page.getByRole('list', { name: 'Tools' }).getByRole('link').first().waitFor();
     await page.getByLabel('Search').fill('tiny image');
     await catalogReady(page, { q: 'tiny image' });
     await expect(page.getByRole('list', { name: 'Tools' }).getByRole('listitem').allTextContents()).resolves.toEqual([expect.stringContaining('everything__get-tiny-image')]);
@@ -263,6 +267,11 @@ describe('the admin console', () => {
     await page.getByRole('button', { name: 'Call the tool' }).click();
     await expect(page.getByLabel('Structured content').textContent()).resolves.toContain('temperature');
     await expect(page.locator('.result').getAttribute('data-status')).resolves.toBe('succeeded');
+
+    // Audio.
+    await go(page, '/catalog/conf__test_audio_content');
+    await page.getByRole('button', { name: 'Call the tool' }).click();
+    await page.locator('audio[src^="data:audio/wav;base64,"]').waitFor({ state: 'attached' });
 
     // An embedded resource, from the schema's defaults.
     await go(page, '/catalog/everything__get-resource-reference');
