@@ -7,6 +7,7 @@ RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim

@@ -14,6 +14,17 @@ export default tseslint.config(
     },
   },
   {
+    // The console runs in the browser.
+    files: ['console/**/*.{ts,tsx,mjs}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', sessionStorage: 'readonly',
+        fetch: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
+        addEventListener: 'readonly', matchMedia: 'readonly', ResizeObserver: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.e2e-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

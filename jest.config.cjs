@@ -2,7 +2,7 @@
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/console'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   // Suites that measure Toolplane's event loop run alone afterwards (jest.quiet.config.cjs): beside
   // the other suites on two cores, CPU starvation would be measured, not Toolplane.

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
+import { registerConsoleRoutes } from './console-host/console-routes.js';
 import { registerMcpRoutes } from './mcp/gateway/fastify-mcp-routes.js';
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
 import { AuthGuard } from './modules/access/interface/auth.guard.js';
@@ -46,6 +47,10 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
   const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
   await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard, ...(config.oidc ? { resourceUri: config.oidc.audience } : {}) });
+  const oidc = config.oidc;
+  registerConsoleRoutes(adapter.getInstance(), {
+    ...(oidc?.consoleClientId ? { oidc: { issuer: oidc.issuer, clientId: oidc.consoleClientId, scopes: oidc.consoleScopes, resource: oidc.audience } } : {}),
+  });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
   await app.listen({ port: config.port, host: config.host });
   const port = boundPort(app, config);

@@ -275,6 +275,10 @@ export interface OidcSettings {
   clockSkewSeconds: number;
   /** After fetching the issuer's keys, how long before a token with an unknown `kid` may fetch them again. */
   jwksCooldownSeconds: number;
+  /** The console's public client at the issuer (authorization code with PKCE); absent: the console signs in with API keys only. */
+  consoleClientId?: string;
+  /** The scopes the console asks for. */
+  consoleScopes: string;
 }
 
 function oidcSettings(
@@ -299,5 +303,7 @@ function oidcSettings(
     allowedToolsClaim: env.TOOLPLANE_OIDC_ALLOWED_TOOLS_CLAIM?.trim() || 'toolplane_allowed_tools',
     clockSkewSeconds: int('TOOLPLANE_OIDC_CLOCK_SKEW_SECONDS', 60, 0, 300),
     jwksCooldownSeconds: int('TOOLPLANE_OIDC_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
+    ...(env.TOOLPLANE_OIDC_CONSOLE_CLIENT_ID?.trim() ? { consoleClientId: env.TOOLPLANE_OIDC_CONSOLE_CLIENT_ID.trim() } : {}),
+    consoleScopes: env.TOOLPLANE_OIDC_CONSOLE_SCOPES?.trim() || 'openid',
   };
 }

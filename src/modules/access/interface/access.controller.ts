@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import { ExplainAccessQuery, type AccessExplanation } from '../application/explain-access/explain-access.query.js';
-import { Requires } from './auth.guard.js';
+import { PERMISSIONS, roleAllows } from '../domain/permissions.js';
+import type { Principal } from '../domain/principal.js';
+import { CurrentPrincipal, Requires } from './auth.guard.js';
 
 export class ExplainAccessDto {
   @ApiProperty({ description: 'An API key id, or "admin".', example: 'admin' })
@@ -35,11 +37,36 @@ export class AccessExplanationDto {
   @ApiProperty({ example: 'allowedTools: "github__create_issue" matches "github__*"', description: 'The rule that decided.' }) rule!: string;
 }
 
+export class CurrentPrincipalDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['bootstrap-key', 'api-key', 'oidc', 'anonymous'] }) kind!: string;
+  @ApiProperty({ type: [String] }) roles!: string[];
+  @ApiProperty({ type: [String], description: 'Every permission the roles grant.' }) permissions!: string[];
+  @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+}
+
 @ApiTags('access')
 @ApiBearerAuth()
 @Controller('api/v1/access')
 export class AccessController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  @Get('me')
+  @Requires('catalog:read')
+  @ApiOkResponse({ type: CurrentPrincipalDto, description: 'Who the credential names and what it may do (the console shows only what the caller may use).' })
+  me(@CurrentPrincipal() principal: Principal): CurrentPrincipalDto {
+    return {
+      id: principal.id,
+      name: principal.name,
+      kind: principal.kind,
+      roles: principal.roles,
+      permissions: PERMISSIONS.filter((permission) => roleAllows(principal.roles, permission)),
+      allowedSources: principal.scope?.sources ?? null,
+      allowedTools: principal.scope?.tools ?? null,
+    };
+  }
 
   @Post('explain')
   @HttpCode(200)

@@ -1,0 +1,87 @@
+// A Toolplane with sample sources, calls and keys, for the console's screenshots and for trying
+// the console by hand: `node console/demo-toolplane.mjs` prints its URL and admin key.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+export async function startDemo({ log = false } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-console-demo-'));
+  const adminKey = `demo_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  const child = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+    if (log) process.stdout.write(chunk);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const url = await new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`not ready in 90 s:\n${output.slice(-3000)}`)), 90_000);
+    const check = setInterval(() => {
+      const found = /Toolplane ready on (http:\/\/\S+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        clearInterval(check);
+        done(found[1]);
+      }
+    }, 100);
+    child.once('exit', (code) => fail(new Error(`exited with ${code}:\n${output.slice(-3000)}`)));
+  }).catch((error) => {
+    child.kill('SIGTERM');
+    throw error;
+  });
+  const api = async (method, path, body) => {
+    const response = await fetch(url + path, { method, headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  await api('PUT', '/api/v1/secrets/GITHUB_TOKEN', { value: 'ghp_example_value' });
+  await api('POST', '/api/v1/sources', { name: 'everything', description: 'The MCP reference server: every kind of content.', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'] });
+  await api('POST', '/api/v1/sources', { name: 'memory', description: 'A knowledge graph kept in memory.', transport: 'stdio', command: 'node', args: [MEMORY], readOnly: true });
+  await api('POST', '/api/v1/sources', { name: 'flaky', description: 'A server that exits at once.', transport: 'stdio', command: 'node', args: ['-e', 'process.exit(3)'], refreshIntervalSeconds: 0 });
+  const calls = [
+    ['everything__echo', { message: 'hello' }],
+    ['everything__get-sum', { a: 2, b: 3 }],
+    ['everything__get-tiny-image', {}],
+    ['everything__get-structured-content', { location: 'New York' }],
+    ['everything__echo', {}],
+    ['memory__read_graph', {}],
+  ];
+  for (let round = 0; round < 3; round++) for (const [tool, args] of calls) await api('POST', `/api/v1/tools/${tool}/invoke`, { arguments: args });
+  const keys = {};
+  for (const [name, role, extra] of [
+    ['billing-agent', 'agent', { allowedTools: ['everything__echo', 'everything__get-sum'] }],
+    ['on-call', 'operator', {}],
+    ['compliance', 'auditor', {}],
+  ]) {
+    keys[role] = (await api('POST', '/api/v1/api-keys', { name, role, owner: 'platform team', ...extra })).body.key;
+  }
+  return {
+    url,
+    adminKey,
+    keys,
+    api,
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((done) => (child.exitCode !== null ? done() : child.once('exit', done)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const demo = await startDemo({ log: process.argv.includes('--log') });
+  console.log(`console: ${demo.url}/console  admin key: ${demo.adminKey}`);
+  console.log(`keys: ${JSON.stringify(demo.keys)}`);
+  process.on('SIGINT', () => demo.close().then(() => process.exit(0)));
+  process.on('SIGTERM', () => demo.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,109 @@
+import { forgetKey, storedKey } from './session.js';
+
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** An answer that is not 2xx, in the API's one error shape (or a network failure: status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Problem[] = [],
+    readonly body: unknown = undefined,
+  ) {
+    super(message);
+  }
+}
+
+type Listener = (error: ApiError) => void;
+const authListeners = new Set<Listener>();
+
+/** Told when the credential stops working (revoked, expired): the shell signs out. */
+export function onCredentialRejected(listener: Listener): () => void {
+  authListeners.add(listener);
+  return () => authListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  etag?: string;
+  key?: string;
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  etag: string | null;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<Answer<T>> {
+  const key = options.key ?? storedKey();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.etag) headers['if-none-match'] = options.etag;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'UNREACHABLE', 'Toolplane cannot be reached. Check that it is running and that this address is allowed.');
+  }
+  if (response.status === 304) return { status: 304, body: undefined as T, etag: options.etag ?? null };
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string; details?: Problem[] } } | undefined)?.error;
+    const failure = new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details ?? [], body);
+    if (response.status === 401 && !options.key) {
+      forgetKey();
+      authListeners.forEach((listener) => listener(failure));
+    }
+    throw failure;
+  }
+  return { status: response.status, body: body as T, etag: response.headers.get('etag') };
+}
+
+export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return (await request<T>(path, { signal })).body;
+}
+
+export async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await request<T>(path, { method, body })).body;
+}
+
+/** A query string from the values that are set. */
+export function query(params: Record<string, string | number | boolean | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return error.message;
+    if (error.status === 403) return `Not allowed: ${error.message}`;
+    return `${error.message} (${error.code})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
