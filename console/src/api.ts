@@ -81,6 +81,71 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return { status: response.status, body: body as T, etag: response.headers.get('etag') };
 }
 
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * POSTs a tool invocation accepting Server-Sent Events: the upstream's progress goes to
+ * `onProgress` while the call runs, and the answer (its last event, or a plain JSON answer when
+ * no progress came) is returned or thrown as request() would.
+ */
+export async function invokeWithProgress<T>(path: string, body: unknown, onProgress: (update: ProgressUpdate) => void): Promise<T> {
+  const key = storedKey();
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'UNREACHABLE', 'Toolplane cannot be reached. Check that it is running and that this address is allowed.');
+  }
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
+    return settle<T>(response.status, await response.text());
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (!event || data === undefined) continue;
+      if (event === 'progress') onProgress(JSON.parse(data) as ProgressUpdate);
+      if (event === 'result') {
+        const result = JSON.parse(data) as { status: number; body: unknown };
+        return settle<T>(result.status, JSON.stringify(result.body));
+      }
+    }
+  }
+  throw new ApiError(0, 'UNREACHABLE', 'The answer ended before its result.');
+}
+
+/** A status and body text as request() answers them: the body, or an ApiError. */
+function settle<T>(status: number, text: string): T {
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  if (status >= 200 && status < 300) return body as T;
+  const error = (body as { error?: { code?: string; message?: string; details?: Problem[] } } | undefined)?.error;
+  const failure = new ApiError(status, error?.code ?? `HTTP_${status}`, error?.message ?? `HTTP ${status}`, error?.details ?? [], body);
+  if (status === 401) {
+    forgetKey();
+    authListeners.forEach((listener) => listener(failure));
+  }
+  throw failure;
+}
+
 export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
   return (await request<T>(path, { signal })).body;
 }

@@ -285,6 +285,8 @@ describe('the admin console', () => {
     await page.getByLabel(/^steps/).fill('2');
     await page.getByRole('button', { name: 'Call the tool' }).click();
     await page.getByText(/Running for \d+\.\d s/).waitFor();
+    // The upstream's progress notifications, as they come.
+    await page.getByText('Step 1 of 2').waitFor();
     await page.locator('.result[data-status="succeeded"]').waitFor({ timeout: 15_000 });
 
     // The raw JSON editor, and a refused call shown with its problems.

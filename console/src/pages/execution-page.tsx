@@ -42,7 +42,9 @@ export function ExecutionPage(props: { id: string }) {
           {e.caller?.principalName ?? '—'} <span class="muted">({e.caller?.principalId})</span>
           {e.caller?.clientName ? `, client ${e.caller.clientName}` : ''}
         </dd>
-        <dt>Trace (correlation) id</dt>
+        <dt>Trace id</dt>
+        <dd>{e.traceId ? <code>{e.traceId}</code> : <span class="muted">none (traces are off)</span>}</dd>
+        <dt>Correlation id</dt>
         <dd>{e.caller?.correlationId ?? <span class="muted">none sent</span>}</dd>
       </dl>
       <h2>Arguments</h2>

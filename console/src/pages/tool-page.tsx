@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, describeError, request, send } from '../api.js';
+import { ApiError, describeError, invokeWithProgress, send, type ProgressUpdate } from '../api.js';
 import { Badge, CopyButton, ErrorState, JsonView, Link, Loading, When } from '../components/common.js';
 import { ResultView } from '../components/result-view.js';
 import { SchemaField, SchemaTable, initialValue } from '../components/schema-form.js';
@@ -126,6 +126,7 @@ function TryIt(props: { tool: Tool }) {
   const [elapsed, setElapsed] = useState(0);
   const [execution, setExecution] = useState<Execution | null>(null);
   const [failure, setFailure] = useState<unknown>();
+  const [progress, setProgress] = useState<ProgressUpdate | null>(null);
   useEffect(() => {
     if (!running) return;
     const started = performance.now();
@@ -148,8 +149,9 @@ function TryIt(props: { tool: Tool }) {
     setElapsed(0);
     setExecution(null);
     setFailure(undefined);
+    setProgress(null);
     try {
-      setExecution((await request<Execution>(`/api/v1/tools/${encodeURIComponent(tool.qualifiedName)}/invoke`, { method: 'POST', body: { arguments: args ?? {} } })).body);
+      setExecution(await invokeWithProgress<Execution>(`/api/v1/tools/${encodeURIComponent(tool.qualifiedName)}/invoke`, { arguments: args ?? {} }, setProgress));
     } catch (error) {
       const recorded = error instanceof ApiError ? (error.body as { execution?: Execution } | undefined)?.execution : undefined;
       if (recorded) setExecution({ ...recorded, error: recorded.error ?? { code: error instanceof ApiError ? error.code : 'ERROR', message: describeError(error), details: error instanceof ApiError ? error.details : [] } });
@@ -206,7 +208,18 @@ function TryIt(props: { tool: Tool }) {
         {running && (
           <div class="progress" role="status">
             <span class="spinner" aria-hidden="true" /> Running for {(elapsed / 1000).toFixed(1)} s…
-            <progress aria-label="Call in progress" />
+            {progress && (
+              <span class="progress-report">
+                {' '}
+                {progress.total !== undefined ? `Step ${progress.progress} of ${progress.total}` : `Progress ${progress.progress}`}
+                {progress.message ? `: ${progress.message}` : ''}
+              </span>
+            )}
+            {progress?.total !== undefined ? (
+              <progress aria-label="Call in progress" value={progress.progress} max={progress.total} />
+            ) : (
+              <progress aria-label="Call in progress" />
+            )}
           </div>
         )}
         {failure !== undefined && <ErrorState error={failure} />}
