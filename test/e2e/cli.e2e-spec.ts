@@ -302,7 +302,7 @@ describe('the toolplane CLI', () => {
       expect(run.stdout).toMatch(/^✓ server +.* is ready$/m);
       expect(run.stdout).toMatch(/^✓ database +answers in [\d.]+ ms$/m);
       expect(run.stdout).toMatch(/^✓ migrations +\d+ applied, none pending$/m);
-      expect(run.stdout).toMatch(/^✓ api key +accepted; role admin /m);
+      expect(run.stdout).toMatch(/^✓ api key +accepted: \S+, role admin \(may: .*keys:manage/m);
       expect(run.stdout).toMatch(/^[✓!] sandbox /m);
       expect(run.stdout).toMatch(/^✓ source ev +healthy, \d+ tool\(s\)$/m);
       expect(run.stdout).toContain('no problem found');

@@ -120,9 +120,17 @@ function migrationsCheck(check: Health['details'][string] | undefined, withDetai
   };
 }
 
-/** What a key may do, found by asking: there is no endpoint naming the caller's own role. */
+interface CurrentPrincipal {
+  name: string;
+  kind: string;
+  roles: string[];
+  permissions: string[];
+  allowedSources: string[] | null;
+  allowedTools: string[] | null;
+}
+
+/** Whether the key is accepted, and who it names with which roles and permissions (GET /api/v1/access/me). */
 async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise<{ check: Check; permissions: Set<string> }> {
-  const permissions = new Set<string>();
   if (!api.hasKey) {
     return {
       check: {
@@ -131,36 +139,23 @@ async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise
         detail: 'no API key given',
         fix: `pass --key, set TOOLPLANE_API_KEY or put "key" in ${configFilePath()} (the admin key is in the server's data directory, admin.key)`,
       },
-      permissions,
+      permissions: new Set(),
     };
   }
+  let me: CurrentPrincipal;
   try {
-    await api.get('/api/v1/tools', { limit: 1 });
-    permissions.add('catalog:read');
+    me = (await api.get<CurrentPrincipal>('/api/v1/access/me')).body;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const fix =
       error.status === 401 || error.status === 429
         ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(origin)}); an admin creates one with "toolplane keys create NAME --role agent"`
         : undefined;
-    return { check: { name: 'api key', status: 'fail', detail: `refused: ${error.code}: ${error.message}`, fix }, permissions };
+    return { check: { name: 'api key', status: 'fail', detail: `refused: ${error.code}: ${error.message}`, fix }, permissions: new Set() };
   }
-  const probe = async (permission: string, path: string) => {
-    try {
-      await api.get(path, path.startsWith('/api') ? { limit: 1 } : undefined);
-      permissions.add(permission);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 403) throw error;
-    }
-  };
-  await Promise.all([
-    probe('keys:manage', '/api/v1/api-keys'),
-    probe('audit:read', '/api/v1/audit-events'),
-    probe('sources:read', '/api/v1/sources'),
-    probe('ops:read', '/metrics'),
-  ]);
-  const role = permissions.has('keys:manage') ? 'admin' : permissions.has('ops:read') ? 'operator' : permissions.has('audit:read') ? 'auditor' : 'agent';
-  return { check: { name: 'api key', status: 'ok', detail: `accepted; role ${role} (may: ${[...permissions].sort().join(', ')})` }, permissions };
+  const restricted = me.allowedSources || me.allowedTools ? `; restricted to sources ${me.allowedSources?.join(', ') ?? 'any'}, tools ${me.allowedTools?.join(', ') ?? 'any'}` : '';
+  const detail = `accepted: ${me.name}, role ${me.roles.join(', ') || 'none'} (may: ${[...me.permissions].sort().join(', ')})${restricted}`;
+  return { check: { name: 'api key', status: 'ok', detail }, permissions: new Set(me.permissions) };
 }
 
 async function sandboxCheck(api: ApiClient, canReadMetrics: boolean): Promise<Check> {
