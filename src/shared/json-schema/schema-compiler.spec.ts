@@ -83,11 +83,9 @@ describe('SchemaCompiler', () => {
     expect(validate({ children: [{ children: 1 }] })).toBe(false);
   });
 
-  it('refuses schemas over a limit quickly, however large they are', () => {
+  it('refuses schemas over a limit, however large they are (how fast: test/quiet/schema-limits.spec.ts)', () => {
     const huge = object(Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^p${i}[a-z]+$` }])));
-    const hugeCheck = timed(() => reasonOf(huge));
-    expect(hugeCheck.value).toMatch(/has more than 50 patterns|larger than|more than 1000 objects/);
-    expect(hugeCheck.ms).toBeLessThan(50);
+    expect(reasonOf(huge)).toMatch(/has more than 50 patterns|larger than|more than 1000 objects/);
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 5000; i++) deep = object({ next: deep });
     expect(reasonOf(deep)).toBe('its inputSchema nests deeper than 32 levels');
