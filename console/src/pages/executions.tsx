@@ -54,15 +54,17 @@ export function ExecutionsPage() {
     );
   }, [JSON.stringify(settled)]);
 
-  // Following: the newest page again every two seconds; calls not shown yet go on top.
+  // Following: the newest page again every two seconds (a 304 when nothing changed); calls not shown yet go on top.
   useEffect(() => {
     if (!follow || settled.until) return;
+    let etag: string | undefined;
     const timer = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
       const mine = generation.current;
-      request<Page<Execution>>(`/api/v1/executions${query(base)}`).then(
+      request<Page<Execution>>(`/api/v1/executions${query(base)}`, { etag }).then(
         (answer) => {
-          if (mine !== generation.current) return;
+          if (mine !== generation.current || answer.status === 304) return;
+          etag = answer.etag ?? undefined;
           setItems((previous) => {
             const known = new Set(previous.map((execution) => execution.id));
             const fresh = answer.body.items.filter((execution) => !known.has(execution.id));

@@ -1,4 +1,5 @@
 import type { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
 import { ValidationFailed } from '../../../shared/domain-error.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
@@ -13,9 +14,11 @@ describe('ExecutionsController query parameters', () => {
     return query instanceof ListExecutionsQuery ? { items: [], nextCursor: null } : query;
   };
   const bus = new ExecutionsController({ execute } as unknown as QueryBus);
+  // The reply only takes the ETag header here.
+  const reply = { header: () => reply, status: () => reply } as unknown as FastifyReply;
   // The admin's view unless a test says otherwise.
   const controller = {
-    list: (query: Record<string, unknown>, principal: Principal = ADMIN) => bus.list(query, principal).then(() => sent.at(-1)),
+    list: (query: Record<string, unknown>, principal: Principal = ADMIN) => bus.list(query, principal, undefined, reply).then(() => sent.at(-1)),
     stats: (query: Record<string, unknown>) => bus.stats(query),
     get: (id: string) => bus.get(id, ADMIN),
   };

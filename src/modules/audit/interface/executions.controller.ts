@@ -1,4 +1,6 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { withBodyEtag } from '../../../shared/http/body-etag.js';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
@@ -34,8 +36,14 @@ export class ExecutionsController {
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-500, default 50' })
   @ApiOkResponse({ type: ExecutionPageDto })
+  @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match tag is current.' })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
-  list(@Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ExecutionPage> {
+  list(
+    @Query() query: Record<string, unknown>,
+    @CurrentPrincipal() principal: Principal,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ExecutionPage | undefined> {
     const params = new QueryParams(query);
     const problems: ProblemDetail[] = [];
     const filter: ExecutionFilter = {
@@ -54,7 +62,7 @@ export class ExecutionsController {
     if (!may(principal, 'executions:read-all')) filter.caller = principal.id;
     return this.queries
       .execute(new ListExecutionsQuery(filter, cursor, limit))
-      .then((page: ExecutionPage) => ({ ...page, items: page.items.map((item) => withPayloadsFor(principal, item)) }));
+      .then((page: ExecutionPage) => withBodyEtag(reply, ifNoneMatch, { ...page, items: page.items.map((item) => withPayloadsFor(principal, item)) }));
   }
 
   // Declared before ':id'; the router also prefers the static segment.

@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { withBodyEtag } from '../../../shared/http/body-etag.js';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiCreatedResponse, ApiNoContentResponse, ApiQuery, ApiTags, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -72,8 +74,13 @@ export class SourcesController {
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1-200, default 50' })
   @ApiOkResponse({ type: SourcePageDto })
+  @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match tag is current.' })
   @applyAll(...errors(400, 401))
-  list(@Query() query: Record<string, unknown>): Promise<SourcePage> {
+  async list(
+    @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SourcePage | undefined> {
     const params = new QueryParams(query);
     const filter = {
       enabled: params.boolean('enabled'),
@@ -84,7 +91,7 @@ export class SourcesController {
     const cursor = params.string('cursor', { max: 512 });
     const limit = params.int('limit', 50, 1, 200);
     params.done();
-    return this.queries.execute(new ListSourcesQuery(filter, cursor, limit));
+    return withBodyEtag(reply, ifNoneMatch, await this.queries.execute(new ListSourcesQuery(filter, cursor, limit)));
   }
 
   @Get(':idOrName')
