@@ -75,7 +75,7 @@ export class ConfigPlanner {
       }
       const fields = changedFields(current, checked.connection, desiredSettings(resolved));
       changes.push({ kind: 'source', name: spec.name, action: fields.length > 0 ? 'update' : 'unchanged', fields });
-      if (fields.length > 0) steps.push({ action: 'update', name: spec.name, changes: updateFor(resolved, checked.connection, current.version) });
+      if (fields.length > 0) steps.push({ action: 'update', name: spec.name, changes: updateFor(resolved, checked.connection) });
     }
 
     if (prune) {
@@ -141,8 +141,12 @@ function changedFields(current: Readonly<SourceProps>, connection: CheckedConnec
   return [...fields];
 }
 
-/** The whole declared state as an update: nulls clear what the file leaves out. */
-function updateFor(spec: SourceSpecInput, connection: CheckedConnection, version: number): SourceChangesInput {
+/**
+ * The whole declared state as an update: nulls clear what the file leaves out. No version is
+ * sent: a refresh that lands between plan and apply bumps it, and the file wins over the state
+ * it was compared with anyway.
+ */
+function updateFor(spec: SourceSpecInput, connection: CheckedConnection): SourceChangesInput {
   const stdio = connection.transport === 'stdio';
   return {
     ...desiredSettings(spec),
@@ -158,7 +162,6 @@ function updateFor(spec: SourceSpecInput, connection: CheckedConnection, version
           env: connection.env,
         }
       : { url: connection.url, headers: connection.headers }),
-    version,
   };
 }
 
