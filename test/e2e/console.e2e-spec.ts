@@ -320,6 +320,8 @@ describe('the admin console', () => {
     await accessible(page, 'execution');
     await go(page, '/stats');
     await page.getByRole('figure').first().waitFor();
+    // Each chart draws its canvas once its figure is on the page and its data arrived.
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('canvas').length >= 4, undefined, { timeout: 10_000 });
     expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(4);
     await page.getByRole('cell', { name: 'everything__echo' }).waitFor();
     await accessible(page, 'charts');
