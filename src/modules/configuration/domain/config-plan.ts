@@ -43,3 +43,8 @@ function canonical(value: unknown): string {
       : inner,
   );
 }
+
+/** A problem of the file's `sources[index]` entry, its path made the file's. */
+export function problemOfSource(index: number, problem: { path: string; message: string }): { path: string; message: string } {
+  return { path: problem.path === 'body' ? `sources[${index}]` : `sources[${index}].${problem.path}`, message: problem.message };
+}

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError, type ProblemDetail } from '../../../shared/domain-error.js';
 import { ApplyConfigCommand } from '../application/apply-config/apply-config.command.js';
+import { problemOfSource } from '../domain/config-plan.js';
 import { readConfigText, type ConfigDocument } from './config-document.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -39,7 +40,7 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
       throw new Error(`TOOLPLANE_CONFIG: cannot read ${file}: ${(error as Error).message}`, { cause: error });
     }
     const document = await readConfigText(text);
-    const malformed = [...document.problems, ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => at(i, p)))];
+    const malformed = [...document.problems, ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => problemOfSource(i, p)))];
     if (malformed.length > 0) throw new Error(`TOOLPLANE_CONFIG: ${file} is invalid:\n${describe(malformed)}`);
     await this.attempt(document, FIRST_RETRY_MS);
   }
@@ -65,10 +66,6 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
       this.retry.unref();
     }
   }
-}
-
-function at(index: number, problem: ProblemDetail): ProblemDetail {
-  return { path: problem.path === 'body' ? `sources[${index}]` : `sources[${index}].${problem.path}`, message: problem.message };
 }
 
 function describe(problems: readonly ProblemDetail[]): string {

@@ -1,4 +1,12 @@
-import type { CircuitBreakerSettings, SandboxSettings } from '../domain/source-settings.js';
+import type { SourceProps } from '../domain/source.js';
+import {
+  type CircuitBreakerSettings,
+  DEFAULT_CIRCUIT_BREAKER,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_REFRESH_INTERVAL_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+  type SandboxSettings,
+} from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
 
 /** A registration as the interface layer hands it over, already shape-checked. */
@@ -26,3 +34,20 @@ export interface SourceSpecInput {
 }
 
 export type SourceChangesInput = Partial<Omit<SourceSpecInput, 'name' | 'transport'>> & { version?: number };
+
+export type SourceSettings = Pick<SourceProps, 'description' | 'readOnly' | 'timeoutMs' | 'maxConcurrency' | 'rateLimitPerMinute' | 'refreshIntervalSeconds' | 'circuitBreaker' | 'enabled'>;
+
+/** A registration's settings besides the connection, with the default of each one it leaves out. */
+export function settingsOf(spec: SourceSpecInput): SourceSettings {
+  const breaker = Object.fromEntries(Object.entries(spec.circuitBreaker ?? {}).filter(([, v]) => v !== undefined));
+  return {
+    description: spec.description ?? null,
+    readOnly: spec.readOnly ?? false,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxConcurrency: spec.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+    rateLimitPerMinute: spec.rateLimitPerMinute ?? null,
+    refreshIntervalSeconds: spec.refreshIntervalSeconds ?? DEFAULT_REFRESH_INTERVAL_SECONDS,
+    circuitBreaker: { ...DEFAULT_CIRCUIT_BREAKER, ...breaker },
+    enabled: spec.enabled ?? true,
+  };
+}

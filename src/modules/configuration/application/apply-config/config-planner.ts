@@ -1,16 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ProblemDetail, ProblemList } from '../../../../shared/domain-error.js';
 import { SourceSpecChecker, type CheckedConnection } from '../../../sources/application/source-spec-checker.js';
-import type { SourceChangesInput, SourceSpecInput } from '../../../sources/application/source-spec.js';
+import { settingsOf, type SourceChangesInput, type SourceSettings, type SourceSpecInput } from '../../../sources/application/source-spec.js';
 import type { SourceProps } from '../../../sources/domain/source.js';
 import { SourceRepository } from '../../../sources/domain/source.repository.js';
-import {
-  DEFAULT_CIRCUIT_BREAKER,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_REFRESH_INTERVAL_SECONDS,
-  DEFAULT_TIMEOUT_MS,
-} from '../../../sources/domain/source-settings.js';
-import { type PlannedChange, sameSetting, STORED_VALUE } from '../../domain/config-plan.js';
+import { type PlannedChange, problemOfSource, sameSetting, STORED_VALUE } from '../../domain/config-plan.js';
 
 /** One entry of the file's `sources:`, shape-checked, with the problems its shape had. */
 export interface DeclaredSource {
@@ -34,8 +28,6 @@ const CONNECTION_FIELDS = ['lifecycle', 'pluginDir', 'manifest', 'command', 'com
 /** What a user reads for a stored field that follows from another. */
 const REPORTED_AS: Partial<Record<string, string>> = { commandFromManifest: 'command' };
 
-type Settings = Pick<SourceProps, (typeof SETTING_FIELDS)[number]>;
-
 /**
  * Compares declared sources with the live ones. Each declared source goes through the same
  * checks as a registration (manifest, command, URL, references), so a plan that has no problems
@@ -55,7 +47,6 @@ export class ConfigPlanner {
     const steps: PlanStep[] = [];
 
     for (const [index, { spec, shapeProblems }] of declared.entries()) {
-      const at = `sources[${index}]`;
       const own = new ProblemList();
       own.addAll(shapeProblems);
       const current = live.get(spec.name)?.snapshot();
@@ -65,7 +56,7 @@ export class ConfigPlanner {
       }
       const checked = await this.checker.check(resolved, own);
       own.addAll(checked.problems);
-      problems.addAll(own.all.map((p) => ({ path: p.path === 'body' ? at : `${at}.${p.path}`, message: p.message })));
+      problems.addAll(own.all.map((p) => problemOfSource(index, p)));
       if (!own.isEmpty || !checked.connection) continue;
 
       if (!current) {
@@ -73,7 +64,7 @@ export class ConfigPlanner {
         steps.push({ action: 'create', spec: resolved });
         continue;
       }
-      const fields = changedFields(current, checked.connection, desiredSettings(resolved));
+      const fields = changedFields(current, checked.connection, settingsOf(resolved));
       changes.push({ kind: 'source', name: spec.name, action: fields.length > 0 ? 'update' : 'unchanged', fields });
       if (fields.length > 0) steps.push({ action: 'update', name: spec.name, changes: updateFor(resolved, checked.connection) });
     }
@@ -116,21 +107,7 @@ function storedMissing(name: string, exists: boolean): string {
     : `is "${STORED_VALUE}" (keep the stored value), but source "${name}" does not exist yet: give the value or a \${secret:NAME} reference`;
 }
 
-function desiredSettings(spec: SourceSpecInput): Settings {
-  const breaker = Object.fromEntries(Object.entries(spec.circuitBreaker ?? {}).filter(([, v]) => v !== undefined));
-  return {
-    description: spec.description ?? null,
-    readOnly: spec.readOnly ?? false,
-    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxConcurrency: spec.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-    rateLimitPerMinute: spec.rateLimitPerMinute ?? null,
-    refreshIntervalSeconds: spec.refreshIntervalSeconds ?? DEFAULT_REFRESH_INTERVAL_SECONDS,
-    circuitBreaker: { ...DEFAULT_CIRCUIT_BREAKER, ...breaker },
-    enabled: spec.enabled ?? true,
-  };
-}
-
-function changedFields(current: Readonly<SourceProps>, connection: CheckedConnection, settings: Settings): string[] {
+function changedFields(current: Readonly<SourceProps>, connection: CheckedConnection, settings: SourceSettings): string[] {
   const fields = new Set<string>();
   for (const field of CONNECTION_FIELDS) {
     if (!sameSetting(current[field], connection[field])) fields.add(REPORTED_AS[field] ?? field);
@@ -149,7 +126,7 @@ function changedFields(current: Readonly<SourceProps>, connection: CheckedConnec
 function updateFor(spec: SourceSpecInput, connection: CheckedConnection): SourceChangesInput {
   const stdio = connection.transport === 'stdio';
   return {
-    ...desiredSettings(spec),
+    ...settingsOf(spec),
     ...(stdio
       ? {
           lifecycle: connection.lifecycle,

@@ -7,14 +7,9 @@ import { Clock, IdGenerator, UnitOfWork } from '../../../../shared/unit-of-work.
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { Source } from '../../domain/source.js';
 import { SourceRepository } from '../../domain/source.repository.js';
-import {
-  DEFAULT_CIRCUIT_BREAKER,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_REFRESH_INTERVAL_SECONDS,
-  DEFAULT_TIMEOUT_MS,
-} from '../../domain/source-settings.js';
 import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js';
 import { SourceSpecChecker } from '../source-spec-checker.js';
+import { settingsOf } from '../source-spec.js';
 import { waitAtMost } from '../wait-at-most.js';
 import { RegisterSourceCommand } from './register-source.command.js';
 import { sourceAuditDetails } from '../source-audit-details.js';
@@ -51,15 +46,8 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
       {
         id: this.ids.next(),
         name: spec.name,
-        description: spec.description ?? null,
         ...connection,
-        readOnly: spec.readOnly ?? false,
-        timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxConcurrency: spec.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-        rateLimitPerMinute: spec.rateLimitPerMinute ?? null,
-        refreshIntervalSeconds: spec.refreshIntervalSeconds ?? DEFAULT_REFRESH_INTERVAL_SECONDS,
-        circuitBreaker: { ...DEFAULT_CIRCUIT_BREAKER, ...spec.circuitBreaker },
-        enabled: spec.enabled ?? true,
+        ...settingsOf(spec),
       },
       this.clock.now(),
     );
