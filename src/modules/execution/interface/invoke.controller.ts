@@ -110,7 +110,7 @@ export class InvokeController {
           },
           (error: unknown) => {
             const payload = errorPayloadOf(error);
-            events.fail(payload.status, { error: { code: payload.code, message: payload.message, details: payload.details } });
+            events.finish(payload.status, { error: { code: payload.code, message: payload.message, details: payload.details } });
             return payload.status;
           },
         )

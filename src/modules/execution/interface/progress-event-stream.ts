@@ -34,14 +34,10 @@ export class ProgressEventStream {
     return new StreamableFile(this.stream!, { type: 'text/event-stream; charset=utf-8' });
   }
 
+  /** The last event: the status and body of the plain answer (or of the error, when the call failed outside its record). */
   finish(status: number, body: unknown): void {
     this.write('result', { status, body });
     this.close();
-  }
-
-  /** The call failed outside the record (a bug, the database gone): the stream says so and ends. */
-  fail(status: number, body: unknown): void {
-    this.finish(status, body);
   }
 
   close(): void {
