@@ -59,26 +59,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'UNREACHABLE', 'Toolplane cannot be reached. Check that it is running and that this address is allowed.');
+    throw unreachable();
   }
   if (response.status === 304) return { status: 304, body: undefined as T, etag: options.etag ?? null };
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string; details?: Problem[] } } | undefined)?.error;
-    const failure = new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details ?? [], body);
-    if (response.status === 401 && !options.key) {
-      forgetKey();
-      authListeners.forEach((listener) => listener(failure));
-    }
-    throw failure;
-  }
-  return { status: response.status, body: body as T, etag: response.headers.get('etag') };
+  // A key given for one request (sign-in trying it) is not the session's: its refusal signs nobody out.
+  const body = settle<T>(response.status, await response.text(), response.statusText, !options.key);
+  return { status: response.status, body, etag: response.headers.get('etag') };
 }
 
 export interface ProgressUpdate {
@@ -100,10 +86,10 @@ export async function invokeWithProgress<T>(path: string, body: unknown, onProgr
   try {
     response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
   } catch {
-    throw new ApiError(0, 'UNREACHABLE', 'Toolplane cannot be reached. Check that it is running and that this address is allowed.');
+    throw unreachable();
   }
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
-    return settle<T>(response.status, await response.text());
+    return settle<T>(response.status, await response.text(), response.statusText, true);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -121,15 +107,15 @@ export async function invokeWithProgress<T>(path: string, body: unknown, onProgr
       if (event === 'progress') onProgress(JSON.parse(data) as ProgressUpdate);
       if (event === 'result') {
         const result = JSON.parse(data) as { status: number; body: unknown };
-        return settle<T>(result.status, JSON.stringify(result.body));
+        return settle<T>(result.status, JSON.stringify(result.body), `HTTP ${result.status}`, true);
       }
     }
   }
   throw new ApiError(0, 'UNREACHABLE', 'The answer ended before its result.');
 }
 
-/** A status and body text as request() answers them: the body, or an ApiError. */
-function settle<T>(status: number, text: string): T {
+/** A status and body text as the API answered them: the parsed body, or the ApiError it stands for. */
+function settle<T>(status: number, text: string, statusText: string, signOutOn401: boolean): T {
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -138,12 +124,16 @@ function settle<T>(status: number, text: string): T {
   }
   if (status >= 200 && status < 300) return body as T;
   const error = (body as { error?: { code?: string; message?: string; details?: Problem[] } } | undefined)?.error;
-  const failure = new ApiError(status, error?.code ?? `HTTP_${status}`, error?.message ?? `HTTP ${status}`, error?.details ?? [], body);
-  if (status === 401) {
+  const failure = new ApiError(status, error?.code ?? `HTTP_${status}`, error?.message ?? statusText, error?.details ?? [], body);
+  if (status === 401 && signOutOn401) {
     forgetKey();
     authListeners.forEach((listener) => listener(failure));
   }
   throw failure;
+}
+
+function unreachable(): ApiError {
+  return new ApiError(0, 'UNREACHABLE', 'Toolplane cannot be reached. Check that it is running and that this address is allowed.');
 }
 
 export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
