@@ -57,6 +57,7 @@ import {
   repeatListing,
 } from './lib/catalog.mjs';
 import { CATALOG_QUERIES } from './lib/catalog-inventory.mjs';
+import { api } from './lib/api.mjs';
 import { refreshWorkload } from './lib/refresh.mjs';
 import { replicasWorkload } from './lib/replicas.mjs';
 
@@ -187,23 +188,6 @@ function machineInfo() {
       '@modelcontextprotocol/server': version('@modelcontextprotocol/server'),
     },
   };
-}
-
-async function api(baseUrl, key, method, path, body) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text };
 }
 
 /** One request of `t` sent with fetch; throws unless it is a 2xx that `t.verify` accepts. */

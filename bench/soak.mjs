@@ -17,9 +17,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setTimeout, clearTimeout } from 'node:timers';
 import autocannon from 'autocannon';
 import { descendants, freePort, heapAfterGc, killAllNow, rssBytes, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
+import { apiOk } from './lib/api.mjs';
 import { modernHeaders, modernToolsCall } from './lib/mcp-requests.mjs';
-
-/* global fetch, AbortSignal */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(ROOT, 'dist/src/main.js');
@@ -39,18 +38,6 @@ const watchdog = setTimeout(() => {
   process.exit(3);
 }, (MINUTES * 60 + 600) * 1000);
 process.on('exit', () => killAllNow());
-
-async function api(baseUrl, key, method, path, body) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** A steady load of `rate` calls per second until `stop()`; counts answers by status. */
 function steadyLoad(name, { url, headers, body, rate, connections }) {
@@ -111,9 +98,9 @@ async function main() {
   try {
     await waitForHttp(toolplane, `${baseUrl}/health/ready`, { timeoutMs: 90_000 });
     await waitForHttp(echo, echoUrl, { init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' } }).catch(() => undefined);
-    await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'everything', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'], maxConcurrency: 64 });
-    await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'transient', transport: 'stdio', lifecycle: 'transient', command: process.execPath, args: [EVERYTHING, 'stdio'] });
-    await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'http-echo', transport: 'streamable-http', url: echoUrl, maxConcurrency: 64 });
+    await apiOk(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'everything', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'], maxConcurrency: 64 });
+    await apiOk(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'transient', transport: 'stdio', lifecycle: 'transient', command: process.execPath, args: [EVERYTHING, 'stdio'] });
+    await apiOk(baseUrl, adminKey, 'POST', '/api/v1/sources', { name: 'http-echo', transport: 'streamable-http', url: echoUrl, maxConcurrency: 64 });
     const auth = { authorization: `Bearer ${adminKey}` };
     const echoArgs = { message: 'soak' };
     const loads = [

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { apiOk } from './api.mjs';
 import { load, mergeSorted, quantile, target } from './load.mjs';
 import { cpuSeconds, freePort, postgresCpuSeconds, startProcess, stopProcess, waitForHttp } from './processes.mjs';
 
-/* global fetch, AbortSignal */
+/* global fetch */
 
 export async function replicasWorkload({ root, main, echoUrl, connections, seconds, warmupSeconds, log }) {
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-bench-replicas-'));
@@ -39,13 +40,7 @@ export async function replicasWorkload({ root, main, echoUrl, connections, secon
       replicas.push({ handle, url });
     }
     const auth = { authorization: `Bearer ${adminKey}` };
-    const registered = await fetch(`${replicas[0].url}/api/v1/sources`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'http-echo', transport: 'streamable-http', url: echoUrl, maxConcurrency: 256, refreshIntervalSeconds: 0 }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    if (registered.status >= 300) throw new Error(`registering on replica a answered ${registered.status}: ${await registered.text()}`);
+    await apiOk(replicas[0].url, adminKey, 'POST', '/api/v1/sources', { name: 'http-echo', transport: 'streamable-http', url: echoUrl, maxConcurrency: 256, refreshIntervalSeconds: 0 });
     const verify = (body) => body.includes('"status":"succeeded"') && body.includes('"text":"hello"');
     const targets = replicas.map((r, i) => target(`replica ${i + 1}`, `${r.url}/api/v1/tools/http-echo__echo/invoke`, auth, { arguments: { message: 'hello' } }, verify));
     // The second replica sees the source through the shared database.
