@@ -31,6 +31,10 @@ const value = fc.letrec((tie) => ({
 })).value;
 const args = fc.dictionary(key, value, { maxKeys: 4 });
 
+/** Whether a `__proto__` key is anywhere in the value (fast-check generates it among its special strings). */
+const hasPrototypeKey = (input: unknown): boolean =>
+  input !== null && typeof input === 'object' && Object.entries(input).some(([k, inner]) => k === '__proto__' || hasPrototypeKey(inner));
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const storable = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 const allStorable = (input: unknown): boolean => {
@@ -132,6 +136,15 @@ describe('the call record', () => {
     await fc.assert(
       fc.asyncProperty(args, fc.boolean(), async (sent, viaMcp) => {
         const before = received().length;
+        // A key that would reach an object's prototype never gets past the body parser, on either endpoint.
+        if (hasPrototypeKey(sent)) {
+          const answer = viaMcp ? await mcpCall('rec__echo_keys', sent) : await h.api.post('/api/v1/tools/rec__echo_keys/invoke', { arguments: sent });
+          expect(answer.status).toBe(400);
+          expect(viaMcp ? answer.body.error.data.code : answer.body.error.code).toBe('UNSAFE_JSON_KEY');
+          expect(received().slice(before)).toEqual([]);
+          refused++;
+          return;
+        }
         let id: string;
         let ok: boolean;
         if (viaMcp) {
