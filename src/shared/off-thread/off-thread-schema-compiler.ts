@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { SchemaCompiler, type CompiledSchema } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
@@ -5,6 +6,9 @@ import { validatorFromCode } from '../json-schema/standalone-validator.js';
 import { offThread, type OffThreadWorker } from './off-thread-worker.js';
 
 export type SchemaVerdict = { usable: true } | { usable: false; reason: string };
+
+/** Verdicts remembered (most recently used kept): a refresh of an unchanged inventory compiles nothing. */
+const REMEMBERED_VERDICTS = 20_000;
 
 /**
  * SchemaCompiler with the compiling done on the worker thread: ajv needs 50–130 ms for a schema of
@@ -14,10 +18,13 @@ export type SchemaVerdict = { usable: true } | { usable: false; reason: string }
  */
 export class OffThreadSchemaCompiler {
   private readonly inPlace: SchemaCompiler;
+  /** Verdicts by digest of the schema's JSON text; the limits are this compiler's, so they hold for its life. */
+  private readonly verdicts = new Map<string, SchemaVerdict>();
 
   constructor(
     private readonly limits: SchemaLimits,
     private readonly worker: OffThreadWorker = offThread,
+    private readonly rememberedVerdicts = REMEMBERED_VERDICTS,
   ) {
     this.inPlace = new SchemaCompiler(limits);
   }
@@ -31,12 +38,23 @@ export class OffThreadSchemaCompiler {
   async verdict(schema: Record<string, unknown>): Promise<SchemaVerdict> {
     const breach = this.breach(schema);
     if (breach) return { usable: false, reason: breach };
-    if (!this.worker.available) {
-      const compiled = this.inPlace.compile(schema);
-      return compiled.usable ? { usable: true } : compiled;
+    // Within the limits, so bounded: serializing it costs far less than compiling it again.
+    const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64');
+    const known = this.verdicts.get(key);
+    if (known) {
+      this.verdicts.delete(key);
+      this.verdicts.set(key, known);
+      return known;
     }
-    const compiled = await this.worker.run({ kind: 'compile', schema, limits: this.limits, code: false });
-    return compiled.usable ? { usable: true } : compiled;
+    const verdict = await this.compileVerdict(schema);
+    this.verdicts.set(key, verdict);
+    if (this.verdicts.size > this.rememberedVerdicts) this.verdicts.delete(this.verdicts.keys().next().value!);
+    return verdict;
+  }
+
+  private async compileVerdict(schema: Record<string, unknown>): Promise<SchemaVerdict> {
+    const compiled = this.worker.available ? await this.worker.run({ kind: 'compile', schema, limits: this.limits, code: false }) : this.inPlace.compile(schema);
+    return compiled.usable ? { usable: true } : { usable: false, reason: compiled.reason };
   }
 
   /** A validator for the schema, or why there is none. Rejects only when the worker thread failed. */

@@ -42,6 +42,25 @@ describe('reconcileInventory', () => {
     expect(reconcileInventory('s1', 'src', known, [reordered], new Set(), newId, t1).changes.unchanged).toBe(1);
   });
 
+  it('writes whole only what changed; a tool listed again as stored only moves its lastSeenAt', () => {
+    const known = firstRun([tool('a'), tool('b'), tool('c', { inputSchema: { type: 'object', properties: { x: { type: 'string' } } } })]);
+    const listing = [tool('a'), tool('b', { description: 'new words' }), tool('c', { inputSchema: { properties: { x: { type: 'string' } }, type: 'object' } }), tool('d')];
+    const result = reconcileInventory('s1', 'src', known, listing, new Set(), newId, t1);
+    expect(result.seen.map((t) => t.name)).toEqual(['a']);
+    expect(result.seen[0]!.snapshot().lastSeenAt).toEqual(t1);
+    // c differs only in key order: unchanged, but stored again as now listed.
+    expect(result.dirty.map((t) => t.name).sort()).toEqual(['b', 'c', 'd']);
+    expect(result.changes).toEqual({ added: 1, changed: 1, deprecated: 0, restored: 0, unchanged: 2 });
+  });
+
+  it('writes a restored tool whole', () => {
+    const known = firstRun([tool('a')]);
+    reconcileInventory('s1', 'src', known, [], new Set(), newId, t1);
+    const again = reconcileInventory('s1', 'src', known, [tool('a')], new Set(), newId, t1);
+    expect(again.seen).toEqual([]);
+    expect(again.dirty.map((t) => t.status)).toEqual(['active']);
+  });
+
   it('deprecates tools gone upstream and restores them when they return', () => {
     const known = firstRun([tool('a'), tool('b')]);
     const gone = reconcileInventory('s1', 'src', known, [tool('a')], new Set(), newId, t1);

@@ -12,8 +12,10 @@ export interface InventoryChanges {
 
 export interface ReconcileResult {
   changes: InventoryChanges;
-  /** Every tool touched (new or modified), to be saved. */
+  /** Every tool new or modified beyond its last sighting, to be saved whole. */
   dirty: SourceTool[];
+  /** Tools listed again exactly as stored: only their lastSeenAt moved. */
+  seen: SourceTool[];
   /** The definition hashes of the tools now active. */
   activeHashes: string[];
 }
@@ -36,6 +38,7 @@ export function reconcileInventory(
   const byName = new Map(known.map((tool) => [tool.name, tool]));
   const used = new Set([...takenNames, ...known.map((t) => t.snapshot().qualifiedName)]);
   const dirty: SourceTool[] = [];
+  const seenAgain: SourceTool[] = [];
   const seen = new Set<string>();
   const activeHashes: string[] = [];
 
@@ -44,9 +47,12 @@ export function reconcileInventory(
     seen.add(definition.name);
     const existing = byName.get(definition.name);
     if (existing) {
+      const declaredBefore = existing.snapshot().declaredHash;
       const outcome = existing.observe(definition, now);
       changes[outcome] += 1;
-      dirty.push(existing); // even unchanged: lastSeenAt moved
+      // Unchanged and listed in the same key order: nothing but lastSeenAt to write.
+      if (outcome === 'unchanged' && existing.snapshot().declaredHash === declaredBefore) seenAgain.push(existing);
+      else dirty.push(existing);
       activeHashes.push(existing.definitionHash);
       continue;
     }
@@ -65,5 +71,5 @@ export function reconcileInventory(
       dirty.push(tool);
     }
   }
-  return { changes, dirty, activeHashes };
+  return { changes, dirty, seen: seenAgain, activeHashes };
 }

@@ -28,10 +28,11 @@ export class TypeormSourceToolRepository extends SourceToolRepository {
     return rows.map(toolToDomain);
   }
 
-  async takenNames(exceptSourceId: string): Promise<Set<string>> {
+  async takenNames(exceptSourceId: string, names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
     const rows: { qualified_name: string }[] = await this.uow
       .manager()
-      .query('SELECT qualified_name FROM source_tools WHERE retired_at IS NULL AND source_id <> $1', [exceptSourceId]);
+      .query('SELECT qualified_name FROM source_tools WHERE retired_at IS NULL AND source_id <> $1 AND qualified_name = ANY($2::text[])', [exceptSourceId, names]);
     return new Set(rows.map((r) => r.qualified_name));
   }
 
@@ -48,6 +49,11 @@ export class TypeormSourceToolRepository extends SourceToolRepository {
       await this.repo.upsert(tools.slice(i, i + 200).map(toolToRow) as QueryDeepPartialEntity<SourceToolOrmEntity>[], { conflictPaths: ['id'] });
     }
     if (tools.length > 0) await this.refreshStatisticsIfStale();
+  }
+
+  async markSeen(tools: SourceTool[], now: Date): Promise<void> {
+    if (tools.length === 0) return;
+    await this.uow.manager().query('UPDATE source_tools SET last_seen_at = $1 WHERE id = ANY($2::uuid[])', [now, tools.map((tool) => tool.snapshot().id)]);
   }
 
   /**

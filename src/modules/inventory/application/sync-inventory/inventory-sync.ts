@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, IdGenerator } from '../../../../shared/unit-of-work.js';
 import { InventoryChanges, reconcileInventory } from '../../domain/inventory-diff.js';
+import { disambiguatedName, qualifiedNameFor } from '../../domain/qualified-name.js';
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
 import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
 
@@ -18,9 +19,14 @@ export class InventorySync {
 
   async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string }> {
     const known = await this.tools.forSource(sourceId);
-    const taken = await this.tools.takenNames(sourceId);
-    const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), this.clock.now());
+    // Only the names new tools could take are looked up among the other sources' tools.
+    const knownNames = new Set(known.map((tool) => tool.name));
+    const candidates = discovered.filter((d) => !knownNames.has(d.name)).flatMap((d) => [qualifiedNameFor(sourceName, d.name), disambiguatedName(sourceName, d.name)]);
+    const taken = await this.tools.takenNames(sourceId, candidates);
+    const now = this.clock.now();
+    const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), now);
     await this.tools.saveAll(result.dirty);
+    await this.tools.markSeen(result.seen, now);
     return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes) };
   }
 
