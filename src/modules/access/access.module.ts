@@ -5,11 +5,12 @@ import { CreateApiKeyHandler } from './application/create-api-key/create-api-key
 import { GetApiKeyHandler } from './application/get-api-key/get-api-key.handler.js';
 import { ListApiKeysHandler } from './application/list-api-keys/list-api-keys.handler.js';
 import { RevokeApiKeyHandler } from './application/revoke-api-key/revoke-api-key.handler.js';
+import { UpdateApiKeyHandler } from './application/update-api-key/update-api-key.handler.js';
 import { ApiKeyRepository } from './domain/api-key.js';
 import { ApiKeySecrets } from './domain/api-key-secrets.port.js';
 import { ApiKeyAuthenticator } from './infrastructure/api-key-authenticator.js';
 import { Sha256ApiKeySecrets } from './infrastructure/api-key-secret.js';
-import { ForgetRevokedKeysHandler } from './infrastructure/forget-revoked-keys.handler.js';
+import { ForgetChangedKeysHandler } from './infrastructure/forget-changed-keys.handler.js';
 import { TypeormApiKeyRepository } from './infrastructure/typeorm-api-key.repository.js';
 import { ExplainAccessHandler } from './application/explain-access/explain-access.handler.js';
 import { AccessController } from './interface/access.controller.js';
@@ -30,11 +31,12 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
     { provide: OIDC_VERIFIER, useFactory: (config: AppConfig) => (config.oidc ? new OidcVerifier(config.oidc) : null), inject: [APP_CONFIG] },
     CreateApiKeyHandler,
     RevokeApiKeyHandler,
+    UpdateApiKeyHandler,
     ListApiKeysHandler,
     GetApiKeyHandler,
     ExplainAccessHandler,
-    ForgetRevokedKeysHandler,
+    ForgetChangedKeysHandler,
   ],
-  exports: [ApiKeyAuthenticator, OIDC_VERIFIER],
+  exports: [ApiKeyAuthenticator, OIDC_VERIFIER, ApiKeyRepository, ApiKeySecrets],
 })
 export class AccessModule {}

@@ -1,23 +1,27 @@
 import { Module } from '@nestjs/common';
 import { DATABASE } from '../../shared/core.module.js';
 import type { Database } from '../../shared/database/database.js';
+import { AccessModule } from '../access/access.module.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { ApplyConfigHandler } from './application/apply-config/apply-config.handler.js';
 import { ConfigPlanner } from './application/apply-config/config-planner.js';
+import { KeyPlanner } from './application/apply-config/key-planner.js';
 import { ExportConfigHandler } from './application/export-config/export-config.handler.js';
 import { ConfigApplyLock } from './domain/cluster-lock.js';
 import { AdvisoryConfigLock } from './infrastructure/advisory-config-lock.js';
 import { ConfigController } from './interface/config.controller.js';
 import { ConfigFileApplier } from './interface/config-file-applier.js';
 
-/** Configuration as code: sources declared in a file, applied, diffed and exported. */
+/** Configuration as code: sources and API keys declared in a file, applied, diffed and exported. */
 @Module({
-  imports: [AuditModule, SourcesModule],
+  imports: [AuditModule, SourcesModule, AccessModule, SecretsModule],
   controllers: [ConfigController],
   providers: [
     { provide: ConfigApplyLock, useFactory: (db: Database) => new AdvisoryConfigLock(db.dataSource), inject: [DATABASE] },
     ConfigPlanner,
+    KeyPlanner,
     ApplyConfigHandler,
     ExportConfigHandler,
     ConfigFileApplier,

@@ -71,6 +71,6 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
-  exports: [CircuitBreakers, UpstreamTargets, McpModule, SourceRepository, SourceSpecChecker],
+  exports: [CircuitBreakers, UpstreamTargets, McpModule, SourceRepository, SourceSpecChecker, HostEnvironment],
 })
 export class SourcesModule {}

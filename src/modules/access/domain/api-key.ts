@@ -25,6 +25,8 @@ export interface ApiKey {
 }
 
 export const API_KEY_NAME_MAX = 100;
+/** `tp_` and 8 more characters: what `prefix` keeps of a key. */
+export const API_KEY_PREFIX_LENGTH = 'tp_'.length + 8;
 export const API_KEY_OWNER_MAX = 200;
 
 /** Whether the key still opens the door at `now`, and if not, why. */
@@ -55,4 +57,8 @@ export abstract class ApiKeyRepository {
   /** Marks the key revoked (once); answers the key as it is now. */
   abstract revoke(id: string, at: Date): Promise<ApiKey | undefined>;
   abstract touch(id: string, at: Date): Promise<void>;
+  /** Keys neither revoked nor expired at `now`, oldest first. */
+  abstract listActive(now: Date): Promise<ApiKey[]>;
+  /** Stores a key's settings and secret (prefix, hash) as given, unless it was revoked meanwhile; answers whether it did. */
+  abstract update(key: ApiKey): Promise<boolean>;
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { API_KEY_PREFIX_LENGTH as PREFIX_LENGTH } from '../domain/api-key.js';
 import { ApiKeySecrets } from '../domain/api-key-secrets.port.js';
-
-const PREFIX_LENGTH = 'tp_'.length + 8;
 
 /**
  * A new API key: `tp_` and 256 random bits (base64url). Only its SHA-256 is stored: for a key this

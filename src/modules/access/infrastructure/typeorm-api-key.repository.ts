@@ -57,6 +57,24 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
     return rows[0] ? toKey(rows[0]) : undefined;
   }
 
+  async listActive(now: Date): Promise<ApiKey[]> {
+    const rows: Row[] = await this.uow
+      .manager()
+      .query(`SELECT * FROM api_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1) ORDER BY created_at, id`, [now]);
+    return rows.map(toKey);
+  }
+
+  async update(key: ApiKey): Promise<boolean> {
+    const rows: { id: string }[] = await this.uow.manager().query(
+      `WITH updated AS (
+         UPDATE api_keys SET name = $2, owner = $3, role = $4, prefix = $5, hash = $6, expires_at = $7, allowed_sources = $8, allowed_tools = $9, rate_limit_per_minute = $10
+          WHERE id = $1 AND revoked_at IS NULL RETURNING id)
+       SELECT id FROM updated`,
+      [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.expiresAt, key.scope.sources ?? null, key.scope.tools ?? null, key.rateLimitPerMinute],
+    );
+    return rows.length > 0;
+  }
+
   async touch(id: string, at: Date): Promise<void> {
     await this.uow.manager().query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`, [id, at]);
   }

@@ -12,6 +12,7 @@ export type AuditAction =
   | 'secret.deleted'
   | 'api-key.created'
   | 'api-key.revoked'
+  | 'api-key.updated'
   | 'config.applied'
   | 'executions.purged';
 

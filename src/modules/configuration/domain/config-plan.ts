@@ -5,7 +5,7 @@
 export type ChangeAction = 'create' | 'update' | 'unchanged' | 'delete';
 
 export interface PlannedChange {
-  kind: 'source';
+  kind: 'source' | 'key';
   name: string;
   action: ChangeAction;
   /** The settings an update changes; empty otherwise. */
@@ -46,5 +46,10 @@ function canonical(value: unknown): string {
 
 /** A problem of the file's `sources[index]` entry, its path made the file's. */
 export function problemOfSource(index: number, problem: { path: string; message: string }): { path: string; message: string } {
-  return { path: problem.path === 'body' ? `sources[${index}]` : `sources[${index}].${problem.path}`, message: problem.message };
+  return problemOfEntry('sources', index, problem);
+}
+
+/** A problem of the file's `{list}[index]` entry, its path made the file's. */
+export function problemOfEntry(list: 'sources' | 'keys', index: number, problem: { path: string; message: string }): { path: string; message: string } {
+  return { path: problem.path === 'body' ? `${list}[${index}]` : `${list}[${index}].${problem.path}`, message: problem.message };
 }

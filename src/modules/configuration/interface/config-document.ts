@@ -2,17 +2,22 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import { RegisterSourceDto, toSourceSpec } from '../../sources/interface/source.dto.js';
 import type { DeclaredSource } from '../application/apply-config/config-planner.js';
+import type { DeclaredKey } from '../application/apply-config/key-planner.js';
 import { parseConfigYaml } from '../infrastructure/config-yaml.js';
 
 export interface ConfigDocument {
   sources: DeclaredSource[];
+  /** The file's `keys:`; undefined when it has none (then keys are left as they are, even with prune). */
+  keys?: DeclaredKey[];
   /** Problems of the document as a whole; each source carries its own shape problems. */
   problems: ProblemDetail[];
 }
 
-const TOP_LEVEL_KEYS = ['sources'];
+const TOP_LEVEL_KEYS = ['sources', 'keys'];
 /** More than a thousand sources in one file is a mistake or an attack, not a configuration. */
 const MAX_SOURCES = 1000;
+const MAX_KEYS = 1000;
+const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'rateLimitPerMinute', 'key'];
 
 /** A configuration file's text, parsed and shape-checked; every problem is listed, none thrown. */
 export async function readConfigText(text: string): Promise<ConfigDocument> {
@@ -45,6 +50,7 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
     return { sources: [], problems };
   }
 
+  const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
   const sources: DeclaredSource[] = [];
   const firstIndex = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {
@@ -56,5 +62,38 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
     if (first !== undefined) problems.push({ path: `sources[${index}].name`, message: `"${name}" is declared twice (first at sources[${first}])` });
     else firstIndex.set(name, index);
   }
-  return { sources, problems };
+  return { sources, ...(keys ? { keys } : {}), problems };
+}
+
+/** The `keys:` entries: each a mapping of known fields (their values are checked when planned). */
+function readKeys(entries: unknown, problems: ProblemDetail[]): DeclaredKey[] {
+  if (!Array.isArray(entries)) {
+    problems.push({ path: 'keys', message: 'must be a list (an empty list declares no key: with prune, every key is revoked)' });
+    return [];
+  }
+  if (entries.length > MAX_KEYS) {
+    problems.push({ path: 'keys', message: `declares ${entries.length} keys; at most ${MAX_KEYS} fit in one file` });
+    return [];
+  }
+  const keys: DeclaredKey[] = [];
+  const firstIndex = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      keys.push({ spec: { name: undefined, role: undefined }, shapeProblems: [{ path: 'body', message: 'must be a mapping with name, role and the key' }] });
+      continue;
+    }
+    const fields = entry as Record<string, unknown>;
+    const shapeProblems: ProblemDetail[] = [];
+    for (const field of Object.keys(fields)) {
+      if (!KEY_FIELDS.includes(field)) shapeProblems.push({ path: field.slice(0, 100), message: `is not a key setting (known: ${KEY_FIELDS.join(', ')})` });
+    }
+    const { key, ...spec } = fields;
+    keys.push({ spec: { ...spec, name: spec.name, role: spec.role }, key, shapeProblems });
+    if (typeof spec.name !== 'string') continue;
+    const name = spec.name.trim();
+    const first = firstIndex.get(name);
+    if (first !== undefined) problems.push({ path: `keys[${index}].name`, message: `"${name.slice(0, 100)}" is declared twice (first at keys[${first}])` });
+    else firstIndex.set(name, index);
+  }
+  return keys;
 }

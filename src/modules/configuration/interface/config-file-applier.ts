@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError, type ProblemDetail } from '../../../shared/domain-error.js';
 import { ApplyConfigCommand } from '../application/apply-config/apply-config.command.js';
-import { problemOfSource } from '../domain/config-plan.js';
+import { problemOfEntry, problemOfSource } from '../domain/config-plan.js';
 import { readConfigText, type ConfigDocument } from './config-document.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -40,7 +40,11 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
       throw new Error(`TOOLPLANE_CONFIG: cannot read ${file}: ${(error as Error).message}`, { cause: error });
     }
     const document = await readConfigText(text);
-    const malformed = [...document.problems, ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => problemOfSource(i, p)))];
+    const malformed = [
+      ...document.problems,
+      ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => problemOfSource(i, p))),
+      ...(document.keys ?? []).flatMap((k, i) => k.shapeProblems.map((p) => problemOfEntry('keys', i, p))),
+    ];
     if (malformed.length > 0) throw new Error(`TOOLPLANE_CONFIG: ${file} is invalid:\n${describe(malformed)}`);
     await this.attempt(document, FIRST_RETRY_MS);
   }
@@ -54,7 +58,7 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
     if (this.stopped) return;
     try {
       const result = await this.commands.execute(
-        new ApplyConfigCommand(document.sources, [], { dryRun: false, prune: this.config.configPrune, waitForDiscovery: false }, CONFIG_FILE_ACTOR),
+        new ApplyConfigCommand(document.sources, [], { dryRun: false, prune: this.config.configPrune, waitForDiscovery: false }, CONFIG_FILE_ACTOR, document.keys),
       );
       const { create, update, unchanged, delete: deleted } = result.summary;
       this.logger.log(`applied ${this.config.configFile}: ${create} created, ${update} updated, ${unchanged} unchanged, ${deleted} removed`);

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { stringify } from 'yaml';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
+import { roleAllows, ROLES } from '../../access/domain/permissions.js';
 import type { Principal } from '../../access/domain/principal.js';
 import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
 import { ApplyConfigCommand } from '../application/apply-config/apply-config.command.js';
@@ -13,7 +14,7 @@ import type { ConfigApplyResult } from '../domain/config-plan.js';
 import { readConfigText, readConfigValue } from './config-document.js';
 
 class PlannedChangeDto {
-  @ApiProperty({ enum: ['source'] }) kind!: string;
+  @ApiProperty({ enum: ['source', 'key'] }) kind!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['create', 'update', 'unchanged', 'delete'] }) action!: string;
   @ApiProperty({ type: [String], description: 'The settings an update changes.' }) fields!: string[];
@@ -33,14 +34,33 @@ class ConfigApplyResultDto {
   @ApiProperty({ type: ChangeSummaryDto }) summary!: ChangeSummaryDto;
 }
 
+/** An entry of the file's `keys:`. */
+class DeclaredKeyDto {
+  @ApiProperty({ description: 'Matches the active key of this name.' }) name!: string;
+  @ApiProperty({ enum: ROLES }) role!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) owner?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) expiresAt?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: [String], description: 'Source name patterns (`*`); absent or null: any.' }) allowedSources?: string[] | null;
+  @ApiPropertyOptional({ nullable: true, type: [String], description: 'Qualified tool name patterns (`*`); absent or null: any.' }) allowedTools?: string[] | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: 1 }) rateLimitPerMinute?: number | null;
+  @ApiPropertyOptional({
+    description: 'A `${secret:NAME}` or `${env:NAME}` reference holding the key (`tp_` and 43 base64url characters), needed to create it; `${stored}` or absent keeps the key it has.',
+  })
+  key?: string;
+}
+
 const FILE_SCHEMA = {
   type: 'object' as const,
   required: ['sources'],
-  properties: { sources: { type: 'array' as const, items: { $ref: '#/components/schemas/RegisterSourceDto' } } },
+  properties: {
+    sources: { type: 'array' as const, items: { $ref: '#/components/schemas/RegisterSourceDto' } },
+    keys: { type: 'array' as const, items: { $ref: getSchemaPath(DeclaredKeyDto) }, description: 'API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune.' },
+  },
 };
 
 @ApiTags('config')
 @ApiBearerAuth()
+@ApiExtraModels(DeclaredKeyDto)
 @Controller('api/v1/config')
 export class ConfigController {
   constructor(
@@ -52,28 +72,29 @@ export class ConfigController {
   @Requires('sources:write')
   @HttpCode(200)
   @ApiConsumes('application/yaml', 'application/json')
-  @ApiBody({ description: 'The configuration file: `sources:`, each in the registration shape. YAML or the same document as JSON.', schema: FILE_SCHEMA })
+  @ApiBody({ description: 'The configuration file: `sources:`, each in the registration shape, and optionally `keys:`. YAML or the same document as JSON.', schema: FILE_SCHEMA })
   @ApiQuery({ name: 'dryRun', required: false, type: Boolean, description: 'Only answer what applying would change.' })
-  @ApiQuery({ name: 'prune', required: false, type: Boolean, description: 'Also remove live sources the file does not declare.' })
+  @ApiQuery({ name: 'prune', required: false, type: Boolean, description: 'Also remove live sources the file does not declare, and, when it has `keys:`, revoke active keys it does not name.' })
   @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before the first discoveries finish.' })
   @ApiOkResponse({ type: ConfigApplyResultDto })
   @ApiResponse({ status: 400, type: ErrorResponseDto, description: 'Every problem of the file; nothing was applied.' })
   @ApiResponse({ status: 401, type: ErrorResponseDto })
+  @ApiResponse({ status: 403, type: ErrorResponseDto, description: 'The file declares keys and the caller may not manage them.' })
   async apply(@Body() body: unknown, @Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ConfigApplyResult> {
     const params = new QueryParams(query);
     const options = { dryRun: params.boolean('dryRun') ?? false, prune: params.boolean('prune') ?? false, waitForDiscovery: params.boolean('wait') ?? true };
     params.done();
     const document = typeof body === 'string' ? await readConfigText(body) : await readConfigValue(body);
-    return this.commands.execute(new ApplyConfigCommand(document.sources, document.problems, options, principal.id));
+    return this.commands.execute(new ApplyConfigCommand(document.sources, document.problems, options, principal.id, document.keys, roleAllows(principal.roles, 'keys:manage')));
   }
 
   @Get('export')
   @Requires('sources:read')
   @ApiProduces('application/yaml', 'application/json')
-  @ApiOkResponse({ description: 'The live sources as a configuration file; no secret value (see `${stored}`).', schema: FILE_SCHEMA })
+  @ApiOkResponse({ description: 'The live sources, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`).', schema: FILE_SCHEMA })
   @ApiResponse({ status: 401, type: ErrorResponseDto })
-  async export(@Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
-    const document = await this.queries.execute(new ExportConfigQuery());
+  async export(@Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply, @CurrentPrincipal() principal: Principal): Promise<unknown> {
+    const document = await this.queries.execute(new ExportConfigQuery(roleAllows(principal.roles, 'keys:manage')));
     if (prefersJson(accept)) return document;
     void reply.header('content-type', 'application/yaml; charset=utf-8');
     return stringify(document, { lineWidth: 0 });

@@ -1,20 +1,18 @@
-export interface CreateApiKeyInput {
+import type { ApiKeySpecInput } from '../api-key-spec.js';
+
+export interface CreateApiKeyInput extends ApiKeySpecInput {
   name: string;
   role: string;
-  owner?: string | null;
-  /** ISO 8601; absent or null: the key does not expire. */
-  expiresAt?: string | null;
-  /** Source name patterns (`*` wildcard) the key may see and call; absent or null: any. */
-  allowedSources?: unknown;
-  /** Qualified tool name patterns (`*` wildcard); absent or null: any. */
-  allowedTools?: unknown;
-  /** Calls per minute; absent or null: the default. */
-  rateLimitPerMinute?: unknown;
 }
 
 export class CreateApiKeyCommand {
   constructor(
     readonly input: CreateApiKeyInput,
     readonly actor: string,
+    /**
+     * The key itself when it is given rather than made here (a configuration file's `key:`
+     * reference, already resolved and checked against API_KEY_FORMAT); never shown back.
+     */
+    readonly presetKey?: string,
   ) {}
 }

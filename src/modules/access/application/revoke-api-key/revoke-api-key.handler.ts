@@ -4,7 +4,7 @@ import { DomainError } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { ApiKeyRepository } from '../../domain/api-key.js';
-import { ApiKeyRevoked } from '../../domain/api-key-revoked.event.js';
+import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
 import { viewOf, type ApiKeyView } from '../api-key-view.js';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
 import { isUuid } from '../../../../shared/uuid.js';
@@ -34,7 +34,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand,
       return after;
     });
     if (!revoked) throw new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No API key with this id.');
-    this.events.publish(new ApiKeyRevoked(revoked.hash));
+    this.events.publish(new ApiKeyChanged(revoked.hash));
     return viewOf(revoked, now);
   }
 }

@@ -2,6 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ConfigApplyResult } from '../../domain/config-plan.js';
 import type { DeclaredSource } from './config-planner.js';
+import type { DeclaredKey } from './key-planner.js';
 
 export interface ApplyOptions {
   /** Only answer what applying would change. */
@@ -19,6 +20,10 @@ export class ApplyConfigCommand extends Command<ConfigApplyResult> {
     readonly documentProblems: ProblemDetail[],
     readonly options: ApplyOptions,
     readonly actor: string,
+    /** The file's `keys:` (undefined: it has none, and keys are left alone). */
+    readonly keys?: DeclaredKey[],
+    /** Whether the actor may manage API keys: a file with `keys:` needs it. */
+    readonly mayManageKeys = true,
   ) {
     super();
   }

@@ -1,4 +1,16 @@
 import { Query } from '@nestjs/cqrs';
 
-/** The configuration as a file would declare it: `{ sources: [...] }`, no secret value in it. */
-export class ExportConfigQuery extends Query<{ sources: Record<string, unknown>[] }> {}
+export interface ExportedConfig {
+  sources: Record<string, unknown>[];
+  keys?: Record<string, unknown>[];
+}
+
+/** The configuration as a file would declare it: `{ sources: [...], keys: [...] }`, no secret value in it. */
+export class ExportConfigQuery extends Query<ExportedConfig> {
+  constructor(
+    /** With the active API keys (for a caller that may manage them). */
+    readonly includeKeys = false,
+  ) {
+    super();
+  }
+}

@@ -1,14 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
-import { ApiKeyRevoked } from '../domain/api-key-revoked.event.js';
+import { ApiKeyChanged } from '../domain/api-key-changed.event.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 
-/** A key revoked through this process is refused by it from the next request on. */
-@EventsHandler(ApiKeyRevoked)
-export class ForgetRevokedKeysHandler implements IEventHandler<ApiKeyRevoked> {
+/** A key revoked or changed through this process is read again by it on the next request. */
+@EventsHandler(ApiKeyChanged)
+export class ForgetChangedKeysHandler implements IEventHandler<ApiKeyChanged> {
   constructor(@Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator) {}
 
-  handle(event: ApiKeyRevoked): void {
+  handle(event: ApiKeyChanged): void {
     this.authenticator.forget(event.hash);
   }
 }
