@@ -70,6 +70,8 @@ export class StdioProcessTransport implements Transport {
   private exitInfo?: StdioExit;
   private exitError?: Error;
   private closing = false;
+  /** stdin is corked until the end of this turn of the event loop (see send). */
+  private corked = false;
   private closePromise?: Promise<void>;
   private closeNotified = false;
   private readonly exited: Promise<void>;
@@ -193,6 +195,16 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || !this.running || stdin.destroyed || stdin.writableEnded) {
       return Promise.reject(this.exitError ?? new Error('stdio process is not running'));
+    }
+    // Messages sent in the same turn of the event loop (calls of concurrent requests) leave in one
+    // write: one system call and one wake-up of the server instead of one per message.
+    if (!this.corked) {
+      this.corked = true;
+      stdin.cork();
+      setImmediate(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
     }
     return new Promise((resolve, reject) => {
       stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));

@@ -1,8 +1,8 @@
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
-import { canonicalJson, sha256Hex } from '../../inventory/domain/canonical-json.js';
+import { sha256Hex } from '../../inventory/domain/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
 import { NOTHING_PURGED, type ChainAnchor } from '../domain/execution-retention.js';
-import { storedStrings } from './stored-text.js';
+import { canonicalStoredJson } from './stored-text.js';
 
 /** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
 export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,
@@ -34,7 +34,38 @@ export interface RecordRow {
  * it reads back; both give the same text for an unchanged record (jsonb keeps values, not key order).
  */
 export function recordDigest(content: Record<string, unknown>): string {
-  return sha256Hex(canonicalJson(content, storedStrings));
+  return sha256Hex(canonicalStoredJson(content)!);
+}
+
+/** A record's jsonb columns as the JSON text written, and its digest. */
+export interface StoredRecordTexts {
+  caller: string;
+  arguments: string;
+  /** null: SQL NULL (no result, no error). */
+  result: string | null;
+  error: string | null;
+  digest: string;
+}
+
+/**
+ * The jsonb columns of a record about to be written and its digest, from one serialization:
+ * each column is written as its canonical text (jsonb keeps values, not key order, so nothing is
+ * lost) and the digest's text is assembled from those same texts. Equal to
+ * `recordDigest(storedContent(e))`.
+ */
+export function storedRecordTexts(e: ExecutionRecord): StoredRecordTexts {
+  const caller = canonicalStoredJson(e.caller)!;
+  const args = canonicalStoredJson(e.arguments ?? null)!;
+  const result = e.result === null || e.result === undefined ? null : canonicalStoredJson(e.result)!;
+  const error = e.error === null || e.error === undefined ? null : canonicalStoredJson(e.error)!;
+  const parts: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(storedContent(e))) {
+    parts[key] = key === 'caller' ? caller : key === 'arguments' ? args : key === 'result' ? (result ?? 'null') : key === 'error' ? (error ?? 'null') : canonicalStoredJson(value);
+  }
+  // The record's own keys are names, none an array index: plain sorting orders them as canonicalStoredJson does.
+  const members: string[] = [];
+  for (const key of Object.keys(parts).sort()) if (parts[key] !== undefined) members.push(`${JSON.stringify(key)}:${parts[key]}`);
+  return { caller, arguments: args, result, error, digest: sha256Hex(`{${members.join(',')}}`) };
 }
 
 /** The content of a record about to be written, as recordContent reads it back. */

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
 import type { StartedCallJournal } from './started-call-journal.js';
-import { recordDigest, storedContent } from './execution-chain-rows.js';
+import { storedRecordTexts, type StoredRecordTexts } from './execution-chain-rows.js';
 import { storedJson, storedNullableText, storedText } from './stored-text.js';
 
 export interface GroupCommitOptions {
@@ -159,8 +159,14 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
 
   async record(execution: ExecutionRecord): Promise<void> {
     if (this.closed) throw recorderClosed();
-    const values = this.writesStarts ? toStartRow(execution) : toRow(execution);
-    const digest = this.writesStarts ? undefined : recordDigest(storedContent(execution));
+    let values: unknown[];
+    let digest: string | undefined;
+    if (this.writesStarts) values = toStartRow(execution);
+    else {
+      const texts = storedRecordTexts(execution);
+      values = toRow(execution, texts);
+      digest = texts.digest;
+    }
     if (this.roomWaiters.length > 0 || this.queue.length + this.reserved >= this.maxQueuedRecords) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
       this.reserved -= 1;
@@ -379,7 +385,7 @@ function startRecordJson(e: ExecutionRecord): string {
   return storedJson(record);
 }
 
-function toRow(e: ExecutionRecord): unknown[] {
+function toRow(e: ExecutionRecord, texts: StoredRecordTexts): unknown[] {
   return [
     e.id,
     e.toolId,
@@ -387,14 +393,14 @@ function toRow(e: ExecutionRecord): unknown[] {
     e.sourceId,
     storedNullableText(e.sourceName),
     storedNullableText(e.definitionHash),
-    storedJson(e.caller),
+    texts.caller,
     storedText(e.caller.principalId),
     e.channel,
-    storedJson(e.arguments ?? null),
+    texts.arguments,
     e.status,
     e.isError,
-    e.result === null || e.result === undefined ? null : storedJson(e.result),
-    e.error === null || e.error === undefined ? null : storedJson(e.error),
+    texts.result,
+    texts.error,
     e.attempts,
     e.startedAt,
     e.durationMs,

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import { canonicalJson, sha256Hex } from '../../inventory/domain/canonical-json.js';
+import { recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';
+import { canonicalStoredJson, storedJson, storedStrings } from './stored-text.js';
+
+/** The definition the chain's digests were first computed with: a sorted copy through a replacer. */
+const reference = (value: unknown) => canonicalJson(value, storedStrings);
+
+const anyText = fc.string({ unit: 'binary', maxLength: 12 });
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    anyText,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    tie('array'),
+    tie('object'),
+  ),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc.dictionary(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', '', 'a', 'B', '10', '9')), tie('value'), { maxKeys: 5 }),
+})).value;
+
+const record = fc.record({
+  id: fc.uuid(),
+  toolId: fc.option(fc.uuid()),
+  qualifiedName: anyText,
+  sourceId: fc.option(fc.uuid()),
+  sourceName: fc.option(anyText),
+  definitionHash: fc.option(anyText),
+  caller: fc.record({ principalId: anyText, principalName: fc.option(anyText, { nil: undefined }), clientName: fc.option(anyText, { nil: undefined }) }),
+  channel: fc.constantFrom('rest' as const, 'mcp' as const),
+  arguments: json,
+  status: fc.constantFrom('succeeded' as const, 'tool_error' as const, 'timeout' as const),
+  isError: fc.boolean(),
+  result: fc.option(fc.record({ content: fc.array(json, { maxLength: 3 }), structuredContent: json, truncated: fc.boolean(), originalBytes: fc.nat() })),
+  error: fc.option(fc.record({ code: anyText, message: anyText, retryable: fc.boolean(), details: fc.array(fc.record({ path: anyText, message: anyText }), { maxLength: 2 }) })),
+  attempts: fc.integer({ min: 1, max: 3 }),
+  startedAt: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+  durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
+}) as fc.Arbitrary<ExecutionRecord>;
+
+describe('canonical stored JSON', () => {
+  it('is the text the sorted copy through the storing replacer gives, for any JSON value and any text', () => {
+    fc.assert(fc.property(json, (value) => expect(canonicalStoredJson(value)).toBe(reference(value))), { numRuns: 2000 });
+  });
+
+  it('stores NUL and lone surrogates as U+FFFD, keeps pairs, keys as given', () => {
+    expect(canonicalStoredJson({ b: 'x\u0000y', a: ['\ud800', '😀'], 'k\u0000': 1 })).toBe('{"a":["\uFFFD","😀"],"b":"x\uFFFDy","k\\u0000":1}');
+    expect(canonicalStoredJson({ z: undefined, f: () => 1, n: Number.NaN, list: [undefined] })).toBe('{"list":[null],"n":null}');
+    // Array-index keys come first, in numeric order, as in any object the sorted copy was.
+    const indexed = { b: 1, '10': 2, '': 3, '9': 4, '01': 5, '4294967295': 6, '4294967294': 7 };
+    expect(canonicalStoredJson(indexed)).toBe(reference(indexed));
+    expect(canonicalStoredJson(indexed)).toBe('{"9":4,"10":2,"4294967294":7,"":3,"01":5,"4294967295":6,"b":1}');
+  });
+
+  it('gives a record’s columns and digest in one pass, equal to those of the two-pass definition', () => {
+    fc.assert(
+      fc.property(record, (e) => {
+        const texts = storedRecordTexts(e);
+        expect(texts.digest).toBe(sha256Hex(reference(storedContent(e))));
+        expect(texts.digest).toBe(recordDigest(storedContent(e)));
+        // The columns hold the same JSON values as before (jsonb keeps values, not key order).
+        expect(JSON.parse(texts.caller)).toEqual(JSON.parse(storedJson(e.caller)));
+        expect(JSON.parse(texts.arguments)).toEqual(JSON.parse(storedJson(e.arguments ?? null)));
+        expect(texts.result === null ? null : JSON.parse(texts.result)).toEqual(e.result === null ? null : JSON.parse(storedJson(e.result)));
+        expect(texts.error === null ? null : JSON.parse(texts.error)).toEqual(e.error === null ? null : JSON.parse(storedJson(e.error)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
