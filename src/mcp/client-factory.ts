@@ -12,7 +12,8 @@ import {
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
 import type { Deadline } from './deadline.js';
-import { DirectToolCaller } from './http/direct-tool-call.js';
+import { DirectToolCaller, type DirectCaller, type NegotiatedSession } from './http/direct-tool-call.js';
+import { StdioDirectToolCaller } from './stdio/stdio-direct-tool-call.js';
 import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import type { HostPolicy } from '../shared/host-policy.js';
@@ -259,21 +260,21 @@ async function connectOnce(
 }
 
 /**
- * Streamable HTTP connections call tools directly over a keep-alive pool, reusing what the SDK
- * client negotiated (era, version, session); the client carries everything else.
+ * Streamable HTTP connections call tools directly over a keep-alive pool, stdio connections by
+ * writing to the process, reusing what the SDK client negotiated (era, version, session); the
+ * client carries everything else.
  */
-function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings): DirectToolCaller | undefined {
+function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings): DirectCaller | undefined {
+  const negotiated = (sessionId?: () => string | undefined) => (): NegotiatedSession => ({
+    era: client.getProtocolEra() ?? 'legacy',
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+    ...(sessionId?.() !== undefined ? { sessionId: sessionId() } : {}),
+    metaEnvelope: () => client.metaEnvelope(),
+  });
+  if (transport instanceof StdioProcessTransport) return new StdioDirectToolCaller(transport, negotiated());
   if (target.transport !== 'streamable-http' || !(transport instanceof RequestScopedHttpTransport)) return undefined;
   const poster = new KeepAliveRpcPoster(remoteUrl(target), { ...target.headers }, settings.http?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, settings.http?.hostPolicy);
-  return new DirectToolCaller(
-    poster,
-    () => ({
-      era: client.getProtocolEra() ?? 'legacy',
-      protocolVersion: client.getNegotiatedProtocolVersion() ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-      sessionId: transport.sessionId,
-      metaEnvelope: () => client.metaEnvelope(),
-    }),
-  );
+  return new DirectToolCaller(poster, negotiated(() => transport.sessionId));
 }
 
 function identityOf(target: UpstreamTarget): ConnectionIdentity {

@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport, type Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstream.js';
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
-import type { DirectToolCaller } from './http/direct-tool-call.js';
+import type { DirectCaller } from './http/direct-tool-call.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { UpstreamCallRelay, type Attribution } from './upstream-call-relay.js';
 import type { UpstreamError } from './upstream-error.js';
@@ -39,8 +39,8 @@ export class McpConnection {
     readonly client: Client,
     readonly transport: Transport,
     readonly identity: ConnectionIdentity,
-    /** Direct `tools/call` sender of Streamable HTTP connections (see DirectToolCaller). */
-    readonly directCaller?: DirectToolCaller,
+    /** Direct `tools/call` sender of Streamable HTTP and stdio connections (see DirectToolCaller, StdioDirectToolCaller). */
+    readonly directCaller?: DirectCaller,
     /** Whether the connection serves a single use (a transient stdio process). */
     exclusive = false,
     /** What the client declared in a 2025-era `initialize`: the requests for input it answers (through the relay). */

@@ -90,6 +90,26 @@ describe('upstream data and secrets', () => {
     expect(await call('metas__big_result_meta')).toEqual({ content: [{ type: 'text', text: 'ok' }] });
   });
 
+  it('ignores answers a plugin sends to calls nobody made, and keeps answering the real ones', async () => {
+    const registered = await h.api.post('/api/v1/sources', {
+      name: 'forger',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: process.execPath,
+      args: [join(FIXTURES, 'hostile-server.mjs'), SUITE_TAG],
+      env: { HOSTILE_TOOLS: 'forged_answers' },
+      refreshIntervalSeconds: 0,
+    });
+    expect(registered.status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      const call = await h.api.post('/api/v1/tools/forger__forged_answers/invoke', { arguments: {} });
+      expect(call.status).toBe(200);
+      // Toolplane's calls go out under string ids: the answer is to this call's own.
+      expect(call.body.result.content).toEqual([{ type: 'text', text: 'real answer to string' }]);
+    }
+    expect((await h.api.get('/api/v1/sources/forger')).body.health).toBe('healthy');
+  });
+
   it('masks credential query values of a source URL in every answer and audit event, and still connects with them', async () => {
     const url = `${echo.url}?api_key=${URL_KEY}&region=eu`;
     const registered = await h.api.post('/api/v1/sources', { name: 'keyed', transport: 'streamable-http', url, refreshIntervalSeconds: 0 });

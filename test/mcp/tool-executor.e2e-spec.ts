@@ -160,7 +160,7 @@ describe('McpToolExecutor', () => {
         const error = await failure(invoke(target, 'slow', { ms: 20_000 }, { timeoutMs: 500 }));
         expect(error).toMatchObject({ kind: 'timeout', message: 'timed out after 500 ms calling tool slow' });
         expect(await eventually(() => scratch.lines('cancel.log').length === 1)).toBe(true);
-        expect(scratch.lines('cancel.log')[0]).toMatch(/^cancelled \d+ by notification$/);
+        expect(scratch.lines('cancel.log')[0]).toMatch(/^cancelled toolplane-\d+ by notification$/);
 
         if (lifecycle === 'transient') expect(await eventually(() => processesMatching(tag).length === 0)).toBe(true);
         else {
@@ -181,7 +181,7 @@ describe('McpToolExecutor', () => {
         expect(error.kind).toBe('cancelled');
         expect(error.message).toBe('cancelled while calling tool slow');
         expect(await eventually(() => scratch.lines('cancel.log').length === 1)).toBe(true);
-        expect(scratch.lines('cancel.log')[0]).toMatch(/^cancelled \d+ by notification$/);
+        expect(scratch.lines('cancel.log')[0]).toMatch(/^cancelled toolplane-\d+ by notification$/);
       });
     });
 

@@ -26,6 +26,14 @@ export interface DirectCallOptions extends CallListeners {
   onRequestId?: (id: string) => void;
 }
 
+/** A connection's own `tools/call` sender, beside the SDK client (Streamable HTTP, stdio). */
+export interface DirectCaller {
+  /** Resolves with the raw result (2026 results still carry `resultType`); JSON-RPC errors reject as ProtocolError. */
+  call(params: Record<string, unknown> & { name: string }, options: DirectCallOptions): Promise<unknown>;
+  /** Calls under way fail. */
+  close(): void;
+}
+
 const METHOD_NOT_FOUND = -32601;
 const CANCEL_NOTICE_MS = 1000;
 const ANSWER_POST_MS = 10_000;
@@ -44,7 +52,7 @@ const ANSWER_POST_MS = 10_000;
  * method not found). Ids are strings of their own, so they never collide with the client's
  * numeric ones on the same session.
  */
-export class DirectToolCaller {
+export class DirectToolCaller implements DirectCaller {
   private nextId = 0;
 
   constructor(
@@ -151,7 +159,7 @@ export class DirectToolCaller {
 }
 
 /** A 2026-07-28 result must say what it is; anything but complete or input_required is not a tool result. */
-function checkModernResult(result: unknown): unknown {
+export function checkModernResult(result: unknown): unknown {
   if (!isRecord(result)) throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not an object');
   const { resultType } = result;
   if (resultType === 'complete') return result;

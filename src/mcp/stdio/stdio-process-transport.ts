@@ -72,6 +72,8 @@ export class StdioProcessTransport implements Transport {
   private closing = false;
   /** stdin is corked until the end of this turn of the event loop (see send). */
   private corked = false;
+  /** Sees every message before the client does (see interceptMessages). */
+  private interceptor?: MessageInterceptor;
   private closePromise?: Promise<void>;
   private closeNotified = false;
   private readonly exited: Promise<void>;
@@ -294,6 +296,15 @@ export class StdioProcessTransport implements Transport {
     );
   }
 
+  /**
+   * `interceptor.message` sees each message from the server first and keeps those it answers true
+   * for from the client; `interceptor.closed` is told when the process is gone. One interceptor
+   * per transport (the connection's direct caller).
+   */
+  interceptMessages(interceptor: MessageInterceptor): void {
+    this.interceptor = interceptor;
+  }
+
   private deliver(parsed: unknown, preview: () => string): void {
     let message: JSONRPCMessage;
     try {
@@ -302,6 +313,11 @@ export class StdioProcessTransport implements Transport {
       this.ignoreLine(preview());
       return;
     }
+    this.dispatch(message);
+  }
+
+  private dispatch(message: JSONRPCMessage): void {
+    if (this.interceptor?.message(message)) return;
     this.onmessage?.(message);
   }
 
@@ -316,7 +332,7 @@ export class StdioProcessTransport implements Transport {
     // Fail the request the dropped response belonged to now rather than at its timeout.
     const id = responseIdOf(line);
     if (id !== undefined) {
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message } });
+      this.dispatch({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message } });
     }
   }
 
@@ -327,8 +343,14 @@ export class StdioProcessTransport implements Transport {
   private notifyClose(): void {
     if (this.closeNotified) return;
     this.closeNotified = true;
+    this.interceptor?.closed();
     this.onclose?.();
   }
+}
+
+export interface MessageInterceptor {
+  message(message: JSONRPCMessage): boolean;
+  closed(): void;
 }
 
 // The SDK serialises responses as {"jsonrpc":"2.0","id":…,"result":…} or {"result":…,"jsonrpc":"2.0","id":…};
