@@ -39,8 +39,9 @@ const HEADER_MISMATCH = -32020;
  *   signal aborts (on 2026-07-28 Streamable HTTP it closes the request's stream instead, and
  *   Toolplane's HTTP transport closes it on 2025-era connections too); a transient stdio process
  *   is stopped when the use ends.
- * - On Streamable HTTP the call goes out through the connection's DirectToolCaller (same wire
- *   exchange, a fraction of the CPU); the SDK client still negotiates, lists and mirrors headers.
+ * - On Streamable HTTP and stdio the call goes out through the connection's direct caller
+ *   (DirectToolCaller, StdioDirectToolCaller: same wire exchange, a fraction of the CPU); the SDK
+ *   client still negotiates, lists, mirrors headers and hears everything else the server sends.
  * - Results are recorded as answered: content items verbatim, no output-schema validation. No
  *   `tools/list` is needed before a call; the discovered definition only serves to mirror
  *   `x-mcp-header` parameters into `Mcp-Param-*` headers (2026-07-28 over HTTP), and is looked up
