@@ -27,8 +27,20 @@ export interface YamlJob {
   text: string;
 }
 
-export type Job = ParseJob | CompileJob | YamlJob;
-export type JobResult<J extends Job> = J extends ParseJob ? unknown : J extends YamlJob ? YamlText : CompiledSchemaCode;
+/** Canonical JSON with stored strings of each value (see canonicalStoredJson): a large execution record's columns. */
+export interface CanonicalJob {
+  kind: 'canonical';
+  values: unknown[];
+}
+
+export type Job = ParseJob | CompileJob | YamlJob | CanonicalJob;
+export type JobResult<J extends Job> = J extends ParseJob
+  ? unknown
+  : J extends YamlJob
+    ? YamlText
+    : J extends CanonicalJob
+      ? (string | undefined)[]
+      : CompiledSchemaCode;
 
 export type Envelope = { id: number; job: Job };
 export type Reply = { id: number; value: unknown } | { id: number; error: string };

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { trimOversizedSchemas } from '../../mcp/listing-guard.js';
+import { canonicalStoredJson } from '../../modules/audit/infrastructure/stored-text.js';
 import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';
 import { SchemaCompiler } from '../json-schema/schema-compiler.js';
@@ -7,7 +8,8 @@ import type { SchemaLimits } from '../json-schema/schema-limits.js';
 import type { CompileJob, Envelope, Job, ParseJob, Reply } from './jobs.js';
 
 // Entry point of the worker thread (see OffThreadWorker): work whose cost a hostile upstream
-// controls — parsing multi-megabyte messages, compiling large schemas — runs here, so neither the
+// controls — parsing multi-megabyte messages, compiling large schemas, serializing the record of
+// a call that carried them — runs here, so neither the
 // work nor the garbage it leaves holds Toolplane's event loop.
 
 const compilers = new Map<string, SchemaCompiler>();
@@ -70,6 +72,8 @@ function run(job: Job): unknown {
       return compile(job);
     case 'yaml':
       return parseYamlText(job.text);
+    case 'canonical':
+      return job.values.map((value) => canonicalStoredJson(value));
   }
 }
 

@@ -37,6 +37,18 @@ export function recordDigest(content: Record<string, unknown>): string {
   return sha256Hex(canonicalStoredJson(content)!);
 }
 
+/** A record's jsonb columns, in the order columnTexts takes them: caller, arguments, result, error (undefined: SQL NULL). */
+export function columnValues(e: ExecutionRecord): unknown[] {
+  return [e.caller, e.arguments ?? null, e.result ?? undefined, e.error ?? undefined];
+}
+
+export type ColumnTexts = Omit<StoredRecordTexts, 'digest'>;
+
+/** The columns' texts from their canonicalStoredJson (computed here, or on the worker thread for a large record). */
+export function columnTexts(values: readonly unknown[], texts: readonly (string | undefined)[] = values.map((value) => canonicalStoredJson(value))): ColumnTexts {
+  return { caller: texts[0]!, arguments: texts[1]!, result: texts[2] ?? null, error: texts[3] ?? null };
+}
+
 /** A record's jsonb columns as the JSON text written, and its digest. */
 export interface StoredRecordTexts {
   caller: string;
@@ -53,11 +65,8 @@ export interface StoredRecordTexts {
  * lost) and the digest's text is assembled from those same texts. Equal to
  * `recordDigest(storedContent(e))`.
  */
-export function storedRecordTexts(e: ExecutionRecord): StoredRecordTexts {
-  const caller = canonicalStoredJson(e.caller)!;
-  const args = canonicalStoredJson(e.arguments ?? null)!;
-  const result = e.result === null || e.result === undefined ? null : canonicalStoredJson(e.result)!;
-  const error = e.error === null || e.error === undefined ? null : canonicalStoredJson(e.error)!;
+export function storedRecordTexts(e: ExecutionRecord, columns: ColumnTexts = columnTexts(columnValues(e))): StoredRecordTexts {
+  const { caller, arguments: args, result, error } = columns;
   const parts: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(storedContent(e))) {
     parts[key] = key === 'caller' ? caller : key === 'arguments' ? args : key === 'result' ? (result ?? 'null') : key === 'error' ? (error ?? 'null') : canonicalStoredJson(value);

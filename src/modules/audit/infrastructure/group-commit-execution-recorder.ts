@@ -5,8 +5,9 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
 import type { StartedCallJournal } from './started-call-journal.js';
-import { storedRecordTexts, type StoredRecordTexts } from './execution-chain-rows.js';
-import { storedJson, storedNullableText, storedText } from './stored-text.js';
+import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
+import { columnTexts, columnValues, storedRecordTexts, type ColumnTexts, type StoredRecordTexts } from './execution-chain-rows.js';
+import { holdsMoreValuesThan, storedJson, storedNullableText, storedText } from './stored-text.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */
@@ -81,6 +82,8 @@ const START_COLUMNS: readonly (readonly [name: string, cast: string])[] = [
 ];
 /** Batches of up to this many rows are prepared statements (one per size and connection); larger ones are not worth keeping. */
 const PREPARED_BATCH_SIZES = 8;
+/** A record whose arguments and result hold more values than this is serialized on the worker thread. */
+const OFF_THREAD_VALUES = 5_000;
 /** PostgreSQL accepts at most 65,535 parameters per statement. */
 const MAX_BATCH_ROWS = Math.floor(65_535 / COLUMNS.length);
 
@@ -106,6 +109,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   private readonly roomWaiters: (() => void)[] = [];
   /** Queue slots promised to woken room waiters that have not pushed yet. */
   private reserved = 0;
+  /** Records accepted and being serialized, not queued yet. */
+  private preparing = 0;
   private writer: Promise<void> | undefined;
   private closed = false;
   private readonly counters: GroupCommitMetrics = { batches: 0, rows: 0, failedRows: 0, fallbacks: 0, largestBatch: 0 };
@@ -163,7 +168,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     let digest: string | undefined;
     if (this.writesStarts) values = toStartRow(execution);
     else {
-      const texts = storedRecordTexts(execution);
+      let columns = columnTextsInPlace(execution);
+      if (!columns) {
+        // Serialized on the worker thread; counted meanwhile, so that flush waits for it too.
+        this.preparing += 1;
+        try {
+          columns = await columnTextsOffThread(execution);
+        } finally {
+          this.preparing -= 1;
+        }
+      }
+      const texts = storedRecordTexts(execution, columns);
       values = toRow(execution, texts);
       digest = texts.digest;
     }
@@ -180,7 +195,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   /** Resolves once nothing is queued or being written (records arriving meanwhile included). */
   async flush(): Promise<void> {
     await this.startedRows?.flush();
-    while (this.writer || this.queue.length > 0 || this.reserved > 0 || this.roomWaiters.length > 0) {
+    while (this.writer || this.queue.length > 0 || this.reserved > 0 || this.roomWaiters.length > 0 || this.preparing > 0) {
       if (this.writer) await this.writer;
       else await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -406,6 +421,26 @@ function toRow(e: ExecutionRecord, texts: StoredRecordTexts): unknown[] {
     e.durationMs,
     e.traceId ?? null,
   ];
+}
+
+/**
+ * The record's column texts, serialized in place; undefined for a record carrying a large payload
+ * (a hostile caller or upstream chooses its size), which columnTextsOffThread serializes on the
+ * worker thread so that it never holds the event loop.
+ */
+function columnTextsInPlace(execution: ExecutionRecord): ColumnTexts | undefined {
+  if (offThread.available && holdsMoreValuesThan([execution.arguments, execution.result], OFF_THREAD_VALUES)) return undefined;
+  return columnTexts(columnValues(execution));
+}
+
+async function columnTextsOffThread(execution: ExecutionRecord): Promise<ColumnTexts> {
+  const values = columnValues(execution);
+  try {
+    return columnTexts(values, await offThread.run({ kind: 'canonical', values }));
+  } catch {
+    // The worker thread failed (or could not take the values): the record is written all the same.
+    return columnTexts(values);
+  }
 }
 
 function describe(error: unknown): string {
