@@ -3,7 +3,10 @@ import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from '../modul
 import type { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
 import { partitionListedTools } from './listed-tool-check.js';
 import { screenSchemas } from './schema-screening.js';
-import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits } from './tool-inventory.js';
+import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits, type PageObserver } from './tool-inventory.js';
+import { McpTelemetry } from '../ops/tracing/mcp-telemetry.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { ClientSession } from './transport-factory.js';
 import type { TransportFactory } from './transport-factory.js';
 import { mayStemFromStaleEra } from './upstream-error.js';
 
@@ -17,6 +20,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
     private readonly transports: TransportFactory,
     private readonly schemas: OffThreadSchemaCompiler,
     private readonly limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
+    private readonly telemetry: McpTelemetry = new McpTelemetry(undefined, false),
   ) {
     super();
   }
@@ -47,7 +51,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
       target,
       async (session) => {
         session.setPhase('listing tools');
-        const { kept, skipped } = partitionListedTools(await listAllTools(session.client, session.requestOptions, this.limits));
+        const { kept, skipped } = partitionListedTools(await listAllTools(session.client, session.requestOptions, this.limits, this.tracedPages(target, session)));
         const tools = await screenSchemas(kept, this.schemas);
         const protocol = session.connection.protocol;
         const result: DiscoveryResult = { tools, era: protocol.era, protocolVersion: protocol.protocolVersion };
@@ -58,5 +62,24 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
       },
       { timeoutMs, signal },
     );
+  }
+
+  /** Each `tools/list` page as a CLIENT span (and a `mcp.client.operation.duration` observation), its context sent in `_meta`. */
+  private tracedPages(target: UpstreamTarget, session: ClientSession): PageObserver {
+    return async (send) => {
+      const operation = this.telemetry.upstreamListing(target);
+      const modern = session.client.getProtocolEra() === 'modern';
+      operation.connected(session.client.getNegotiatedProtocolVersion(), modern ? undefined : (session.connection.transport as { sessionId?: string }).sessionId);
+      try {
+        return await operation.run(() => send(operation.carrier()));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof ProtocolError) operation.failed('protocol', error.code, message);
+        else operation.failed(error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout ? 'timeout' : 'transport', undefined, message);
+        throw error;
+      } finally {
+        operation.end();
+      }
+    };
   }
 }

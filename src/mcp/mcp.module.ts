@@ -10,6 +10,7 @@ import { SourcePrimitives } from './gateway/source-primitives.js';
 import { hostPolicy } from '../shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
+import { DEFAULT_INVENTORY_LIMITS } from './tool-inventory.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
 import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
 import { StderrRateLimit } from './stdio/stderr-lines.js';
@@ -84,8 +85,9 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     },
     {
       provide: UpstreamDiscovery,
-      useFactory: (transports: TransportFactory, config: AppConfig) => new McpInventoryFetcher(transports, new OffThreadSchemaCompiler(config.schemaLimits)),
-      inject: [TransportFactory, APP_CONFIG],
+      useFactory: (transports: TransportFactory, config: AppConfig, telemetry: McpTelemetry) =>
+        new McpInventoryFetcher(transports, new OffThreadSchemaCompiler(config.schemaLimits), DEFAULT_INVENTORY_LIMITS, telemetry),
+      inject: [TransportFactory, APP_CONFIG, McpTelemetry],
     },
     {
       provide: ToolInvoker,

@@ -22,10 +22,14 @@ const AS_SENT: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1,
  * and caches). Stops with an error past the limits or when the server repeats a cursor.
  * A tool name seen again on a later page is ignored: the first definition wins.
  */
+/** Wraps the request for one page (a CLIENT span); `send` takes the trace context to put in the request's `_meta`. */
+export type PageObserver = (send: (meta: Record<string, string> | undefined) => Promise<unknown>) => Promise<unknown>;
+
 export async function listAllTools(
   client: Client,
   requestOptions: () => RequestOptions,
   limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
+  observePage?: PageObserver,
 ): Promise<DiscoveredTool[]> {
   const tools = new Map<string, DiscoveredTool>();
   const cursors = new Set<string>();
@@ -34,7 +38,9 @@ export async function listAllTools(
     if (page > limits.maxPages) throw new UpstreamError('limit', `tools/list did not end within ${limits.maxPages} pages`);
     let result: { tools: Tool[]; nextCursor?: string };
     try {
-      const sent = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AS_SENT, requestOptions());
+      const params = cursor === undefined ? {} : { cursor };
+      const send = (meta: Record<string, string> | undefined) => client.request({ method: 'tools/list', params: meta ? { ...params, _meta: meta } : params }, AS_SENT, requestOptions());
+      const sent = observePage ? await observePage(send) : await send(undefined);
       if (!isSpecType.ListToolsResult(sent)) throw new UpstreamError('protocol', `tools/list answered a result that is not a list of tools (page ${page})`);
       result = sent;
     } catch (error) {

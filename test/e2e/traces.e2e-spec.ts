@@ -339,6 +339,23 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     }
   });
 
+  it('makes a CLIENT span for each tools/list page a refresh asks for, its context sent in _meta', async () => {
+    const before = receiver.spans.length;
+    expect((await h.api.post('/api/v1/sources/rec/refresh')).status).toBe(200);
+    const listing = await waitFor(() => receiver.spans.slice(before).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the tools/list span');
+    expect(listing.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'tcp', 'server.address': '127.0.0.1', 'server.port': upstream.port });
+    expect(listing.attributes['gen_ai.tool.name']).toBeUndefined();
+    const heard = (await (await fetch(`http://127.0.0.1:${upstream.port}/listings`)).json()) as { meta: Record<string, unknown> | null }[];
+    expect(heard.map((l) => l.meta?.traceparent)).toContain(`00-${listing.traceId}-${listing.spanId}-01`);
+
+    const stdioBefore = receiver.spans.length;
+    expect((await h.api.post('/api/v1/sources/ev/refresh')).status).toBe(200);
+    const stdioListing = await waitFor(() => receiver.spans.slice(stdioBefore).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the stdio tools/list span');
+    expect(stdioListing.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'pipe' });
+    const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.adminKey}` } })).text();
+    expect(metrics).toMatch(/mcp_client_operation_duration_seconds_count\{[^}]*mcp_method_name="tools\/list"[^}]*\} [1-9]/);
+  });
+
   it('puts a REST invocation under an HTTP SERVER span, the upstream CLIENT span under it', async () => {
     const traceId = hex(16);
     const parentId = hex(8);

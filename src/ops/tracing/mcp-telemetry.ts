@@ -112,15 +112,23 @@ export class McpTelemetry {
 
   /** One `tools/call` sent to an upstream (one attempt), child of the active span. */
   upstreamCall(endpoint: UpstreamEndpoint, toolName: string): McpClientOperation {
+    return this.upstreamRequest(endpoint, 'tools/call', toolName);
+  }
+
+  /** One `tools/list` page asked of an upstream (discovery, refresh), child of the active span if any. */
+  upstreamListing(endpoint: UpstreamEndpoint): McpClientOperation {
+    return this.upstreamRequest(endpoint, 'tools/list');
+  }
+
+  private upstreamRequest(endpoint: UpstreamEndpoint, method: 'tools/call' | 'tools/list', toolName?: string): McpClientOperation {
     const transport = endpoint.transport === 'stdio' ? 'pipe' : 'tcp';
-    if (!traceCarriers.enabled) return new McpClientOperation(this.metrics, transport, undefined, undefined);
+    if (!traceCarriers.enabled) return new McpClientOperation(this.metrics, transport, undefined, undefined, method);
     const parent = context.active();
-    const span = trace.getTracer('toolplane').startSpan(`tools/call ${toolName}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': 'tools/call' } }, parent);
+    const span = trace.getTracer('toolplane').startSpan(toolName === undefined ? method : `${method} ${toolName}`, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': method } }, parent);
     const ctx = trace.setSpan(parent, span);
-    if (!span.isRecording()) return new McpClientOperation(this.metrics, transport, span, ctx);
+    if (!span.isRecording()) return new McpClientOperation(this.metrics, transport, span, ctx, method);
     const attributes: Attributes = {
-      'gen_ai.tool.name': toolName,
-      'gen_ai.operation.name': 'execute_tool',
+      ...(toolName !== undefined ? { 'gen_ai.tool.name': toolName, 'gen_ai.operation.name': 'execute_tool' } : {}),
       'jsonrpc.protocol.version': '2.0',
       'network.transport': transport,
     };
@@ -133,7 +141,7 @@ export class McpTelemetry {
       }
     }
     span.setAttributes(attributes);
-    return new McpClientOperation(this.metrics, transport, span, ctx);
+    return new McpClientOperation(this.metrics, transport, span, ctx, method);
   }
 
   /** A REST request served over HTTP (`POST /api/v1/tools/{qualifiedName}/invoke`), parented by its `traceparent` header. */
@@ -218,6 +226,7 @@ export class McpClientOperation {
     private readonly transport: 'tcp' | 'pipe',
     private readonly span: Span | undefined,
     private readonly ctx: Context | undefined,
+    private readonly method: 'tools/call' | 'tools/list' = 'tools/call',
   ) {}
 
   get recording(): boolean {
@@ -273,7 +282,7 @@ export class McpClientOperation {
   end(): void {
     if (this.errorType !== undefined) this.span?.setAttribute('error.type', this.errorType);
     this.span?.end();
-    this.metrics?.mcpOperationEnded({ side: 'client', method: 'tools/call', ...errorLabel(this.errorType), transport: this.transport, seconds: (performance.now() - this.started) / 1000 });
+    this.metrics?.mcpOperationEnded({ side: 'client', method: this.method, ...errorLabel(this.errorType), transport: this.transport, seconds: (performance.now() - this.started) / 1000 });
   }
 }
 
