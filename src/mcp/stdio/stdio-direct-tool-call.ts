@@ -85,7 +85,8 @@ export class StdioDirectToolCaller implements DirectCaller {
       const params = fields.params;
       if (!isRecord(params) || typeof params.progressToken !== 'string' || !params.progressToken.startsWith(ID_PREFIX)) return false;
       const call = this.pending.get(params.progressToken);
-      if (!call) return typeof params.progressToken === 'string' && params.progressToken.startsWith(ID_PREFIX);
+      // Progress of a call that ended (or of none): dropped, the client never gave that token.
+      if (!call) return true;
       const { progress, total, message: text } = params;
       if (typeof progress === 'number') {
         call.onProgress?.({ progress, ...(typeof total === 'number' ? { total } : {}), ...(typeof text === 'string' ? { message: text } : {}) });
