@@ -66,7 +66,9 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     const outcome = await this.uow.run(async () => {
       const source = await this.sources.findLive(current.id, { lock: true });
       if (!source) throw sourceNotFound(idOrName);
-      if (!source.isAtVersion(changes.version ?? current.version)) throw staleVersion(source.name);
+      // Only a caller that names the version it read is refused when it moved: without one, the
+      // change applies over whatever a refresh or announcement wrote since (last writer wins).
+      if (changes.version !== undefined && !source.isAtVersion(changes.version)) throw staleVersion(source.name);
       const before = source.snapshot();
       const { connectionChanged } = source.update(update, this.clock.now());
       const after = source.snapshot();
