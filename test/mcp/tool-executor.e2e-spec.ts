@@ -127,9 +127,11 @@ describe('McpToolExecutor', () => {
       const pids = liveStdioProcessIds();
       const startedAt = Date.now();
 
-      const error = await failure(invoke(target, 'trigger-long-running-operation', { duration: 10, steps: 2 }, { timeoutMs: 700 }));
+      // A transient source starts its process within the budget: 3 s leaves a loaded CI runner room
+      // to reach the call (700 ms ran out while connecting there), which is what must time out.
+      const error = await failure(invoke(target, 'trigger-long-running-operation', { duration: 10, steps: 2 }, { timeoutMs: 3_000 }));
       expect(error.kind).toBe('timeout');
-      expect(error.message).toBe('timed out after 700 ms calling tool trigger-long-running-operation');
+      expect(error.message).toBe('timed out after 3000 ms calling tool trigger-long-running-operation');
       expect(Date.now() - startedAt).toBeLessThan(5000);
 
       if (kind === 'stdio-transient') expect(processesMatching(tag)).toEqual([]);
