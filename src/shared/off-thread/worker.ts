@@ -3,6 +3,7 @@ import { trimOversizedSchemas } from '../../mcp/listing-guard.js';
 import { canonicalStoredJson } from '../../modules/audit/infrastructure/stored-text.js';
 import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';
+import { holdsMoreValues } from '../value-count.js';
 import { SchemaCompiler } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
 import type { CompileJob, Envelope, Job, ParseJob, Reply } from './jobs.js';
@@ -34,22 +35,6 @@ function parseMessage(job: ParseJob): unknown {
     throw new Error(message);
   }
   return value;
-}
-
-/** Whether `value` holds more than `limit` values (itself, members and elements); stops counting there. */
-function holdsMoreValues(value: unknown, limit: number): boolean {
-  let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (++count > limit) return true;
-    if (next !== null && typeof next === 'object') {
-      const inner = Array.isArray(next) ? next : Object.values(next);
-      if (count + inner.length > limit) return true;
-      for (const item of inner) pending.push(item);
-    }
-  }
-  return false;
 }
 
 function compile(job: CompileJob): unknown {

@@ -7,7 +7,8 @@ import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execu
 import type { StartedCallJournal } from './started-call-journal.js';
 import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
 import { columnTexts, columnValues, storedRecordTexts, type ColumnTexts, type StoredRecordTexts } from './execution-chain-rows.js';
-import { holdsMoreValuesThan, storedJson, storedNullableText, storedText } from './stored-text.js';
+import { holdsMoreValues } from '../../../shared/value-count.js';
+import { storedJson, storedNullableText, storedText } from './stored-text.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */
@@ -429,7 +430,7 @@ function toRow(e: ExecutionRecord, texts: StoredRecordTexts): unknown[] {
  * worker thread so that it never holds the event loop.
  */
 function columnTextsInPlace(execution: ExecutionRecord): ColumnTexts | undefined {
-  if (offThread.available && holdsMoreValuesThan([execution.arguments, execution.result], OFF_THREAD_VALUES)) return undefined;
+  if (offThread.available && holdsMoreValues([execution.arguments, execution.result], OFF_THREAD_VALUES)) return undefined;
   return columnTexts(columnValues(execution));
 }
 

@@ -74,19 +74,3 @@ function keyOrder(keys: string[]): string[] {
   const isIndex = new Set(indexes);
   return [...indexes.sort((a, b) => Number(a) - Number(b)), ...sorted.filter((key) => !isIndex.has(key))];
 }
-
-/** Whether `value` holds more than `limit` values (itself, members and elements); stops counting there. */
-export function holdsMoreValuesThan(value: unknown, limit: number): boolean {
-  let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (++count > limit) return true;
-    if (next !== null && typeof next === 'object') {
-      const inner = Array.isArray(next) ? next : Object.values(next);
-      if (count + inner.length > limit) return true;
-      for (const item of inner) pending.push(item);
-    }
-  }
-  return false;
-}
