@@ -21,29 +21,26 @@ export interface ApiKeySpecInput {
 /** The settings of a key that can be declared and changed: everything but its secret and history. */
 export type ApiKeySettings = Pick<ApiKey, 'name' | 'owner' | 'role' | 'expiresAt' | 'scope' | 'rateLimitPerMinute'>;
 
-export const API_KEY_SETTING_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'rateLimitPerMinute'] as const;
-
 /** A key made by Toolplane or given to it: `tp_` and 256 random bits, base64url. */
 export const API_KEY_FORMAT = /^tp_[A-Za-z0-9_-]{43}$/;
 export const API_KEY_FORMAT_HINT = '`tp_` and 43 base64url characters (256 random bits), e.g. from `openssl rand -base64 32 | tr "+/" "-_" | tr -d "="`';
 
 /**
- * Checks every setting (each problem added under `path` + field) and answers them normalized.
+ * Checks every setting (each problem added under its field's name) and answers them normalized.
  * `pastExpiry`: a request to make a key refuses an expiry already past; a file may declare one
  * (the key is meant to have expired by now).
  */
-export function checkApiKeySpec(input: ApiKeySpecInput, now: Date, problems: ProblemList, path = '', pastExpiry: 'refuse' | 'allow' = 'refuse'): ApiKeySettings {
-  const at = (field: string) => `${path}${field}`;
+export function checkApiKeySpec(input: ApiKeySpecInput, now: Date, problems: ProblemList, pastExpiry: 'refuse' | 'allow' = 'refuse'): ApiKeySettings {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length === 0 || name.length > API_KEY_NAME_MAX || hasControlCharacters(name)) {
-    problems.add(at('name'), `must be 1 to ${API_KEY_NAME_MAX} characters, without control characters`);
+    problems.add('name', `must be 1 to ${API_KEY_NAME_MAX} characters, without control characters`);
   }
-  if (!isRole(input.role)) problems.add(at('role'), `must be one of ${ROLES.join(', ')}`);
+  if (!isRole(input.role)) problems.add('role', `must be one of ${ROLES.join(', ')}`);
   let owner: string | null = null;
   if (input.owner !== undefined && input.owner !== null) {
     owner = typeof input.owner === 'string' ? input.owner.trim() || null : null;
     if (typeof input.owner !== 'string' || (owner !== null && (owner.length > API_KEY_OWNER_MAX || hasControlCharacters(owner)))) {
-      problems.add(at('owner'), `must be at most ${API_KEY_OWNER_MAX} characters, without control characters`);
+      problems.add('owner', `must be at most ${API_KEY_OWNER_MAX} characters, without control characters`);
     }
   }
   let expiresAt: Date | null = null;
@@ -51,14 +48,14 @@ export function checkApiKeySpec(input: ApiKeySpecInput, now: Date, problems: Pro
     // A YAML file may give a timestamp unquoted; it arrives as text all the same (JSON types only).
     const text = typeof input.expiresAt === 'string' ? input.expiresAt : '';
     expiresAt = new Date(text);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(expiresAt.getTime())) problems.add(at('expiresAt'), 'must be an ISO 8601 date-time');
-    else if (pastExpiry === 'refuse' && expiresAt.getTime() <= now.getTime()) problems.add(at('expiresAt'), 'must be in the future');
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(expiresAt.getTime())) problems.add('expiresAt', 'must be an ISO 8601 date-time');
+    else if (pastExpiry === 'refuse' && expiresAt.getTime() <= now.getTime()) problems.add('expiresAt', 'must be in the future');
   }
-  const sources = patternList(input.allowedSources, at('allowedSources'), problems);
-  const tools = patternList(input.allowedTools, at('allowedTools'), problems);
+  const sources = patternList(input.allowedSources, 'allowedSources', problems);
+  const tools = patternList(input.allowedTools, 'allowedTools', problems);
   const rate = input.rateLimitPerMinute ?? null;
   if (rate !== null && (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > 100_000_000)) {
-    problems.add(at('rateLimitPerMinute'), 'must be an integer from 1 to 100000000, or null');
+    problems.add('rateLimitPerMinute', 'must be an integer from 1 to 100000000, or null');
   }
   return {
     name,

@@ -25,8 +25,6 @@ export interface ApiKey {
 }
 
 export const API_KEY_NAME_MAX = 100;
-/** `tp_` and 8 more characters: what `prefix` keeps of a key. */
-export const API_KEY_PREFIX_LENGTH = 'tp_'.length + 8;
 export const API_KEY_OWNER_MAX = 200;
 
 /** Whether the key still opens the door at `now`, and if not, why. */

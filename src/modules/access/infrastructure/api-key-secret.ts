@@ -1,13 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { API_KEY_PREFIX_LENGTH as PREFIX_LENGTH } from '../domain/api-key.js';
-import { ApiKeySecrets } from '../domain/api-key-secrets.port.js';
+import { ApiKeySecrets, type ApiKeySecret } from '../domain/api-key-secrets.port.js';
+
+/** `tp_` and 8 more characters: what `prefix` keeps of a key. */
+const PREFIX_LENGTH = 'tp_'.length + 8;
 
 /**
  * A new API key: `tp_` and 256 random bits (base64url). Only its SHA-256 is stored: for a key this
  * random a fast hash is as strong as a slow one, and checking it costs microseconds per request.
  */
-export function newApiKeySecret(): { key: string; prefix: string; hash: string } {
-  const key = `tp_${randomBytes(32).toString('base64url')}`;
+export function newApiKeySecret(): ApiKeySecret {
+  return apiKeySecretOf(`tp_${randomBytes(32).toString('base64url')}`);
+}
+
+function apiKeySecretOf(key: string): ApiKeySecret {
   return { key, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key) };
 }
 
@@ -16,8 +21,12 @@ export function hashApiKey(key: string): string {
 }
 
 export class Sha256ApiKeySecrets extends ApiKeySecrets {
-  generate(): { key: string; prefix: string; hash: string } {
+  generate(): ApiKeySecret {
     return newApiKeySecret();
+  }
+
+  of(key: string): ApiKeySecret {
+    return apiKeySecretOf(key);
   }
 
   hash(key: string): string {

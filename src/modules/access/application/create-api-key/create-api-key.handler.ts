@@ -3,7 +3,7 @@ import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, IdGenerator, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { API_KEY_PREFIX_LENGTH, ApiKeyRepository, type ApiKey } from '../../domain/api-key.js';
+import { ApiKeyRepository, type ApiKey } from '../../domain/api-key.js';
 import { checkApiKeySpec } from '../api-key-spec.js';
 import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
 import { ApiKeySecrets } from '../../domain/api-key-secrets.port.js';
@@ -31,7 +31,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
     const settings = checkApiKeySpec(input, now, problems);
     problems.throwIfAny('The API key request is invalid.');
 
-    const secret = presetKey === undefined ? this.secrets.generate() : { key: presetKey, prefix: presetKey.slice(0, API_KEY_PREFIX_LENGTH), hash: this.secrets.hash(presetKey) };
+    const secret = presetKey === undefined ? this.secrets.generate() : this.secrets.of(presetKey);
     const key: ApiKey = {
       id: this.ids.next(),
       ...settings,

@@ -3,7 +3,7 @@ import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { API_KEY_PREFIX_LENGTH, ApiKeyRepository, keyState, type ApiKey } from '../../domain/api-key.js';
+import { ApiKeyRepository, keyState, type ApiKey } from '../../domain/api-key.js';
 import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
 import { ApiKeySecrets } from '../../domain/api-key-secrets.port.js';
 import { changedSettings, checkApiKeySpec } from '../api-key-spec.js';
@@ -29,13 +29,13 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand,
   async execute({ id, input, actor, presetKey }: UpdateApiKeyCommand): Promise<ApiKeyView> {
     const now = this.clock.now();
     const problems = new ProblemList();
-    const settings = checkApiKeySpec(input, now, problems, '', 'allow');
+    const settings = checkApiKeySpec(input, now, problems, 'allow');
     problems.throwIfAny('The API key settings are invalid.');
     const outcome = await this.uow.run(async () => {
       const before = await this.keys.findById(id);
       if (!before || keyState(before, now) !== 'active') return undefined;
-      const hash = presetKey === undefined ? before.hash : this.secrets.hash(presetKey);
-      const after: ApiKey = { ...before, ...settings, hash, prefix: presetKey === undefined ? before.prefix : presetKey.slice(0, API_KEY_PREFIX_LENGTH) };
+      const { prefix, hash } = presetKey === undefined ? before : this.secrets.of(presetKey);
+      const after: ApiKey = { ...before, ...settings, prefix, hash };
       const fields = [...changedSettings(before, settings), ...(hash !== before.hash ? ['key'] : [])];
       if (fields.length === 0) return { before, after: before };
       if (!(await this.keys.update(after))) return undefined;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type ProblemDetail, ProblemList } from '../../../../shared/domain-error.js';
 import { API_KEY_FORMAT, API_KEY_FORMAT_HINT, type ApiKeySpecInput, changedSettings, checkApiKeySpec } from '../../../access/application/api-key-spec.js';
 import { ApiKeyRepository, type ApiKey } from '../../../access/domain/api-key.js';
-import { ApiKeySecrets } from '../../../access/domain/api-key-secrets.port.js';
+import { ApiKeySecrets, type ApiKeySecret } from '../../../access/domain/api-key-secrets.port.js';
 import { SecretRepository } from '../../../secrets/domain/secret.js';
 import { HostEnvironment } from '../../../sources/domain/ports.js';
 import { parseTemplate } from '../../../sources/domain/value-template.js';
@@ -62,7 +62,7 @@ export class KeyPlanner {
       }
       const own = new ProblemList();
       own.addAll(shapeProblems);
-      const settings = checkApiKeySpec(spec, now, own, '', 'allow');
+      const settings = checkApiKeySpec(spec, now, own, 'allow');
       const matches = byName.get(settings.name) ?? [];
       if (matches.length > 1) {
         own.add('name', `${matches.length} active keys are named "${settings.name}" (prefixes ${matches.map((k) => k.prefix).join(', ')}): revoke all but one, or declare another name`);
@@ -77,20 +77,20 @@ export class KeyPlanner {
         if (own.isEmpty) changes.push({ kind: 'key', name: settings.name, action: 'unchanged', fields: [] });
         continue;
       }
-      const presetKey = await this.keyValue(key, settings.name, current, own);
+      const given = await this.keyValue(key, settings.name, current, own);
       problems.addAll(own.all.map((p) => problemOfEntry('keys', index, p)));
       if (!own.isEmpty) continue;
 
       if (!current) {
         changes.push({ kind: 'key', name: settings.name, action: 'create', fields: [] });
-        steps.push({ action: 'create', spec, presetKey: presetKey! });
+        steps.push({ action: 'create', spec, presetKey: given!.key });
         continue;
       }
       const fields = changedSettings(current, settings);
-      const replaced = presetKey !== undefined && this.hashes.hash(presetKey) !== current.hash;
+      const replaced = given !== undefined && given.hash !== current.hash;
       if (replaced) fields.push('key');
       changes.push({ kind: 'key', name: settings.name, action: fields.length > 0 ? 'update' : 'unchanged', fields });
-      if (fields.length > 0) steps.push({ action: 'update', id: current.id, spec, ...(replaced ? { presetKey } : {}) });
+      if (fields.length > 0) steps.push({ action: 'update', id: current.id, spec, ...(replaced ? { presetKey: given.key } : {}) });
     }
 
     if (prune) {
@@ -109,10 +109,10 @@ export class KeyPlanner {
   }
 
   /**
-   * The key value the entry's `key:` resolves to; undefined when it keeps the key it has (absent,
-   * or `${stored}`). Problems name the reference, never the value.
+   * The key the entry's `key:` resolves to, with what is stored of it; undefined when it keeps the
+   * key it has (absent, or `${stored}`). Problems name the reference, never the value.
    */
-  private async keyValue(reference: unknown, name: string, current: ApiKey | undefined, problems: ProblemList): Promise<string | undefined> {
+  private async keyValue(reference: unknown, name: string, current: ApiKey | undefined, problems: ProblemList): Promise<ApiKeySecret | undefined> {
     if (reference === undefined || reference === null || reference === STORED_VALUE) {
       if (!current) {
         const given = reference === STORED_VALUE ? `is "${STORED_VALUE}" (keep the stored key), but no active key is named "${name}"` : 'is required to create the key';
@@ -135,11 +135,12 @@ export class KeyPlanner {
       problems.add('key', `\${${ref.kind}:${ref.name}} does not hold a Toolplane key: it must be ${API_KEY_FORMAT_HINT}`);
       return undefined;
     }
-    const holder = await this.keys.findByHash(this.hashes.hash(value));
+    const secret = this.hashes.of(value);
+    const holder = await this.keys.findByHash(secret.hash);
     if (holder && holder.id !== current?.id) {
       problems.add('key', `\${${ref.kind}:${ref.name}} holds the key of API key "${holder.name}" (${holder.prefix}…); each key opens one API key, revoked ones included`);
       return undefined;
     }
-    return value;
+    return secret;
   }
 }
