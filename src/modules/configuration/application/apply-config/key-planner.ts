@@ -55,42 +55,14 @@ export class KeyPlanner {
     const changes: PlannedChange[] = [];
     const steps: KeyStep[] = [];
 
-    for (const [index, { spec, key, shapeProblems }] of declared.entries()) {
-      if (shapeProblems.some((p) => p.path === 'body')) {
-        problems.addAll(shapeProblems.map((p) => problemOfEntry('keys', index, p)));
-        continue;
-      }
+    for (const [index, entry] of declared.entries()) {
       const own = new ProblemList();
-      own.addAll(shapeProblems);
-      const settings = checkApiKeySpec(spec, now, own, 'allow');
-      const matches = byName.get(settings.name) ?? [];
-      if (matches.length > 1) {
-        own.add('name', `${matches.length} active keys are named "${settings.name}" (prefixes ${matches.map((k) => k.prefix).join(', ')}): revoke all but one, or declare another name`);
-        problems.addAll(own.all.map((p) => problemOfEntry('keys', index, p)));
-        continue;
-      }
-      const current = matches.length === 1 ? matches[0] : undefined;
-      const expired = settings.expiresAt !== null && settings.expiresAt.getTime() <= now.getTime();
-      if (!current && expired) {
-        // Declared as expired by now: there is nothing to make.
-        problems.addAll(own.all.map((p) => problemOfEntry('keys', index, p)));
-        if (own.isEmpty) changes.push({ kind: 'key', name: settings.name, action: 'unchanged', fields: [] });
-        continue;
-      }
-      const given = await this.keyValue(key, settings.name, current, own);
+      own.addAll(entry.shapeProblems);
+      const planned = await this.planEntry(entry, byName, now, own);
       problems.addAll(own.all.map((p) => problemOfEntry('keys', index, p)));
-      if (!own.isEmpty) continue;
-
-      if (!current) {
-        changes.push({ kind: 'key', name: settings.name, action: 'create', fields: [] });
-        steps.push({ action: 'create', spec, presetKey: given!.key });
-        continue;
-      }
-      const fields = changedSettings(current, settings);
-      const replaced = given !== undefined && given.hash !== current.hash;
-      if (replaced) fields.push('key');
-      changes.push({ kind: 'key', name: settings.name, action: fields.length > 0 ? 'update' : 'unchanged', fields });
-      if (fields.length > 0) steps.push({ action: 'update', id: current.id, spec, ...(replaced ? { presetKey: given.key } : {}) });
+      if (!planned) continue;
+      changes.push(planned.change);
+      if (planned.step) steps.push(planned.step);
     }
 
     if (prune) {
@@ -106,6 +78,36 @@ export class KeyPlanner {
       }
     }
     return { changes, steps, problems: [...problems.all] };
+  }
+
+  /** What one declared key comes to; undefined when it has a problem (added to `problems`). */
+  private async planEntry(
+    { spec, key, shapeProblems }: DeclaredKey,
+    byName: ReadonlyMap<string, ApiKey[]>,
+    now: Date,
+    problems: ProblemList,
+  ): Promise<{ change: PlannedChange; step?: KeyStep } | undefined> {
+    // Not a mapping at all: its settings cannot be read.
+    if (shapeProblems.some((p) => p.path === 'body')) return undefined;
+    const settings = checkApiKeySpec(spec, now, problems, 'allow');
+    const matches = byName.get(settings.name) ?? [];
+    if (matches.length > 1) {
+      problems.add('name', `${matches.length} active keys are named "${settings.name}" (prefixes ${matches.map((k) => k.prefix).join(', ')}): revoke all but one, or declare another name`);
+      return undefined;
+    }
+    const current = matches[0];
+    const expired = settings.expiresAt !== null && settings.expiresAt.getTime() <= now.getTime();
+    // Declared as expired by now: there is nothing to make.
+    if (!current && expired) return problems.isEmpty ? { change: { kind: 'key', name: settings.name, action: 'unchanged', fields: [] } } : undefined;
+    const given = await this.keyValue(key, settings.name, current, problems);
+    if (!problems.isEmpty) return undefined;
+
+    if (!current) return { change: { kind: 'key', name: settings.name, action: 'create', fields: [] }, step: { action: 'create', spec, presetKey: given!.key } };
+    const fields = changedSettings(current, settings);
+    const replaced = given !== undefined && given.hash !== current.hash;
+    if (replaced) fields.push('key');
+    if (fields.length === 0) return { change: { kind: 'key', name: settings.name, action: 'unchanged', fields } };
+    return { change: { kind: 'key', name: settings.name, action: 'update', fields }, step: { action: 'update', id: current.id, spec, ...(replaced ? { presetKey: given.key } : {}) } };
   }
 
   /**
