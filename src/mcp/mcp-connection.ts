@@ -73,6 +73,11 @@ export class McpConnection {
     return this.transport instanceof StdioProcessTransport ? this.transport.failure : undefined;
   }
 
+  /** The session a 2025-era server assigned, if any; 2026-07-28 connections have none. */
+  get legacySessionId(): string | undefined {
+    return this.client.getProtocolEra() === 'modern' ? undefined : (this.transport as { sessionId?: string }).sessionId;
+  }
+
   get protocol(): NegotiatedProtocol {
     const era = this.client.getProtocolEra() ?? 'legacy';
     const server = this.client.getServerVersion();

@@ -68,8 +68,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
   private tracedPages(target: UpstreamTarget, session: ClientSession): PageObserver {
     return async (send) => {
       const operation = this.telemetry.upstreamListing(target);
-      const modern = session.client.getProtocolEra() === 'modern';
-      operation.connected(session.client.getNegotiatedProtocolVersion(), modern ? undefined : (session.connection.transport as { sessionId?: string }).sessionId);
+      operation.connected(session.client.getNegotiatedProtocolVersion(), session.connection.legacySessionId);
       try {
         return await operation.run(() => send(operation.carrier()));
       } catch (error) {

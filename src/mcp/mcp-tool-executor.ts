@@ -95,8 +95,7 @@ export class McpToolExecutor extends ToolInvoker {
     const { client } = session;
     session.setPhase(`calling tool ${request.toolName}`);
     const modern = client.getProtocolEra() === 'modern';
-    const legacySession = modern ? undefined : (session.connection.transport as { sessionId?: string }).sessionId;
-    operation.connected(client.getNegotiatedProtocolVersion(), legacySession);
+    operation.connected(client.getNegotiatedProtocolVersion(), session.connection.legacySessionId);
     // Trace context travels in `params._meta` (SEP-414, unprefixed keys) and, over HTTP, in the headers.
     const traceCarrier = operation.carrier();
     const continuation = request.inputResponses !== undefined || request.requestState !== undefined;
