@@ -66,15 +66,14 @@ export interface StoredRecordTexts {
  * `recordDigest(storedContent(e))`.
  */
 export function storedRecordTexts(e: ExecutionRecord, columns: ColumnTexts = columnTexts(columnValues(e))): StoredRecordTexts {
-  const { caller, arguments: args, result, error } = columns;
+  // The digest covers the jsonb columns as these texts (a SQL NULL as JSON null), the rest as serialized here.
+  const serialized: Record<string, string> = { caller: columns.caller, arguments: columns.arguments, result: columns.result ?? 'null', error: columns.error ?? 'null' };
   const parts: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(storedContent(e))) {
-    parts[key] = key === 'caller' ? caller : key === 'arguments' ? args : key === 'result' ? (result ?? 'null') : key === 'error' ? (error ?? 'null') : canonicalStoredJson(value);
-  }
+  for (const [key, value] of Object.entries(storedContent(e))) parts[key] = serialized[key] ?? canonicalStoredJson(value);
   // The record's own keys are names, none an array index: plain sorting orders them as canonicalStoredJson does.
   const members: string[] = [];
   for (const key of Object.keys(parts).sort()) if (parts[key] !== undefined) members.push(`${JSON.stringify(key)}:${parts[key]}`);
-  return { caller, arguments: args, result, error, digest: sha256Hex(`{${members.join(',')}}`) };
+  return { ...columns, digest: sha256Hex(`{${members.join(',')}}`) };
 }
 
 /** The content of a record about to be written, as recordContent reads it back. */
