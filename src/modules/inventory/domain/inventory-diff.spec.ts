@@ -1,4 +1,4 @@
-import { reconcileInventory } from './inventory-diff.js';
+import { namesNewToolsMayTake, reconcileInventory } from './inventory-diff.js';
 import { SourceTool } from './source-tool.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -83,6 +83,17 @@ describe('reconcileInventory', () => {
     const name = result.dirty[0]!.snapshot().qualifiedName;
     expect(name).not.toBe('src__a');
     expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
+  it('names, for the lookup among other sources, only what new tools may be called', () => {
+    const known = firstRun([tool('a')]);
+    const names = namesNewToolsMayTake('src', known, [tool('a'), tool('b')]);
+    expect(names).toHaveLength(2);
+    expect(names[0]).toBe('src__b');
+    // Whichever of the two a new tool gets, it was among those looked up.
+    const taken = new Set([names[0]!]);
+    const result = reconcileInventory('s1', 'src', known, [tool('a'), tool('b')], taken, newId, t1);
+    expect(names).toContain(result.dirty.find((t) => t.name === 'b')!.snapshot().qualifiedName);
   });
 
   it('keeps the first of duplicate names in one listing', () => {

@@ -21,6 +21,15 @@ export interface ReconcileResult {
 }
 
 /**
+ * The qualified names reconcileInventory may give the tools of `discovered` it does not know yet:
+ * the only names it needs to know whether other sources hold.
+ */
+export function namesNewToolsMayTake(sourceName: string, known: readonly SourceTool[], discovered: readonly ToolDefinition[]): string[] {
+  const knownNames = new Set(known.map((tool) => tool.name));
+  return discovered.filter((d) => !knownNames.has(d.name)).flatMap((d) => [qualifiedNameFor(sourceName, d.name), disambiguatedName(sourceName, d.name)]);
+}
+
+/**
  * Reconciles a source's known tools with what its upstream lists now:
  * new names are added, known ones compared by definition hash, missing ones deprecated.
  * `takenNames` holds qualified names used by other sources' live tools.

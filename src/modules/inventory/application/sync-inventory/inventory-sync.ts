@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, IdGenerator } from '../../../../shared/unit-of-work.js';
-import { InventoryChanges, reconcileInventory } from '../../domain/inventory-diff.js';
-import { disambiguatedName, qualifiedNameFor } from '../../domain/qualified-name.js';
+import { InventoryChanges, namesNewToolsMayTake, reconcileInventory } from '../../domain/inventory-diff.js';
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
 import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
 
@@ -20,9 +19,7 @@ export class InventorySync {
   async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string }> {
     const known = await this.tools.forSource(sourceId);
     // Only the names new tools could take are looked up among the other sources' tools.
-    const knownNames = new Set(known.map((tool) => tool.name));
-    const candidates = discovered.filter((d) => !knownNames.has(d.name)).flatMap((d) => [qualifiedNameFor(sourceName, d.name), disambiguatedName(sourceName, d.name)]);
-    const taken = await this.tools.takenNames(sourceId, candidates);
+    const taken = await this.tools.takenNames(sourceId, namesNewToolsMayTake(sourceName, known, discovered));
     const now = this.clock.now();
     const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), now);
     await this.tools.saveAll(result.dirty);
