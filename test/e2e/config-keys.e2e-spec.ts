@@ -207,6 +207,28 @@ describe('API keys as code', () => {
   });
 });
 
+describe('API keys as code: the list itself', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 90_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('refuses a keys: that is not a list, or one too long, and changes nothing', async () => {
+    const apply = (document: unknown) =>
+      h.api.request('POST', '/api/v1/config/apply', undefined, { raw: stringify(document), headers: { 'content-type': 'application/yaml' } });
+    const notList = await apply({ sources: [], keys: { name: 'x', role: 'agent' } });
+    expect(notList.status).toBe(400);
+    expect(notList.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'keys', message: expect.stringContaining('must be a list') }] });
+    const tooMany = await apply({ sources: [], keys: Array.from({ length: 1001 }, (_, i) => ({ name: `k${i}`, role: 'agent' })) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details).toEqual([{ path: 'keys', message: 'declares 1001 keys; at most 1000 fit in one file' }]);
+    expect(await h.sql('SELECT id FROM api_keys')).toEqual([]);
+  });
+});
+
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
