@@ -16,6 +16,7 @@ import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandb
 import { StderrRateLimit } from './stdio/stderr-lines.js';
 import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
+import { FirstUseWarmUp } from './warm-up.js';
 import { WorkMetrics } from '../shared/work-metrics.js';
 import { McpTelemetry } from '../ops/tracing/mcp-telemetry.js';
 
@@ -99,6 +100,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     SourcePrimitives,
     McpToolServers,
     McpGatewayServer,
+    FirstUseWarmUp,
   ],
   exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, McpGatewayServer, SANDBOX_STATUS],
 })

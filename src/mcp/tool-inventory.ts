@@ -1,5 +1,6 @@
 import { isSpecType, ProtocolError, type Client, type RequestOptions, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
 import type { DiscoveredTool } from '../modules/sources/domain/upstream.js';
+import { isRecord } from '../shared/is-record.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface InventoryLimits {
@@ -41,8 +42,9 @@ export async function listAllTools(
       const params = cursor === undefined ? {} : { cursor };
       const send = (meta: Record<string, string> | undefined) => client.request({ method: 'tools/list', params: meta ? { ...params, _meta: meta } : params }, AS_SENT, requestOptions());
       const sent = observePage ? await observePage(send) : await send(undefined);
-      if (!isSpecType.ListToolsResult(sent)) throw new UpstreamError('protocol', `tools/list answered a result that is not a list of tools (page ${page})`);
-      result = sent;
+      if (!isSpecType.ListToolsResult(withoutPropertyValues(sent))) throw new UpstreamError('protocol', `tools/list answered a result that is not a list of tools (page ${page})`);
+      // The same shape as the listing checked: only values inside `properties` maps were left out.
+      result = sent as { tools: Tool[]; nextCursor?: string };
     } catch (error) {
       // A server without tools (and without the capability) may not implement the method at all.
       if (page === 1 && error instanceof ProtocolError && error.code === METHOD_NOT_FOUND && !client.getServerCapabilities()?.tools) {
@@ -60,6 +62,22 @@ export async function listAllTools(
     cursors.add(next);
     cursor = next;
   }
+}
+
+/**
+ * The listing for the SDK's shape check, each schema's `properties` map emptied. The check walks
+ * every property value to see that it is a JSON value, which anything parsed from JSON is: on a
+ * schema of 1,000 properties that walk took 8–16 ms of the event loop. A
+ * `properties` that is not a map is left as it is, for the check to refuse.
+ */
+export function withoutPropertyValues(listing: unknown): unknown {
+  if (!isRecord(listing) || !Array.isArray(listing.tools)) return listing;
+  return { ...listing, tools: listing.tools.map((tool: unknown) => (isRecord(tool) ? { ...tool, ...emptied(tool, 'inputSchema'), ...emptied(tool, 'outputSchema') } : tool)) };
+}
+
+function emptied(tool: Record<string, unknown>, field: 'inputSchema' | 'outputSchema'): Record<string, unknown> {
+  const schema = tool[field];
+  return isRecord(schema) && isRecord(schema.properties) ? { [field]: { ...schema, properties: {} } } : {};
 }
 
 /**

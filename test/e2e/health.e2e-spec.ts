@@ -23,6 +23,11 @@ describe('health', () => {
 
   const get = (path: string, key?: string) => (key === undefined ? makeApi(h.url, undefined) : makeApi(h.url, key)).get(path);
 
+  it('warmed up before serving (the MCP client, HTTP client and validators), without a failure', () => {
+    expect(h.process.logs()).toMatch(/"context":"warm-up","msg":"warmed up in \d+ ms"/);
+    expect(h.process.logs()).not.toContain('warming up failed');
+  });
+
   it('answers liveness and readiness to anyone, without detail', async () => {
     expect((await get('/health/live')).body).toEqual({ status: 'ok', info: { process: { status: 'up' } }, error: {}, details: { process: { status: 'up' } } });
     const ready = await get('/health/ready');

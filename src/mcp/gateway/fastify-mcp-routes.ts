@@ -11,6 +11,7 @@ import { Requires } from '../../modules/access/interface/auth.guard.js';
 import { MCP_SCOPE } from '../../modules/access/interface/protected-resource.controller.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
+import { heavySteps, isHeavyText } from '../../shared/heavy-steps.js';
 import { isRecord } from '../../shared/is-record.js';
 import { isEventStream } from '../http/large-message-rework.js';
 import { EXECUTION_ID_HEADER } from './call-result.js';
@@ -87,7 +88,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         // Another endpoint's session is just an id here: the request is served statelessly, as any other.
         if (claims.surface === surfaceKey(surface)) exchange.session = claims;
       }
-      const parsed = parseBody(request);
+      const parsed = await parseBody(request);
       if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);
       const parsedBody = parsed.value;
       // One JSON-RPC request or notification: its SERVER span (traces on) and duration, until the exchange closes.
@@ -161,10 +162,12 @@ async function authenticate(guard: CanActivate, request: McpRequest, reply: Fast
  * undefined when there is none or it does not parse (the SDK answers the parse error from the
  * bytes), a JSON-RPC refusal when it nests too deep or holds a prototype key.
  */
-function parseBody(request: FastifyRequest): { value: unknown } | { refusal: Response } {
+async function parseBody(request: FastifyRequest): Promise<{ value: unknown } | { refusal: Response }> {
   const body = bodyOf(request);
   if (!body) return { value: undefined };
-  const parsed = parseJsonBody(body.toString('utf8'));
+  const text = body.toString('utf8');
+  if (isHeavyText(text)) await heavySteps.turn();
+  const parsed = parseJsonBody(text);
   if (parsed.ok) return { value: parsed.value };
   if (parsed.code === 'INVALID_JSON') return { value: undefined };
   return { refusal: jsonRpcError(400, -32600, `Invalid Request: ${parsed.message}`, null, {}, { code: parsed.code, details: parsed.details }) };

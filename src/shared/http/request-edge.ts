@@ -8,6 +8,7 @@ import { requestContext } from '../request-context.js';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 import type { AllowedOrigins, MachineNames } from './allowed-origins.js';
 import { parseJsonBody } from './json-body.js';
+import { heavySteps, isHeavyText } from '../heavy-steps.js';
 
 export interface RequestEdgeOptions {
   /** Largest accepted request body, in bytes. */
@@ -47,9 +48,13 @@ export function installRequestEdge(fastify: FastifyInstance, options: RequestEdg
       done(null, undefined);
       return;
     }
-    const parsed = parseJsonBody(text);
-    if (parsed.ok) done(null, parsed.value);
-    else done(new ValidationFailed(parsed.details, parsed.message, parsed.code), undefined);
+    const parse = () => {
+      const parsed = parseJsonBody(text);
+      if (parsed.ok) done(null, parsed.value);
+      else done(new ValidationFailed(parsed.details, parsed.message, parsed.code), undefined);
+    };
+    if (isHeavyText(text)) void heavySteps.turn().then(parse);
+    else parse();
   });
   // A configuration file (POST /api/v1/config/apply) arrives as YAML text; that route parses it
   // (bounded, off the event loop when large). Anywhere else a text body fails the body's checks.

@@ -11,8 +11,11 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv | Ajv2020, validate: ValidateFunction) => string }).default;
 
 export type CompiledSchema = { usable: true; validate: ValidateFunction } | { usable: false; reason: string };
-/** A compiled schema as JavaScript source (ajv's standalone code), to be turned into a function elsewhere. */
-export type CompiledSchemaCode = { usable: true; code: string } | { usable: false; reason: string };
+/**
+ * A compiled schema as JavaScript source (ajv's standalone code), to be turned into a function
+ * elsewhere; `cache` is V8's code cache of it (see validatorWithCodeCache).
+ */
+export type CompiledSchemaCode = { usable: true; code: string; cache?: Uint8Array } | { usable: false; reason: string };
 
 /**
  * Compiles an upstream's inputSchema for argument checks, or says why it cannot be used: over a
@@ -88,7 +91,7 @@ function uniqueItemsCode(cxt: KeywordCxt): void {
   cxt.fail(_`!${distinct}(${cxt.data})`);
 }
 
-function compileFailure(error: unknown): string {
+export function compileFailure(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return `its inputSchema cannot be compiled: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }

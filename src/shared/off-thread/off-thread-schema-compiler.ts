@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { SchemaCompiler, type CompiledSchema } from '../json-schema/schema-compiler.js';
+import { compileFailure, SchemaCompiler, type CompiledSchema } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
-import { validatorFromCode } from '../json-schema/standalone-validator.js';
+import { validatorFromCode, warmUp } from '../json-schema/standalone-validator.js';
 import { offThread, type OffThreadWorker } from './off-thread-worker.js';
 
 export type SchemaVerdict = { usable: true } | { usable: false; reason: string };
@@ -13,8 +13,8 @@ const REMEMBERED_VERDICTS = 20_000;
 /**
  * SchemaCompiler with the compiling done on the worker thread: ajv needs 50–130 ms for a schema of
  * 1,000 properties, all of it on the event loop when done in place. The worker answers the
- * validator's source, which becomes a function here in a few milliseconds. Without the worker
- * (runs of the TypeScript sources) it compiles in place.
+ * validator's source with V8's code cache of it, which become a function here in a few
+ * milliseconds. Without the worker (runs of the TypeScript sources) it compiles in place.
  */
 export class OffThreadSchemaCompiler {
   private readonly inPlace: SchemaCompiler;
@@ -64,21 +64,17 @@ export class OffThreadSchemaCompiler {
     if (!this.worker.available) return this.inPlace.compile(schema);
     const compiled = await this.worker.run({ kind: 'compile', schema, limits: this.limits, code: true });
     if (!compiled.usable) return compiled;
-    // Evaluating the source and V8's compiling of it (on the first call) each take up to ~20 ms for
-    // a schema at the limits: each gets a turn of the event loop of its own.
+    // Evaluating the source (V8 takes its compiled code from the cache) and the first run each get
+    // a turn of the event loop of their own.
     await nextTurn();
     let validate: ValidateFunction;
     try {
-      validate = validatorFromCode(compiled.code);
+      validate = validatorFromCode(compiled.code, compiled.cache);
     } catch (error) {
-      return { usable: false, reason: `its inputSchema cannot be compiled: ${error instanceof Error ? error.message : String(error)}` };
+      return { usable: false, reason: compileFailure(error) };
     }
     await nextTurn();
-    try {
-      validate(undefined);
-    } catch {
-      // Only warming up: what matters is the answer for real arguments.
-    }
+    warmUp(validate);
     await nextTurn();
     return { usable: true, validate };
   }

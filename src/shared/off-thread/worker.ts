@@ -4,7 +4,8 @@ import { canonicalStoredJson } from '../../modules/audit/infrastructure/stored-t
 import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';
 import { holdsMoreValues } from '../value-count.js';
-import { SchemaCompiler } from '../json-schema/schema-compiler.js';
+import { compileFailure, SchemaCompiler, type CompiledSchemaCode } from '../json-schema/schema-compiler.js';
+import { validatorWithCodeCache } from '../json-schema/standalone-validator.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
 import type { CompileJob, Envelope, Job, ParseJob, Reply } from './jobs.js';
 
@@ -37,9 +38,16 @@ function parseMessage(job: ParseJob): unknown {
   return value;
 }
 
-function compile(job: CompileJob): unknown {
+function compile(job: CompileJob): CompiledSchemaCode {
   const result = compilerFor(job.limits).compileToCode(job.schema);
-  return result.usable && !job.code ? { usable: true, code: '' } : result;
+  if (!result.usable) return result;
+  if (!job.code) return { usable: true, code: '' };
+  // Run here once, so the event loop gets code V8 already compiled.
+  try {
+    return { ...result, cache: validatorWithCodeCache(result.code).cache };
+  } catch (error) {
+    return { usable: false, reason: compileFailure(error) };
+  }
 }
 
 function compilerFor(limits: SchemaLimits): SchemaCompiler {

@@ -1,21 +1,57 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted at every depth, so equal definitions hash equally; `replacer` as JSON.stringify's. */
-export function canonicalJson(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return JSON.stringify(sortKeys(value), replacer);
+/**
+ * JSON with object keys sorted at every depth, so equal definitions hash equally: the text of
+ * `JSON.stringify` over a copy with sorted keys (undefined members left out, every object taken as
+ * its own enumerable keys), written in one pass without the copy. Undefined at the top answers
+ * undefined, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  return canonicalJsonWith(value, JSON.stringify)!;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
+/** canonicalJson with each string written by `stringJson` (its JSON text, quotes included). */
+export function canonicalJsonWith(value: unknown, stringJson: (text: string) => string): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return stringJson(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalJsonWith(value[i], stringJson) ?? 'null'}`;
+        return `${out}]`;
+      }
+      const members: string[] = [];
+      const record = value as Record<string, unknown>;
+      for (const key of keyOrder(Object.keys(record))) {
+        const text = canonicalJsonWith(record[key], stringJson);
+        if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+      }
+      return `{${members.join(',')}}`;
+    }
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return undefined;
+    default:
+      // numbers (NaN and ±Infinity become null), booleans; a bigint throws, as JSON.stringify does.
+      return JSON.stringify(value);
   }
-  return value;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * The order a sorted copy has its keys in: an object lists array-index keys ("0", "10") first, in
+ * numeric order, whatever order they were added in; then the others, sorted.
+ */
+function keyOrder(keys: string[]): string[] {
+  const sorted = keys.sort();
+  const indexes = sorted.filter((key) => ARRAY_INDEX.test(key) && Number(key) <= 4_294_967_294);
+  if (indexes.length === 0) return sorted;
+  const isIndex = new Set(indexes);
+  return [...indexes.sort((a, b) => Number(a) - Number(b)), ...sorted.filter((key) => !isIndex.has(key))];
 }
 
 export function sha256Hex(text: string): string {

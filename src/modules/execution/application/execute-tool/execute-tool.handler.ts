@@ -1,3 +1,4 @@
+import { heavySteps, isHeavy } from '../../../../shared/heavy-steps.js';
 import { decideTool } from '../../../access/domain/tool-scope.js';
 import { RateLimits } from '../rate-limits.js';
 import { randomUUID } from 'node:crypto';
@@ -93,6 +94,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error), retryable: false },
       };
     }
+    // Redacting, scrubbing and recording pass over the arguments and the result: large ones take a turn of their own.
+    if (isHeavy(input.arguments) || isHeavy(outcome.result)) await heavySteps.turn();
     const record: ExecutionRecord = {
       id,
       toolId: route?.tool.id ?? null,
@@ -182,6 +185,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', 'arguments must be a JSON object.', false, [{ path: 'arguments', message: 'must be an object' }]);
     }
+    // The checks below pass over every argument: large ones take a turn of the event loop of their own.
+    if (isHeavy(given)) await heavySteps.turn();
     if (depthOf(given) > MAX_ARGUMENT_DEPTH) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels.`, false, [
         { path: 'arguments', message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },

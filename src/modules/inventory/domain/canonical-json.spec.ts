@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { sortedCopy } from '../../../../test/helpers/sorted-copy.js';
+import { canonicalJson } from './canonical-json.js';
+import { definitionHash } from './tool-definition.js';
+
+const anyText = fc.string({ unit: 'binary', maxLength: 12 });
+const value = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    anyText,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.date({ noInvalidDate: true }),
+    tie('array'),
+    tie('object'),
+  ),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc.dictionary(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', '', 'a', 'B', '10', '9', '01')), tie('value'), { maxKeys: 5 }),
+})).value;
+
+describe('canonical JSON', () => {
+  it('is the text JSON.stringify gives for the sorted copy, for any value (so stored definition hashes and chains keep verifying)', () => {
+    fc.assert(fc.property(value, (input) => expect(canonicalJson(input)).toBe(JSON.stringify(sortedCopy(input)))), { numRuns: 3000 });
+  });
+
+  it('keeps the definition hash of a known tool', () => {
+    // Computed with the sorted-copy definition; a change here would mark every stored tool as changed.
+    expect(definitionHash({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })).toBe(
+      '5003681a26492aff2c6e42445192955c44f7f3ce3e7bc41f9417cce76893221e',
+    );
+  });
+});
