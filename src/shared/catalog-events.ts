@@ -12,6 +12,15 @@ export class CatalogChanged {
 }
 
 /**
+ * Published after a refresh that found the source's tools, protocol and health as they were: only
+ * the times it records moved (each tool's `lastSeenAt`, the source's last refresh). Views that
+ * show those times drop their versions; nothing that lists or reaches tools needs to read again.
+ */
+export class InventorySeen {
+  constructor(readonly sourceId: string) {}
+}
+
+/**
  * Tells the other Toolplane processes sharing the database that the catalog changed. Called
  * inside the unit of work that makes the change, so the news travels only if, and once, it commits.
  */

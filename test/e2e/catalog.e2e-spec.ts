@@ -341,10 +341,15 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       expect((await conditional('format=openai&limit=500', etag)).status).toBe(200); // another representation
 
       // A refresh that changes nothing keeps the agents' tag; it moves lastSeenAt, so the full view's tag changes.
+      // And the MCP catalog is not read again for it (past its 100 ms coalescing window).
+      const catalogReads = () => h.process.logs().split('\n').filter((line) => line.includes('"msg":"catalog read:')).length;
       const admin = (await list('limit=500')).headers.get('etag')!;
+      const readsBefore = catalogReads();
       expect((await h.api.post('/api/v1/sources/everything/refresh')).body).toMatchObject({ added: 0, changed: 0 });
       expect((await conditional(query, etag)).status).toBe(304);
       expect((await conditional('limit=500', admin)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(catalogReads()).toBe(readsBefore);
 
       // Each kind of change gives a new tag; a listing of one source is not touched by another's changes.
       const everythingOnly = (await list('source=everything&format=mcp')).headers.get('etag')!;
@@ -364,8 +369,11 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       last = etag;
 
       publish(INVENTORY.filter((t) => t.name !== 'vanishing').map((t) => (t.name === 'repeater' ? { ...t, description: 'Repeats a message' } : t)));
+      const readsBeforeChange = catalogReads();
       expect((await h.api.post('/api/v1/sources/inv/refresh')).body).toMatchObject({ changed: 1 });
       await expectNewTag('description changed upstream');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(catalogReads()).toBeGreaterThan(readsBeforeChange);
 
       expect((await h.api.patch('/api/v1/sources/other', { enabled: true })).status).toBe(200);
       await expectNewTag('source enabled');

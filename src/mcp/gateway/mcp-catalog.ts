@@ -105,6 +105,7 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
   private async read(): Promise<CatalogSnapshot> {
     const loadedAt = Date.now();
     const [tools, sources] = await Promise.all([this.readTools(), this.readSources()]);
+    this.logger.debug(`catalog read: ${tools.length} tools of ${sources.length} sources in ${Date.now() - loadedAt} ms`);
     return new CatalogSnapshot(tools, sources, loadedAt);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
-import { CatalogChanged } from '../../../shared/catalog-events.js';
+import { CatalogChanged, InventorySeen } from '../../../shared/catalog-events.js';
 import type { CatalogFilter } from '../domain/catalog.js';
 import { CatalogReader, type CatalogView } from './catalog-reader.js';
 
@@ -12,13 +12,13 @@ const MAX_ENTRIES = 1000;
  * Catalog versions by view and filter, kept until the catalog changes: computing one hashes every
  * matching row, which on a large catalog costs more than the search it tags. Every change of what
  * a client lists publishes CatalogChanged in the process that made it and, through the database,
- * in every other one; the TTL bounds the rest. The one thing that changes without an event is the
- * refresh time the admin view shows (`lastSeenAt` of an unchanged tool): its ETag follows within
- * CATALOG_VERSION_TTL_MS.
+ * in every other one; the TTL bounds the rest. A refresh that changed nothing publishes
+ * InventorySeen (its times moved, which the admin view shows) in its own process; in the others
+ * that view's ETag follows within CATALOG_VERSION_TTL_MS.
  */
 @Injectable()
-@EventsHandler(CatalogChanged)
-export class CatalogVersions implements IEventHandler<CatalogChanged> {
+@EventsHandler(CatalogChanged, InventorySeen)
+export class CatalogVersions implements IEventHandler<CatalogChanged | InventorySeen> {
   private readonly versions = new Map<string, { version: Promise<string>; expiresAt: number }>();
 
   constructor(@Inject(CatalogReader) private readonly reader: CatalogReader) {}

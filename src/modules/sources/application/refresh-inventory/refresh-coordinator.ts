@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
-import { CatalogChangeNotifier, CatalogChanged } from '../../../../shared/catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged, InventorySeen } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { DomainError } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
 import type { InventoryChanges } from '../../../inventory/domain/inventory-diff.js';
+import type { SourceProps } from '../../domain/source.js';
 import { SourceRepository } from '../../domain/source.repository.js';
 import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
 import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
@@ -43,10 +44,20 @@ export class RefreshCoordinator implements OnModuleDestroy {
     if (current) return current.promise;
     const abort = new AbortController();
     const started = performance.now();
-    const promise = this.run(sourceId, abort.signal).finally(() => {
-      this.running.delete(sourceId);
-      this.events.publish(new CatalogChanged(sourceId));
-    });
+    // CatalogChanged only when what the catalog lists changed: each one makes every cache of the
+    // catalog read it again, and most refreshes find an upstream as it was.
+    const promise = this.run(sourceId, abort.signal).then(
+      ({ outcome, changed }) => {
+        this.running.delete(sourceId);
+        this.events.publish(changed ? new CatalogChanged(sourceId) : new InventorySeen(sourceId));
+        return outcome;
+      },
+      (error: unknown) => {
+        this.running.delete(sourceId);
+        this.events.publish(new CatalogChanged(sourceId));
+        throw error;
+      },
+    );
     void promise.then(
       (outcome) => this.metrics.refreshEnded(outcome.ok, (performance.now() - started) / 1000),
       () => this.metrics.refreshEnded(false, (performance.now() - started) / 1000),
@@ -69,7 +80,8 @@ export class RefreshCoordinator implements OnModuleDestroy {
     await Promise.allSettled(all.map((r) => r.promise));
   }
 
-  private async run(sourceId: string, signal: AbortSignal): Promise<RefreshOutcome> {
+  /** The outcome, and whether the source's tools, protocol or health (as the catalog shows them) changed. */
+  private async run(sourceId: string, signal: AbortSignal): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
     const source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
     let discovered;
@@ -81,22 +93,25 @@ export class RefreshCoordinator implements OnModuleDestroy {
     } catch (error) {
       // What an upstream answered may echo the credentials it was given: the source's own state never shows them.
       const reason = maskUrlCredentialsInText(new SecretScrubber(secrets).text(describe(error)));
-      if (signal.aborted) return { ok: false, error: reason };
+      if (signal.aborted) return { outcome: { ok: false, error: reason }, changed: false };
       this.logger.warn(`refresh of source ${source.name} failed: ${reason}`);
-      await this.uow.run(async () => {
+      const changed = await this.uow.run(async () => {
         const locked = await this.sources.findLive(sourceId, { lock: true });
-        if (!locked) return;
+        if (!locked) return true;
+        const before = locked.snapshot();
         locked.recordRefreshFailure(reason, this.clock.now());
         await this.sources.save(locked);
+        return healthMoved(before, locked.snapshot());
       });
-      return { ok: false, error: reason };
+      return { outcome: { ok: false, error: reason }, changed };
     }
-    if (signal.aborted) return { ok: false, error: describe(signal.reason) };
+    if (signal.aborted) return { outcome: { ok: false, error: describe(signal.reason) }, changed: false };
     return this.uow.run(async () => {
       const locked = await this.sources.findLive(sourceId, { lock: true });
-      if (!locked) return { ok: false as const, error: 'the source was removed during the refresh' };
+      if (!locked) return { outcome: { ok: false as const, error: 'the source was removed during the refresh' }, changed: true };
+      const previous = locked.snapshot();
       const { changes, inventoryHash } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
-      const before = locked.snapshot().upstream;
+      const before = previous.upstream;
       locked.recordRefreshSuccess(
         {
           era: discovered.era,
@@ -111,12 +126,16 @@ export class RefreshCoordinator implements OnModuleDestroy {
       await this.sources.save(locked);
       // Other processes care about what they list and how they reach the upstream, not about health.
       const eraChanged = before?.era !== discovered.era || before?.protocolVersion !== discovered.protocolVersion;
-      if (eraChanged || changes.added + changes.changed + changes.deprecated + changes.restored > 0) {
-        await this.notifier.notifyOthers(locked.id);
-      }
-      return { ok: true as const, changes };
+      const listingChanged = eraChanged || changes.added + changes.changed + changes.deprecated + changes.restored > 0;
+      if (listingChanged) await this.notifier.notifyOthers(locked.id);
+      return { outcome: { ok: true as const, changes }, changed: listingChanged || healthMoved(previous, locked.snapshot()) };
     });
   }
+}
+
+/** Whether the health a refresh records (health, last error) moved; its times always do. */
+function healthMoved(before: Readonly<SourceProps>, after: Readonly<SourceProps>): boolean {
+  return before.health !== after.health || before.lastError !== after.lastError;
 }
 
 function describe(error: unknown): string {
