@@ -26,13 +26,15 @@ export class FirstUseWarmUp implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const started = performance.now();
     try {
+      // The schema compiles on the worker thread meanwhile (its start and first ajv compile are most of the wait).
+      const checked = firstArgumentCheck(this.config.schemaLimits);
       preloadClientSchemas();
       preloadServerSchemas();
       // One session per era, through Toolplane's own client: handshake, a listing, a call.
       await inMemorySession({ kind: 'legacy' });
       await inMemorySession(undefined);
       await firstHttpExchange();
-      await firstArgumentCheck(this.config.schemaLimits);
+      await checked;
     } catch (error) {
       // Only a head start: whatever failed here is simply paid later, by the first real upstream.
       logger.warn(`warming up failed: ${error instanceof Error ? error.message : String(error)}`);
