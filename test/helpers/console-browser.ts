@@ -52,3 +52,22 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length, help: violation.help }));
   });
 }
+
+/** Moves the console to `path` (under /console) the way its own links do. */
+export async function goTo(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    const browserGlobal = globalThis as any;
+    browserGlobal.history.pushState(null, '', `/console${target}`);
+    browserGlobal.dispatchEvent(new browserGlobal.PopStateEvent('popstate'));
+  }, path);
+}
+
+/** Waits until the catalog shows the answer for these filters. */
+export async function catalogReady(page: Page, filters: Record<string, string>): Promise<void> {
+  await page.waitForFunction((expected) => {
+    const state = (globalThis as any).document.querySelector('[data-catalog-state]');
+    if (state?.dataset.catalogState !== 'ready') return false;
+    const shown = JSON.parse(state.dataset.catalogKey || '{}');
+    return Object.entries(expected).every(([name, value]) => shown[name] === value);
+  }, filters);
+}
