@@ -1,3 +1,4 @@
+import { heavySteps, isHeavy } from '../../../shared/heavy-steps.js';
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -121,6 +122,8 @@ export class InvokeController {
     }
     try {
       const record = await call;
+      // Writing out a large result (the answer's JSON) is a heavy step of its own.
+      if (isHeavy(record.result)) await heavySteps.turn();
       const status = httpStatusOf(record);
       void reply.status(status);
       if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
