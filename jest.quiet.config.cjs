@@ -6,4 +6,5 @@ module.exports = {
   roots: ['<rootDir>/test/quiet'],
   testPathIgnorePatterns: ['/node_modules/'],
   maxWorkers: 1,
+  testSequencer: '<rootDir>/jest.quiet-order.cjs',
 };
