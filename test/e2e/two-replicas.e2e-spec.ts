@@ -165,14 +165,18 @@ describe('two replicas on one database', () => {
     expect((await A.post('/api/v1/sources', { name: 'lim', transport: 'streamable-http', url: echoUpstream.url, refreshIntervalSeconds: 0, rateLimitPerMinute: 60 })).status).toBe(201);
     await timeUntil(async () => (await B.get('/api/v1/tools/lim__echo')).status === 200, 2000);
     const statuses: number[] = [];
+    const started = performance.now();
     for (let i = 0; i < 16; i++) statuses.push((await (i % 2 ? B : A).post('/api/v1/tools/lim__echo/invoke', { arguments: { message: 'x' } })).status);
+    // One token a second refills while the calls run.
+    const refilled = Math.ceil((performance.now() - started) / 1000);
     const allowed = statuses.filter((status) => status === 200).length;
-    report.push(`source limit 60/min over A and B alternating: ${allowed} of 16 allowed`);
-    // Ten, plus at most one token refilled while the calls ran (one a second).
+    report.push(`source limit 60/min over A and B alternating: ${allowed} of 16 allowed (${refilled} s)`);
+    // Ten, plus what refilled; each replica alone would have let all 16 through (eight each).
     expect(allowed).toBeGreaterThanOrEqual(10);
-    expect(allowed).toBeLessThanOrEqual(11);
+    expect(allowed).toBeLessThanOrEqual(10 + refilled);
+    expect(allowed).toBeLessThan(16);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
-    expect(statuses.slice(-2)).toEqual([429, 429]);
+    expect(statuses.slice(10)).toContain(429);
   });
 
   it("holds a principal's rate limit across both replicas", async () => {
