@@ -1,29 +1,14 @@
 import fc from 'fast-check';
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
 import { sha256Hex } from '../../inventory/domain/canonical-json.js';
-import { sortedCopy } from '../../../../test/helpers/sorted-copy.js';
+import { anyText, canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
 import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';
 import { canonicalStoredJson, storedJson, storedStrings } from './stored-text.js';
 
 /** The definition the chain's digests were first computed with: a sorted copy through a replacer. */
 const reference = (value: unknown) => JSON.stringify(sortedCopy(value), storedStrings);
 
-const anyText = fc.string({ unit: 'binary', maxLength: 12 });
-const json = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    anyText,
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(undefined),
-    tie('array'),
-    tie('object'),
-  ),
-  array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.dictionary(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', '', 'a', 'B', '10', '9')), tie('value'), { maxKeys: 5 }),
-})).value;
+const json = canonicalInputs();
 
 const record = fc.record({
   id: fc.uuid(),

@@ -1,25 +1,9 @@
 import fc from 'fast-check';
-import { sortedCopy } from '../../../../test/helpers/sorted-copy.js';
+import { canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
 import { canonicalJson } from './canonical-json.js';
 import { definitionHash } from './tool-definition.js';
 
-const anyText = fc.string({ unit: 'binary', maxLength: 12 });
-const value = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    anyText,
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(undefined),
-    fc.date({ noInvalidDate: true }),
-    tie('array'),
-    tie('object'),
-  ),
-  array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.dictionary(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', '', 'a', 'B', '10', '9', '01')), tie('value'), { maxKeys: 5 }),
-})).value;
+const value = canonicalInputs({ dates: true });
 
 describe('canonical JSON', () => {
   it('is the text JSON.stringify gives for the sorted copy, for any value (so stored definition hashes and chains keep verifying)', () => {
