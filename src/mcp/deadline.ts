@@ -7,30 +7,41 @@ import { UpstreamError } from './upstream-error.js';
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly expiresAt: number;
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
   private readonly detachParent: () => void;
 
+  /**
+   * `parentTimesOut`: the parent signal itself aborts with a `TimeoutError` once `timeoutMs` has
+   * passed (an execution's call signal), so the deadline follows it instead of arming a timer and a
+   * signal of its own (an AbortController costs microseconds on every call).
+   */
   constructor(
     readonly timeoutMs: number,
     readonly parent?: AbortSignal,
+    private readonly parentTimesOut = false,
   ) {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
     this.expiresAt = Date.now() + timeoutMs;
-    this.signal = this.controller.signal;
-    this.timer = setTimeout(() => this.controller.abort(new DeadlineExpired()), timeoutMs);
-    const onParentAbort = () => this.controller.abort(parent?.reason);
+    if (parent && parentTimesOut) {
+      this.signal = parent;
+      this.detachParent = () => undefined;
+      return;
+    }
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    this.timer = setTimeout(() => controller.abort(new DeadlineExpired()), timeoutMs);
+    const onParentAbort = () => controller.abort(parent?.reason);
     if (parent?.aborted) onParentAbort();
     else parent?.addEventListener('abort', onParentAbort, { once: true });
     this.detachParent = () => parent?.removeEventListener('abort', onParentAbort);
   }
 
   get expired(): boolean {
-    return this.signal.aborted && this.signal.reason instanceof DeadlineExpired;
+    return this.signal.aborted && this.isExpiry(this.signal.reason);
   }
 
   get cancelled(): boolean {
-    return this.signal.aborted && !(this.signal.reason instanceof DeadlineExpired);
+    return this.signal.aborted && !this.isExpiry(this.signal.reason);
   }
 
   remainingMs(): number {
@@ -74,8 +85,12 @@ export class Deadline {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.detachParent();
+  }
+
+  private isExpiry(reason: unknown): boolean {
+    return reason instanceof DeadlineExpired || (this.parentTimesOut && reason instanceof DOMException && reason.name === 'TimeoutError');
   }
 }
 

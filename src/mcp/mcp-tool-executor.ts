@@ -74,6 +74,7 @@ export class McpToolExecutor extends ToolInvoker {
         this.transports.withClient(request.target, (session) => this.callTool(session, request, operation), {
           timeoutMs: request.timeoutMs,
           signal: request.signal,
+          signalTimesOut: request.signalTimesOut === true,
         }),
       );
       if (outcome.kind === 'result') {

@@ -10,6 +10,8 @@ export interface ClientUseOptions {
   /** Budget for the whole use: connecting (when needed) plus everything `fn` does. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The signal aborts with a `TimeoutError` once `timeoutMs` has passed (see Deadline). */
+  signalTimesOut?: boolean;
 }
 
 /** Handed to the callback of withClient(). */
@@ -79,7 +81,7 @@ export class TransportFactory {
 
   async withClient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, options: ClientUseOptions): Promise<T> {
     if (this.shuttingDown) throw new UpstreamError('aborted', 'Toolplane is shutting down');
-    const deadline = new Deadline(options.timeoutMs, options.signal);
+    const deadline = new Deadline(options.timeoutMs, options.signal, options.signalTimesOut === true);
     try {
       if (isPooled(target)) return await this.usePooled(target, fn, deadline);
       return await this.useTransient(target, fn, deadline);
@@ -150,7 +152,9 @@ export class TransportFactory {
     clearIdleTimer(entry);
     let broken = false;
     try {
-      const connection = await deadline.run('connecting', () => entry.connecting);
+      // Connected already (the usual case): no race against the deadline to set up.
+      if (entry.connection) deadline.throwIfStopped('connecting');
+      const connection = entry.connection ?? (await deadline.run('connecting', () => entry.connecting));
       try {
         return await this.run(connection, fn, deadline);
       } catch (error) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { ApiKeySecrets, type ApiKeySecret } from '../domain/api-key-secrets.port.js';
 
 /** `tp_` and 8 more characters: what `prefix` keeps of a key. */
@@ -17,7 +17,7 @@ function apiKeySecretOf(key: string): ApiKeySecret {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export class Sha256ApiKeySecrets extends ApiKeySecrets {

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
 import type { Permission } from '../domain/permissions.js';
@@ -152,7 +152,7 @@ function tooManyFailures(retryAfterMs: number): DomainError {
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }
 
 function bearerToken(header: string | string[] | undefined): string | undefined {

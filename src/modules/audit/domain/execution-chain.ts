@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChainLink, ChainRules } from './audit-chain.js';
 
 /**
@@ -11,7 +11,7 @@ export interface ChainedExecution extends ChainLink {
 
 /** The link's hash: SHA-256 of the previous hash, the link's number and the record's digest. */
 export function executionLinkHash(prevHash: string, seq: number, digest: string): string {
-  return createHash('sha256').update(prevHash).update('\n').update(String(seq)).update('\n').update(digest).digest('hex');
+  return hash('sha256', `${prevHash}\n${seq}\n${digest}`, 'hex');
 }
 
 /** Every link hashes its record's digest; a sealing pass signs only its last link (a checkpoint). */

@@ -66,15 +66,55 @@ export interface StoredRecordTexts {
  * `recordDigest(storedContent(e))`.
  */
 export function storedRecordTexts(e: ExecutionRecord, columns: ColumnTexts = columnTexts(columnValues(e))): StoredRecordTexts {
+  const content = storedContent(e);
   // The digest covers the jsonb columns as these texts (a SQL NULL as JSON null), the rest as serialized here.
-  const serialized: Record<string, string> = { caller: columns.caller, arguments: columns.arguments, result: columns.result ?? 'null', error: columns.error ?? 'null' };
-  const parts: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(storedContent(e))) parts[key] = serialized[key] ?? canonicalStoredJson(value);
-  // The record's own keys are names, none an array index: plain sorting orders them as canonicalStoredJson does.
-  const members: string[] = [];
-  for (const key of Object.keys(parts).sort()) if (parts[key] !== undefined) members.push(`${JSON.stringify(key)}:${parts[key]}`);
-  return { ...columns, digest: sha256Hex(`{${members.join(',')}}`) };
+  let text = '{';
+  for (const { key, name } of DIGEST_MEMBERS) {
+    const part = columnText(columns, key) ?? canonicalStoredJson(content[key]);
+    if (part === undefined) continue;
+    text += text.length === 1 ? name + part : `,${name}${part}`;
+  }
+  return { ...columns, digest: sha256Hex(`${text}}`) };
 }
+
+/** The text of a member kept in a jsonb column, as written; undefined for the other members. */
+function columnText(columns: ColumnTexts, key: string): string | undefined {
+  switch (key) {
+    case 'caller':
+      return columns.caller;
+    case 'arguments':
+      return columns.arguments;
+    case 'result':
+      return columns.result ?? 'null';
+    case 'error':
+      return columns.error ?? 'null';
+    default:
+      return undefined;
+  }
+}
+
+/** The members of storedContent, as written into the digest's text. */
+const CONTENT_KEYS = [
+  'id',
+  'toolId',
+  'qualifiedName',
+  'sourceId',
+  'sourceName',
+  'definitionHash',
+  'caller',
+  'callerPrincipal',
+  'channel',
+  'arguments',
+  'status',
+  'isError',
+  'result',
+  'error',
+  'attempts',
+  'startedAt',
+  'durationMs',
+];
+/** In canonical order (none is an array index, so plain sorting orders them), each with its name as JSON. */
+const DIGEST_MEMBERS = [...CONTENT_KEYS].sort().map((key) => ({ key, name: `${JSON.stringify(key)}:` }));
 
 /** The content of a record about to be written, as recordContent reads it back. */
 export function storedContent(e: ExecutionRecord): Record<string, unknown> {

@@ -71,6 +71,8 @@ export interface InvocationRequest extends CallListeners {
   timeoutMs: number;
   /** Aborting cancels the call upstream (`notifications/cancelled`, or the request's stream closed). */
   signal?: AbortSignal;
+  /** True when `signal` itself aborts with a `TimeoutError` once `timeoutMs` has passed: the invoker need not time the attempt again. */
+  signalTimesOut?: boolean;
   /** Results larger than this (serialized) are truncated with a marker; nothing larger is ever buffered whole. */
   maxResultBytes: number;
   /** The tool definition as discovered, so the client need not list tools first. */

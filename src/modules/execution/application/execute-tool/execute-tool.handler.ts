@@ -260,6 +260,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             arguments: args as Record<string, unknown>,
             timeoutMs: Math.max(1, deadline - Date.now()),
             signal,
+            signalTimesOut: true,
             maxResultBytes: this.config.maxResultBytes,
             definition: { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? undefined },
             inputResponses: input.inputResponses,
