@@ -9,9 +9,10 @@ import { registerMcpRoutes } from './mcp/gateway/fastify-mcp-routes.js';
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
 import { AuthGuard } from './modules/access/interface/auth.guard.js';
 import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';
+import { INVOKE_ROUTE } from './modules/execution/interface/invoke.controller.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { AllowedOrigins } from './shared/http/allowed-origins.js';
-import { installRequestEdge, machineNames } from './shared/http/request-edge.js';
+import { installRequestEdge, machineNames, requestIdOf } from './shared/http/request-edge.js';
 import { startTracing } from './ops/tracing/tracing-sdk.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -30,7 +31,8 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   const tracing = await startTracing(config.tracing);
   // Closing destroys the connections still open: by then in-flight calls have drained (close() below), and
   // what remains are MCP streams (listeners, 2025-era sessions) that would otherwise hold the process.
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true, multipart: false });
+  // Each request's id is the caller's X-Request-Id when sane (see requestIdOf), answered back and named in its logs and records.
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, return503OnClosing: true, forceCloseConnections: true, multipart: false, requestIdHeader: false, genReqId: requestIdOf });
   const root = AppModule.forRoot(config, admin.key);
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: logger === false ? false : logger,
@@ -41,6 +43,7 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   // Host and Origin checked on every route, then JSON (and YAML for configuration files) as the only body types (anything else answers 415).
   installRequestEdge(adapter.getInstance(), {
     bodyLimit: MAX_BODY_BYTES,
+    callRoutes: [INVOKE_ROUTE],
     allowedOrigins: () =>
       config.allowedOrigins ? AllowedOrigins.of(config.allowedOrigins) : AllowedOrigins.forListener(config.host, boundPort(app, config), machineNames()),
   });

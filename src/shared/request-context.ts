@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { HeldStorage } from './held-storage.js';
 
 /** What is known of the HTTP request a piece of work serves, for the records it writes. */
 export interface RequestContext {
@@ -8,10 +8,15 @@ export interface RequestContext {
   clientAddress: string | null;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/**
+ * Held while a request that reads it is served, and a second after (see HeldStorage). Tool calls
+ * (REST invoke, MCP) do not run in it: they name their request themselves (ExecuteToolInput.requestId).
+ */
+const storage = new HeldStorage<RequestContext>(1000);
 
 export const requestContext = {
-  run<T>(context: RequestContext, work: () => T): T {
+  /** Runs `work` in the context; everything it goes on to do reads it until `release` is called (the response is over). */
+  run<T>(context: RequestContext, work: () => T): { value: T; release: () => void } {
     return storage.run(context, work);
   },
   current(): RequestContext | undefined {

@@ -50,4 +50,23 @@ describe('call log lines', () => {
     expect(h.process.logs()).not.toContain('secret-looking-argument-41');
     expect(h.process.logs()).not.toContain('Echo: secret');
   });
+
+  it('names the request of a call made over MCP', async () => {
+    const legacy = await h.api.request(
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ev__echo', arguments: { message: 'over mcp' } } },
+      { headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-request-id': 'mcp-call-9' } },
+    );
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get('x-request-id')).toBe('mcp-call-9');
+    const executionId = legacy.headers.get('toolplane-execution-id');
+    expect(executionId).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const line = callLines().find((candidate) => candidate.requestId === 'mcp-call-9');
+    expect(line).toMatchObject({ msg: 'call ended', tool: 'ev__echo', channel: 'mcp', status: 'succeeded', principal: 'admin' });
+    expect(line!.executionId).toBe(executionId);
+    // Once: the line is not also given the id by the request context.
+    expect(h.process.logs().split('\n').filter((text) => text.includes('"mcp-call-9"'))).toHaveLength(1);
+  });
 });

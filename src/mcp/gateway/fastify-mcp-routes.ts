@@ -21,6 +21,7 @@ import { McpCatalog } from './mcp-catalog.js';
 import { CALL_TOOL, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from './sealed-session.js';
+import { CallerDeparture } from '../../shared/caller-signal.js';
 import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
 
 export interface McpRoutesOptions {
@@ -76,6 +77,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       const exchange: McpExchange = {
         principal,
         surface,
+        requestId: request.id,
         userAgent: header(request, 'user-agent'),
         correlationId: header(request, 'x-correlation-id'),
         protocolVersionHeader: header(request, 'mcp-protocol-version'),
@@ -193,7 +195,7 @@ function statelessCallOf(request: FastifyRequest, parsedBody: unknown): Stateles
 async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply, operation: McpServerOperation | undefined): Promise<void> {
   void reply.hijack();
   const stream = new LazyAnswerStream(reply.raw, operation && ((message) => operation.answered(message)));
-  const gone = abortedOnClose(reply);
+  const gone = departureOnClose(reply);
   try {
     await gateway.serveStatelessCall(call, exchange, gone, stream);
   } finally {
@@ -202,7 +204,16 @@ async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessTool
   }
 }
 
-/** A signal that aborts when the client goes away before the answer is complete. */
+/** Aborts when the client goes away before the answer is complete. */
+function departureOnClose(reply: FastifyReply): CallerDeparture {
+  const gone = new CallerDeparture();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone;
+}
+
+/** A signal that aborts when the client goes away before the answer is complete (for a web-standard Request). */
 function abortedOnClose(reply: FastifyReply): AbortSignal {
   const gone = new AbortController();
   reply.raw.once('close', () => {

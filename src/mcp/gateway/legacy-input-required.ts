@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 
 /** How the SDK's 2025-era serving continues an `input_required` that asks for nothing: rounds, and the pause between them. */
 export const LEGACY_INPUT_ROUNDS = 8;
@@ -12,7 +13,7 @@ export const LEGACY_STATE_ONLY_PACING_MS = 250;
  */
 export async function settleLegacyInputRequired(
   first: CallToolResult | InputRequiredResult,
-  signal: AbortSignal,
+  signal: CallerSignal,
   rerun: (requestState: string) => Promise<CallToolResult | InputRequiredResult>,
   pacingMs = LEGACY_STATE_ONLY_PACING_MS,
 ): Promise<CallToolResult> {
@@ -44,7 +45,7 @@ function failure(text: string): CallToolResult {
 }
 
 /** Waits `ms`; false when `signal` aborted first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+function pause(ms: number, signal: CallerSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
     const onAbort = () => {

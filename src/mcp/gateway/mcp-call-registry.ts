@@ -1,3 +1,10 @@
+import { CallerDeparture, type CallerSignal } from '../../shared/caller-signal.js';
+
+/** What a cancellation aborts. */
+interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 /**
  * The MCP tools/call requests under way, by caller and JSON-RPC id, so that a 2025-era
  * `notifications/cancelled` — which arrives as its own stateless POST, never on the request it
@@ -5,32 +12,41 @@
  * principal, so a cancellation that matches more than one call aborts none.
  */
 export class McpCallRegistry {
-  private readonly calls = new Map<string, Set<AbortController>>();
+  private readonly calls = new Map<string, Set<Abortable>>();
 
   /**
    * Registers a call whose `signal` aborts on a matching cancellation or when `parent` aborts (the
    * request's own stream closed); `done` must be called when the call ends.
    */
   track(principalId: string, requestId: string | number, parent?: AbortSignal): { signal: AbortSignal; done: () => void } {
-    const key = keyOf(principalId, requestId);
     const controller = new AbortController();
-    const onParentAbort = () => controller.abort(parent?.reason);
-    if (parent?.aborted) controller.abort(parent.reason);
+    return { signal: controller.signal, done: this.register(principalId, requestId, controller, parent) };
+  }
+
+  /** As track(), for a tool call, which needs no AbortSignal (see CallerDeparture). */
+  trackCall(principalId: string, requestId: string | number, parent?: CallerSignal): { signal: CallerSignal; done: () => void } {
+    const departure = new CallerDeparture();
+    return { signal: departure, done: this.register(principalId, requestId, departure, parent) };
+  }
+
+  private register(principalId: string, requestId: string | number, call: Abortable, parent?: CallerSignal): () => void {
+    const key = keyOf(principalId, requestId);
+    const onParentAbort = () => call.abort(parent?.reason);
+    if (parent?.aborted) call.abort(parent.reason);
     else parent?.addEventListener('abort', onParentAbort, { once: true });
     let set = this.calls.get(key);
     if (!set) {
       set = new Set();
       this.calls.set(key, set);
     }
-    set.add(controller);
-    const done = () => {
+    set.add(call);
+    return () => {
       parent?.removeEventListener('abort', onParentAbort);
       const current = this.calls.get(key);
       if (!current) return;
-      current.delete(controller);
+      current.delete(call);
       if (current.size === 0) this.calls.delete(key);
     };
-    return { signal: controller.signal, done };
   }
 
   /** Aborts the one call of this principal with this id; false when there is none or it is ambiguous. */

@@ -20,6 +20,7 @@ import type { LazyAnswerStream } from './lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import type { StatelessToolCall } from './stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 import { WorkMetrics } from '../../shared/work-metrics.js';
 import { SecretCipher } from '../../modules/secrets/domain/secret-cipher.js';
 import { claimsOfInitialize, isInitialize, SealedSessions } from './sealed-session.js';
@@ -145,13 +146,13 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
    * identity in `_meta`). Notifications turn the answer into an SSE stream; a caller that went
    * away gets no answer.
    */
-  async serveStatelessCall(call: StatelessToolCall, exchange: McpExchange, signal: AbortSignal, stream: LazyAnswerStream): Promise<void> {
+  async serveStatelessCall(call: StatelessToolCall, exchange: McpExchange, signal: CallerSignal, stream: LazyAnswerStream): Promise<void> {
     try {
       const result = await this.servers.callStateless(exchange, call, signal, (notification) => stream.notify({ jsonrpc: '2.0', ...notification }));
       if (!signal.aborted) stream.answer({ result: encodeResult(call.era, result), jsonrpc: '2.0', id: call.id });
     } catch (error) {
       if (signal.aborted) return;
-      if (!(error instanceof ProtocolError)) this.logger.warn(`tools/call failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!(error instanceof ProtocolError)) this.logger.warn({ msg: `tools/call failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       const { code, message, data } = error instanceof ProtocolError ? error : { code: -32603, message: 'Internal error', data: undefined };
       // As the SDK answers: a missing client capability is HTTP 400 on 2026-07-28, every other error 200.
       const status = call.era === 'modern' && code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200;
@@ -172,7 +173,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     try {
       return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo);
     } catch (error) {
-      this.logger.warn(`2025-era stream failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn({ msg: `2025-era stream failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       return jsonRpcError(500, -32603, 'Internal error', null);
     }
   }
@@ -201,7 +202,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       return new Response(untilClosed(response.body, teardown).stream, { status: response.status, headers: response.headers });
     } catch (error) {
       teardown();
-      this.logger.warn(`2025-era request failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn({ msg: `2025-era request failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       return jsonRpcError(500, -32603, 'Internal error', idOf(parsedBody));
     }
   }

@@ -4,6 +4,7 @@ import type { ToolView } from '../../modules/inventory/application/tool-view.js'
 import { EXECUTION_META_KEY, toCallToolResult } from './call-result.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import { McpCallRegistry } from './mcp-call-registry.js';
+import { CallerDeparture } from '../../shared/caller-signal.js';
 import { paginate } from './mcp-tool-servers.js';
 import { declaredTool } from '../../modules/inventory/domain/tool-definition.js';
 
@@ -119,6 +120,33 @@ describe('McpCallRegistry', () => {
     a.done();
     b.done();
     c.done();
+    expect(registry.size).toBe(0);
+  });
+
+  it('tracks tool calls on a CallerSignal: aborted by a cancellation or by the request closing, alike with the AbortSignal ones', () => {
+    const registry = new McpCallRegistry();
+    const request = new CallerDeparture();
+    const call = registry.trackCall('admin', 7, request);
+    const other = registry.track('admin', 8);
+    expect(registry.size).toBe(2);
+    expect(registry.cancel('admin', 7, 'changed my mind')).toBe(true);
+    expect(call.signal.aborted).toBe(true);
+    expect(String(call.signal.reason)).toContain('cancelled by the caller: changed my mind');
+    expect(other.signal.aborted).toBe(false);
+    call.done();
+    other.done();
+
+    request.abort();
+    const closing = registry.trackCall('admin', 9, request);
+    // The request had already closed: the call starts aborted.
+    expect(closing.signal.aborted).toBe(true);
+    closing.done();
+    const open = new CallerDeparture();
+    const later = registry.trackCall('admin', 10, open);
+    open.abort();
+    expect(later.signal.aborted).toBe(true);
+    expect(later.signal.reason).toBe(open.reason);
+    later.done();
     expect(registry.size).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -44,6 +45,8 @@ export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | 
 export interface McpExchange {
   principal: Principal;
   surface: McpSurface;
+  /** The HTTP request's id (X-Request-Id), named in the call's log lines: MCP requests do not run in the request context. */
+  requestId?: string;
   userAgent?: string;
   correlationId?: string;
   /** The `MCP-Protocol-Version` header (2025 era: the version agreed in `initialize`). */
@@ -215,7 +218,7 @@ export class McpToolServers {
    * instance (see recognizeStatelessToolCall); `send` hands a notification to the caller's answer
    * stream. Answers the result to encode for the call's era, or throws the JSON-RPC error.
    */
-  async callStateless(exchange: McpExchange, call: StatelessToolCall, signal: AbortSignal, send: (notification: OutboundNotification) => Promise<void>): Promise<CallToolResult | InputRequiredResult> {
+  async callStateless(exchange: McpExchange, call: StatelessToolCall, signal: CallerSignal, send: (notification: OutboundNotification) => Promise<void>): Promise<CallToolResult | InputRequiredResult> {
     const context: ToolCallContext = {
       era: call.era,
       id: call.id,
@@ -283,7 +286,7 @@ export class McpToolServers {
 
   private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutionRecord> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
-    const tracked = this.calls.track(exchange.principal.id, context.id, context.signal);
+    const tracked = this.calls.trackCall(exchange.principal.id, context.id, context.signal);
     const notifications = callerNotifications(context);
     const executionId = exchange.executionIdTaken ? undefined : exchange.executionId;
     exchange.executionIdTaken = true;
@@ -299,6 +302,7 @@ export class McpToolServers {
             clientCapabilities: context.clientCapabilities,
             ...(exchange.principal.scope ? { scope: exchange.principal.scope } : {}),
             ...(exchange.principal.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: exchange.principal.rateLimitPerMinute } : {}),
+            ...(exchange.requestId !== undefined ? { requestId: exchange.requestId } : {}),
           },
           context.caller,
           'mcp',

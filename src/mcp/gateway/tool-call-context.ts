@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionCaller } from '../../modules/execution/domain/execution.js';
 import type { InputRequestHandler, LogLevel, UpstreamLogMessage } from '../../modules/execution/domain/tool-invoker.port.js';
 import type { ServedEra } from './call-result.js';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 
 /** A notification toward the caller, on the stream of the request it concerns. */
 export interface OutboundNotification {
@@ -18,7 +19,7 @@ export interface ToolCallContext {
   /** The request's JSON-RPC id (a 2025-era `notifications/cancelled` names it). */
   id: string | number;
   /** Aborts when the caller goes away. */
-  signal: AbortSignal;
+  signal: CallerSignal;
   progressToken?: string | number;
   /**
    * The level the caller hears the upstream's log messages at: a 2026-07-28 request's envelope

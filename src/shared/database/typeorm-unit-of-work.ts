@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
+import { HeldStorage } from '../held-storage.js';
 import { UnitOfWork } from '../unit-of-work.js';
 
-/** The transaction of the current async context, so repositories need no manager argument. */
+/** The transaction of the current async context, so repositories need no manager argument (held only while a transaction runs). */
 export class TypeormUnitOfWork extends UnitOfWork {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly current = new HeldStorage<EntityManager>(0);
 
   constructor(private readonly dataSource: DataSource) {
     super();
@@ -12,7 +12,7 @@ export class TypeormUnitOfWork extends UnitOfWork {
 
   run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
-    return this.dataSource.transaction((manager) => this.current.run(manager, work));
+    return this.dataSource.transaction((manager) => this.current.runAsync(manager, work));
   }
 
   manager(): EntityManager {

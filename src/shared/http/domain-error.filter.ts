@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorKind, ProblemDetail } from '../domain-error.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -47,7 +47,9 @@ export class DomainErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const payload = errorPayloadOf(exception);
     if (payload.status >= 500 && !(exception instanceof DomainError)) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      // Named explicitly: tool calls do not run in the request context (see requestContext).
+      const requestId = host.switchToHttp().getRequest<FastifyRequest | undefined>()?.id;
+      this.logger.error({ msg: exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), ...(requestId !== undefined ? { requestId } : {}) });
     }
     if (payload.retryAfterSeconds !== undefined) reply.header('Retry-After', String(payload.retryAfterSeconds));
     void reply

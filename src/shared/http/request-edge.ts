@@ -13,6 +13,11 @@ import { heavySteps, isHeavyText } from '../heavy-steps.js';
 export interface RequestEdgeOptions {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /**
+   * Routes (`METHOD /path` as registered, e.g. `POST /api/v1/tools/:qualifiedName/invoke`) that run tool
+   * calls, which do not run in the request context (see requestContext); every MCP route is one.
+   */
+  callRoutes?: readonly string[];
   /** The allowed origins; asked on the first request, once the listen port is known. */
   allowedOrigins: () => AllowedOrigins;
 }
@@ -25,6 +30,14 @@ export interface RequestEdgeOptions {
  */
 export function installRequestEdge(fastify: FastifyInstance, options: RequestEdgeOptions): void {
   let allowed: AllowedOrigins | undefined;
+  const callRoutes = new Set(options.callRoutes ?? []);
+  // A call route named here but registered under another path would run in the context unnoticed.
+  fastify.addHook('onReady', async () => {
+    for (const route of callRoutes) {
+      const [method, url] = route.split(' ') as [string, string];
+      if (!fastify.hasRoute({ method: method as 'POST', url })) throw new Error(`no route ${route} to serve outside the request context`);
+    }
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     allowed ??= options.allowedOrigins();
     const refusal = originRefusal(request, allowed);
@@ -32,11 +45,15 @@ export function installRequestEdge(fastify: FastifyInstance, options: RequestEdg
       void refuse(request, reply, refusal);
       return;
     }
+    // On the raw response: the MCP routes answer calls on it directly, past Fastify's reply.
+    reply.raw.setHeader('x-request-id', request.id);
+    if (isMcpPath(request.url) || callRoutes.has(`${request.method} ${request.routeOptions.url}`)) {
+      done();
+      return;
+    }
     // Everything the request does runs in its context (request id, client address), for the records it writes.
-    const presented = single(request.headers['x-request-id']);
-    const requestId = presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
-    void reply.header('x-request-id', requestId);
-    requestContext.run({ requestId, clientAddress: request.ip ?? null }, done);
+    const { release } = requestContext.run({ requestId: request.id, clientAddress: request.ip ?? null }, () => done());
+    reply.raw.once('close', release);
   });
 
   fastify.removeAllContentTypeParsers();
@@ -87,6 +104,15 @@ function refuse(request: FastifyRequest, reply: FastifyReply, refusal: Refusal):
     ? { jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${refusal.message}`, data: { code: refusal.code } }, id: null }
     : { error: { code: refusal.code, message: refusal.message, details: [] } };
   return reply.code(403).header('content-type', 'application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The request's id (Fastify's `genReqId`): the caller's `X-Request-Id` when it is a sane token,
+ * else a fresh UUID. Answered back in `X-Request-Id` and named in what the request records and logs.
+ */
+export function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const presented = single(request.headers['x-request-id']);
+  return presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
 }
 
 function isMcpPath(url: string): boolean {

@@ -3,6 +3,8 @@
  * as soon as the call ends: AbortSignal.timeout() would keep a timer per call alive for the whole
  * timeout, and AbortSignal.any() costs more than the call's own bookkeeping.
  */
+import type { CallerSignal } from '../../../shared/caller-signal.js';
+
 export class CallSignal {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
@@ -10,7 +12,7 @@ export class CallSignal {
 
   constructor(
     timeoutMs: number,
-    private readonly caller?: AbortSignal,
+    private readonly caller?: CallerSignal,
   ) {
     this.timer = setTimeout(() => this.controller.abort(new DOMException('The call timed out', 'TimeoutError')), timeoutMs);
     if (caller?.aborted) this.onCallerAbort();

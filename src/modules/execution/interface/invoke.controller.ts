@@ -15,17 +15,23 @@ import { ExecutionFailureDto, InvokeToolDto } from './invoke.dto.js';
 import { httpStatusOf } from './execution-http-status.js';
 import { acceptsEventStream, ProgressEventStream } from './progress-event-stream.js';
 import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
+import { CallerDeparture } from '../../../shared/caller-signal.js';
+
+const TOOLS_PATH = 'api/v1/tools';
+const INVOKE_PATH = ':qualifiedName/invoke';
+/** The invoke route as Fastify knows it (see RequestEdgeOptions.callRoutes). */
+export const INVOKE_ROUTE = `POST /${TOOLS_PATH}/${INVOKE_PATH}`;
 
 @ApiTags('tools')
 @ApiBearerAuth()
-@Controller('api/v1/tools')
+@Controller(TOOLS_PATH)
 export class InvokeController {
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(McpTelemetry) private readonly telemetry: McpTelemetry,
   ) {}
 
-  @Post(':qualifiedName/invoke')
+  @Post(INVOKE_PATH)
   @Requires('tools:invoke')
   @ApiBody({ type: InvokeToolDto })
   @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
@@ -57,7 +63,7 @@ export class InvokeController {
     let streamed: Promise<number> | undefined;
     try {
       const answer = await operation.run(() =>
-        this.serve(qualifiedName, body, userAgent, correlationId, accept, principal, reply, (done) => (streamed = done)),
+        this.serve(qualifiedName, body, userAgent, correlationId, accept, principal, reply, request.id, (done) => (streamed = done)),
       );
       status = reply.statusCode;
       return answer;
@@ -76,11 +82,12 @@ export class InvokeController {
     accept: string | undefined,
     principal: Principal,
     reply: FastifyReply,
+    requestId: string,
     onStream: (done: Promise<number>) => void,
   ): Promise<Answer | StreamableFile> {
     const { value, problems } = await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
-    const gone = new AbortController();
+    const gone = new CallerDeparture();
     const onClose = () => {
       if (!reply.raw.writableFinished) gone.abort();
     };
@@ -88,7 +95,17 @@ export class InvokeController {
     const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
     const call: Promise<ExecutionRecord> = this.commands.execute(
       new ExecuteToolCommand(
-        { qualifiedName, arguments: value.arguments, timeoutMs: value.timeoutMs, inputResponses: value.inputResponses, requestState: value.requestState, shapeProblems: problems, scope: principal.scope, rateLimitPerMinute: principal.rateLimitPerMinute },
+        {
+          qualifiedName,
+          arguments: value.arguments,
+          timeoutMs: value.timeoutMs,
+          inputResponses: value.inputResponses,
+          requestState: value.requestState,
+          shapeProblems: problems,
+          scope: principal.scope,
+          rateLimitPerMinute: principal.rateLimitPerMinute,
+          requestId,
+        },
         {
           principalId: principal.id,
           principalName: principal.name,
@@ -96,7 +113,7 @@ export class InvokeController {
           correlationId: correlationId?.slice(0, 200),
         },
         'rest',
-        gone.signal,
+        gone,
         events ? { onProgress: (update) => events.progress(update) } : {},
       ),
     );

@@ -3,6 +3,7 @@ import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';
 import type { CallListeners } from '../../domain/tool-invoker.port.js';
+import type { CallerSignal } from '../../../../shared/caller-signal.js';
 
 export interface ExecuteToolInput {
   /** The id to record the call under, when the channel chose it beforehand (to name it before the answer); a fresh one otherwise. */
@@ -21,6 +22,8 @@ export interface ExecuteToolInput {
   scope?: ToolScope;
   /** The caller's calls per minute (its key's limit or the default); absent: no limit. */
   rateLimitPerMinute?: number;
+  /** The HTTP request that carried the call (its X-Request-Id), named in the call's log line. */
+  requestId?: string;
 }
 
 /** One call of one tool, from REST or MCP; answers the execution record, already durable. */
@@ -30,7 +33,7 @@ export class ExecuteToolCommand extends Command<ExecutionRecord> {
     readonly caller: ExecutionCaller,
     readonly channel: ExecutionChannel,
     /** Aborts when the caller goes away: the upstream call is cancelled. */
-    readonly signal?: AbortSignal,
+    readonly signal?: CallerSignal,
     /** Progress, log messages and requests for input from the upstream, where they can be attributed to this call. */
     readonly listeners: CallListeners = {},
   ) {

@@ -25,6 +25,7 @@ import { ExecuteToolCommand } from './execute-tool.command.js';
 import { withoutAbsentNulls } from '../../domain/absent-nulls.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
 import { activeTrace } from '../../../../shared/active-trace.js';
+import type { CallerSignal } from '../../../../shared/caller-signal.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -124,6 +125,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     }
     // One line per call: who called what, how it ended, how long it took (never its arguments or result).
     this.logger.log({
+      // Calls do not run in the request context (see requestContext): the line names its request itself.
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
       msg: 'call ended',
       executionId: answer.id,
       tool: answer.qualifiedName,
@@ -373,7 +376,7 @@ function scrubbedListeners(listeners: CallListeners, scrubber: SecretScrubber): 
   };
 }
 
-function asFailure(error: unknown, callerSignal: AbortSignal | undefined, timeoutMs: number): InvocationFailure {
+function asFailure(error: unknown, callerSignal: CallerSignal | undefined, timeoutMs: number): InvocationFailure {
   if (error instanceof InvocationFailure) {
     // An abort is the caller leaving unless the deadline passed.
     if (error.kind === 'cancelled' && !callerSignal?.aborted) return new InvocationFailure('timeout', `timed out after ${timeoutMs} ms`);
