@@ -223,8 +223,9 @@ export class McpToolServers {
       era: call.era,
       id: call.id,
       signal,
-      ...(call.progressToken !== undefined ? { progressToken: call.progressToken } : {}),
-      ...(call.logLevel !== undefined ? { logLevel: call.logLevel } : {}),
+      // Members assigned even when undefined, not spread in: this runs on every call.
+      progressToken: call.progressToken,
+      logLevel: call.logLevel,
       clientCapabilities: call.clientCapabilities,
       executionMeta: call.executionMeta,
       caller: callerOf(exchange, { ...(call.clientInfo ?? exchange.session?.clientInfo), protocolVersion: call.protocolVersion }),
@@ -294,15 +295,16 @@ export class McpToolServers {
       const record = await this.commands.execute(
         new ExecuteToolCommand(
           {
-            ...(executionId !== undefined ? { executionId } : {}),
+            // Members assigned even when undefined, not spread in: this runs on every call.
+            executionId,
             qualifiedName,
             arguments: args ?? {},
-            ...(context.inputResponses !== undefined ? { inputResponses: context.inputResponses } : {}),
-            ...(context.requestState !== undefined ? { requestState: context.requestState } : {}),
+            inputResponses: context.inputResponses,
+            requestState: context.requestState,
             clientCapabilities: context.clientCapabilities,
-            ...(exchange.principal.scope ? { scope: exchange.principal.scope } : {}),
-            ...(exchange.principal.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: exchange.principal.rateLimitPerMinute } : {}),
-            ...(exchange.requestId !== undefined ? { requestId: exchange.requestId } : {}),
+            scope: exchange.principal.scope || undefined,
+            rateLimitPerMinute: exchange.principal.rateLimitPerMinute,
+            requestId: exchange.requestId,
           },
           context.caller,
           'mcp',

@@ -53,12 +53,11 @@ export function recognizeStatelessToolCall(body: unknown, header: (name: string)
 
   const version = header('mcp-protocol-version');
   const executionMeta = meta[EXECUTION_META_KEY] === true;
-  const base = { id, name, executionMeta, ...(args !== undefined ? { arguments: args } : {}), ...(progressToken !== undefined ? { progressToken } : {}) };
   const reserved = Object.keys(meta).filter((key) => key.startsWith(RESERVED_META_PREFIX));
   if (reserved.length === 0) {
     // A 2025-era request: its version header, nothing of the 2026-07-28 framing.
     if (version === undefined || !LEGACY_VERSIONS.has(version) || header('mcp-method') !== undefined || header('mcp-name') !== undefined) return undefined;
-    return { ...base, era: 'legacy', protocolVersion: version, clientCapabilities: {}, logLevel: 'debug' };
+    return withOptionals({ era: 'legacy', id, name, executionMeta, protocolVersion: version, clientCapabilities: {}, logLevel: 'debug' }, args, progressToken);
   }
 
   if (!reserved.every((key) => ENVELOPE_KEYS.has(key))) return undefined;
@@ -71,14 +70,17 @@ export function recognizeStatelessToolCall(body: unknown, header: (name: string)
   if (!isRecord(capabilities) || !isSpecType.ClientCapabilities(capabilities)) return undefined;
   if (clientInfo !== undefined && !isSpecType.Implementation(clientInfo)) return undefined;
   if (logLevel !== undefined && !isLogLevel(logLevel)) return undefined;
-  return {
-    ...base,
-    era: 'modern',
-    protocolVersion: MODERN_VERSION,
-    clientCapabilities: capabilities,
-    ...(clientInfo !== undefined ? { clientInfo: { name: clientInfo.name, version: clientInfo.version } } : {}),
-    ...(logLevel !== undefined ? { logLevel } : {}),
-  };
+  const call = withOptionals({ era: 'modern', id, name, executionMeta, protocolVersion: MODERN_VERSION, clientCapabilities: capabilities }, args, progressToken);
+  if (clientInfo !== undefined) call.clientInfo = { name: clientInfo.name, version: clientInfo.version };
+  if (logLevel !== undefined) call.logLevel = logLevel;
+  return call;
+}
+
+/** The call with its optional members set only when present (assigned, not spread: this runs on every call). */
+function withOptionals(call: StatelessToolCall, args: Record<string, unknown> | undefined, progressToken: string | number | undefined): StatelessToolCall {
+  if (args !== undefined) call.arguments = args;
+  if (progressToken !== undefined) call.progressToken = progressToken;
+  return call;
 }
 
 /** An Accept header naming both answers a call may get, without weights (which could refuse one). */

@@ -3,6 +3,7 @@ import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type { LogLevel } from '../../config/app-config.js';
 import { activeTrace } from '../active-trace.js';
 import { requestContext } from '../request-context.js';
+import { logLevel, type LineLevel } from './log-level.js';
 
 /** Nest's logger interface over pino: one JSON line per event on stdout, naming the request it served (`requestId`) and, when traces are on, its trace (`traceId`, `spanId`). */
 export class PinoLogger implements LoggerService {
@@ -20,6 +21,7 @@ export class PinoLogger implements LoggerService {
         return request ? { requestId: request.requestId, traceId: trace.traceId, spanId: trace.spanId } : { traceId: trace.traceId, spanId: trace.spanId };
       },
     });
+    logLevel.install((level) => this.pino.isLevelEnabled(level));
   }
 
   log(message: unknown, context?: string): void {
@@ -41,7 +43,8 @@ export class PinoLogger implements LoggerService {
     this.write('fatal', message, context);
   }
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+  private write(level: LineLevel, message: unknown, context?: string): void {
+    if (!this.pino.isLevelEnabled(level)) return;
     if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });
     else this.pino[level]({ context }, String(message));
   }

@@ -26,6 +26,7 @@ import { withoutAbsentNulls } from '../../domain/absent-nulls.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
 import { activeTrace } from '../../../../shared/active-trace.js';
 import type { CallerSignal } from '../../../../shared/caller-signal.js';
+import { logLevel } from '../../../../shared/logging/log-level.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -123,10 +124,24 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     } finally {
       done();
     }
-    // One line per call: who called what, how it ended, how long it took (never its arguments or result).
+    // Built only when written: every call passes here.
+    if (logLevel.enabled('info')) this.logCall(answer, input.requestId);
+    this.metrics.callEnded({
+      source: route?.source.name ?? null,
+      tool: route?.tool.qualifiedName ?? null,
+      channel: command.channel,
+      status: answer.status,
+      seconds: answer.durationMs / 1000,
+      upstreamSeconds: progress.upstreamMs === null ? null : progress.upstreamMs / 1000,
+    });
+    return answer;
+  }
+
+  /** One line per call: who called what, how it ended, how long it took (never its arguments or result). */
+  private logCall(answer: ExecutionRecord, requestId: string | undefined): void {
     this.logger.log({
       // Calls do not run in the request context (see requestContext): the line names its request itself.
-      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      ...(requestId !== undefined ? { requestId } : {}),
       msg: 'call ended',
       executionId: answer.id,
       tool: answer.qualifiedName,
@@ -138,15 +153,6 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       principal: answer.caller.principalId,
       ...(answer.caller.clientName !== undefined ? { client: answer.caller.clientName } : {}),
     });
-    this.metrics.callEnded({
-      source: route?.source.name ?? null,
-      tool: route?.tool.qualifiedName ?? null,
-      channel: command.channel,
-      status: answer.status,
-      seconds: answer.durationMs / 1000,
-      upstreamSeconds: progress.upstreamMs === null ? null : progress.upstreamMs / 1000,
-    });
-    return answer;
   }
 
   private async run(
