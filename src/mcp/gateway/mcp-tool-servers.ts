@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallerSignal } from '../../shared/caller-signal.js';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -37,6 +36,7 @@ import type { StatelessToolCall } from './stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './tool-call-context.js';
 import { searchTools } from './tool-search.js';
 import type { SessionClaims } from './sealed-session.js';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 
 /** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
 export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'gateway' };
