@@ -22,6 +22,7 @@ import { CALL_TOOL, type McpExchange, type McpSurface } from './mcp-tool-servers
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from './sealed-session.js';
 import { CallerDeparture } from '../../shared/caller-signal.js';
+import { onClientGone } from '../../shared/http/client-gone.js';
 import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
 
 export interface McpRoutesOptions {
@@ -195,31 +196,15 @@ function statelessCallOf(request: FastifyRequest, parsedBody: unknown): Stateles
 async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply, operation: McpServerOperation | undefined): Promise<void> {
   void reply.hijack();
   const stream = new LazyAnswerStream(reply.raw, operation && ((message) => operation.answered(message)));
-  const gone = departureOnClose(reply);
+  // The client going away before the answer cancels the call.
+  const gone = new CallerDeparture();
+  onClientGone(reply.raw, () => gone.abort());
   try {
     await gateway.serveStatelessCall(call, exchange, gone, stream);
   } finally {
     // Whatever went wrong, the exchange ends.
     if (!stream.closed) stream.answer({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } }, 500);
   }
-}
-
-/** Aborts when the client goes away before the answer is complete. */
-function departureOnClose(reply: FastifyReply): CallerDeparture {
-  const gone = new CallerDeparture();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  return gone;
-}
-
-/** A signal that aborts when the client goes away before the answer is complete (for a web-standard Request). */
-function abortedOnClose(reply: FastifyReply): AbortSignal {
-  const gone = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  return gone.signal;
 }
 
 /** The Fastify request as a web-standard Request, aborted when the client goes away before the answer. */
@@ -232,12 +217,14 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, parsedBody: 
   }
   const body = bodyOf(request);
   const method = request.method;
+  const gone = new AbortController();
+  onClientGone(reply.raw, () => gone.abort());
   return new Request(`http://${header(request, 'host') ?? 'localhost'}${request.url}`, {
     method,
     headers,
     // A parsed body travels as `parsedBody`; only bytes that did not parse are handed on as they came.
     ...(body && parsedBody === undefined && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
-    signal: abortedOnClose(reply),
+    signal: gone.signal,
   });
 }
 

@@ -16,6 +16,7 @@ import { httpStatusOf } from './execution-http-status.js';
 import { acceptsEventStream, ProgressEventStream } from './progress-event-stream.js';
 import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
+import { onClientGone } from '../../../shared/http/client-gone.js';
 
 const TOOLS_PATH = 'api/v1/tools';
 const INVOKE_PATH = ':qualifiedName/invoke';
@@ -88,10 +89,7 @@ export class InvokeController {
     const { value, problems } = await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new CallerDeparture();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    };
-    reply.raw.once('close', onClose);
+    const stopListening = onClientGone(reply.raw, () => gone.abort());
     const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
     const call: Promise<ExecutionRecord> = this.commands.execute(
       new ExecuteToolCommand(
@@ -132,7 +130,7 @@ export class InvokeController {
             return payload.status;
           },
         )
-        .finally(() => reply.raw.off('close', onClose));
+        .finally(stopListening);
       onStream(done);
       void reply.status(200).header('cache-control', 'no-cache');
       return events.body();
@@ -156,7 +154,7 @@ export class InvokeController {
       return answerOf(record);
     } finally {
       events?.close();
-      reply.raw.off('close', onClose);
+      stopListening();
     }
   }
 }
