@@ -1,3 +1,4 @@
+import { abortSignalOf, type CallerSignal } from '../shared/caller-signal.js';
 import { UpstreamError } from './upstream-error.js';
 
 /**
@@ -5,7 +6,8 @@ import { UpstreamError } from './upstream-error.js';
  * combined with the caller's AbortSignal.
  */
 export class Deadline {
-  readonly signal: AbortSignal;
+  /** What the steps listen to; an AbortSignal only where an API needs one (requestOptions). */
+  readonly signal: CallerSignal;
   private readonly expiresAt: number;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly detachParent: () => void;
@@ -17,7 +19,7 @@ export class Deadline {
    */
   constructor(
     readonly timeoutMs: number,
-    readonly parent?: AbortSignal,
+    readonly parent?: CallerSignal,
     private readonly parentTimesOut = false,
   ) {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
@@ -50,7 +52,7 @@ export class Deadline {
 
   /** Options for an SDK call: the remaining budget and the combined signal. */
   requestOptions(): { timeout: number; signal: AbortSignal } {
-    return { timeout: this.remainingMs(), signal: this.signal };
+    return { timeout: this.remainingMs(), signal: abortSignalOf(this.signal) };
   }
 
   /**

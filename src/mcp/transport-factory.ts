@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
 import { connectUpstream, type ClientFactorySettings } from './client-factory.js';
 import { Deadline } from './deadline.js';
+import type { CallerSignal } from '../shared/caller-signal.js';
 import type { McpConnection } from './mcp-connection.js';
 import { connectionFingerprint, endpointLabel } from './upstream-endpoint.js';
 import { UpstreamError, type UpstreamFailureKind } from './upstream-error.js';
@@ -9,7 +10,7 @@ import { UpstreamError, type UpstreamFailureKind } from './upstream-error.js';
 export interface ClientUseOptions {
   /** Budget for the whole use: connecting (when needed) plus everything `fn` does. */
   timeoutMs: number;
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /** The signal aborts with a `TimeoutError` once `timeoutMs` has passed (see Deadline). */
   signalTimesOut?: boolean;
 }
@@ -309,7 +310,7 @@ function clearIdleTimer(entry: PooledEntry): void {
   entry.idleTimer = undefined;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: CallerSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {

@@ -19,6 +19,7 @@ export class CallerDeparture implements CallerSignal {
   private listeners: (() => void)[] = [];
   private abortReason: unknown;
   private left = false;
+  private bridge?: AbortController;
 
   get aborted(): boolean {
     return this.left;
@@ -54,4 +55,25 @@ export class CallerDeparture implements CallerSignal {
     const at = this.listeners.indexOf(listener);
     if (at >= 0) this.listeners.splice(at, 1);
   }
+
+  /** An AbortSignal that follows this one (with the same reason), for an API that needs a real one; made on first use. */
+  asAbortSignal(): AbortSignal {
+    if (!this.bridge) {
+      const bridge = new AbortController();
+      this.bridge = bridge;
+      if (this.left) bridge.abort(this.abortReason);
+      else this.addEventListener('abort', () => bridge.abort(this.abortReason));
+    }
+    return this.bridge.signal;
+  }
+}
+
+/** `signal` as an AbortSignal: itself when it is one, else one that follows it. */
+export function abortSignalOf(signal: CallerSignal): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  if (signal instanceof CallerDeparture) return signal.asAbortSignal();
+  const bridge = new AbortController();
+  if (signal.aborted) bridge.abort(signal.reason);
+  else signal.addEventListener('abort', () => bridge.abort(signal.reason), { once: true });
+  return bridge.signal;
 }

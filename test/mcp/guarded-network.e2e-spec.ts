@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
 import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
+import { KeepAliveRpcPoster } from '../../src/mcp/http/keep-alive-rpc-poster.js';
+import { HostDeniedError } from '../../src/mcp/http/guarded-network.js';
 import { hostPolicy, hostPolicyLists } from '../../src/shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
@@ -46,6 +50,26 @@ describe('connections under the source host policy', () => {
     );
   });
 
+  it('refuses a literal denied address on the keep-alive call path too, sending nothing', async () => {
+    let requests = 0;
+    const counted = await startCountingServer(() => (requests += 1));
+    const policy = hostPolicy(hostPolicyLists(undefined, '127.0.0.1').lists);
+    const denied = new KeepAliveRpcPoster(new URL(`http://127.0.0.1:${counted.port}/mcp`), {}, 1 << 20, policy);
+    const allowed = new KeepAliveRpcPoster(new URL(`http://127.0.0.1:${counted.port}/mcp`), {}, 1 << 20, hostPolicy(hostPolicyLists(undefined, 'default').lists));
+    try {
+      const call = () => denied.call(1, '{"jsonrpc":"2.0","id":1,"method":"ping"}', { headers: {}, signal: new AbortController().signal });
+      await expect(call()).rejects.toBeInstanceOf(HostDeniedError);
+      await expect(call()).rejects.toThrow(/127\.0\.0\.1 is denied/);
+      expect(requests).toBe(0);
+      await expect(allowed.call(1, '{"jsonrpc":"2.0","id":1,"method":"ping"}', { headers: {}, signal: new AbortController().signal })).resolves.toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(requests).toBe(1);
+    } finally {
+      denied.close();
+      allowed.close();
+      await counted.close();
+    }
+  });
+
   it('connects and calls as usual where the policy allows (the default: loopback allowed)', async () => {
     const factory = factoryWith('default');
     const fetcher = new McpInventoryFetcher(factory, new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
@@ -57,3 +81,24 @@ describe('connections under the source host policy', () => {
     expect(outcome).toMatchObject({ kind: 'result', content: [{ type: 'text', text: 'hi' }] });
   });
 });
+
+/** A JSON-RPC endpoint on loopback that answers every POST with an empty result and counts them. */
+async function startCountingServer(onRequest: () => void): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    onRequest();
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"jsonrpc":"2.0","id":1,"result":{}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -3,6 +3,7 @@ import { INPUT_REQUEST_METHODS, type CallListeners, type InputRequestMethod } fr
 import { deliverLog, refusal } from '../upstream-call-relay.js';
 import type { KeepAliveRpcPoster, RpcMessage } from './keep-alive-rpc-poster.js';
 import { isRecord } from '../../shared/is-record.js';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 
 /** What a direct call needs to know of the connection the SDK client negotiated. */
 export interface NegotiatedSession {
@@ -19,7 +20,7 @@ export interface NegotiatedSession {
  * (whichever era the server speaks) and a 2025-era server's requests for input.
  */
 export interface DirectCallOptions extends CallListeners {
-  signal: AbortSignal;
+  signal: CallerSignal;
   /** Trace context headers (`traceparent`, …) for this request. */
   headers?: Record<string, string>;
   /** Told the JSON-RPC id the request goes out under. */
@@ -71,16 +72,20 @@ export class DirectToolCaller implements DirectCaller {
     const modern = session.era === 'modern';
     const id = `toolplane-${++this.nextId}`;
     options.onRequestId?.(id);
-    const meta = {
-      ...(modern ? session.metaEnvelope() : {}),
-      ...(isRecord(params._meta) ? params._meta : {}),
-      ...(options.onProgress ? { progressToken: id } : {}),
-    };
-    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } };
-    const headers = this.headers(session, {
-      ...options.headers,
-      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': headerValue(params.name) } : {}),
-    });
+    // Built by assignment: this runs once per remote call (conditional spreads cost microseconds here).
+    const meta: Record<string, unknown> = {};
+    if (modern) Object.assign(meta, session.metaEnvelope());
+    if (isRecord(params._meta)) Object.assign(meta, params._meta);
+    if (options.onProgress) meta.progressToken = id;
+    const sent: Record<string, unknown> = { ...params };
+    if (Object.keys(meta).length > 0) sent._meta = meta;
+    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: sent };
+    const headers = this.headers(session);
+    if (options.headers) Object.assign(headers, options.headers);
+    if (modern) {
+      headers['mcp-method'] = 'tools/call';
+      headers['mcp-name'] = headerValue(params.name);
+    }
 
     const onAbort = () => {
       // 2025-era servers learn of a cancellation from a notification; a closed stream is enough on 2026-07-28.
@@ -141,20 +146,18 @@ export class DirectToolCaller implements DirectCaller {
       }
     } else response = { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } };
     // The answer travels as its own POST; a caller's answer may take long, the POST itself must not.
-    await this.poster.send(JSON.stringify(response), this.headers(session, {}), AbortSignal.timeout(ANSWER_POST_MS)).catch(() => undefined);
+    await this.poster.send(JSON.stringify(response), this.headers(session), AbortSignal.timeout(ANSWER_POST_MS)).catch(() => undefined);
   }
 
   private notifyCancelled(session: NegotiatedSession, requestId: string): void {
     const notice = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'cancelled by the caller' } };
-    void this.poster.send(JSON.stringify(notice), this.headers(session, {}), AbortSignal.timeout(CANCEL_NOTICE_MS)).catch(() => undefined);
+    void this.poster.send(JSON.stringify(notice), this.headers(session), AbortSignal.timeout(CANCEL_NOTICE_MS)).catch(() => undefined);
   }
 
-  private headers(session: NegotiatedSession, extra: Record<string, string>): Record<string, string> {
-    return {
-      'mcp-protocol-version': session.protocolVersion,
-      ...(session.sessionId ? { 'mcp-session-id': session.sessionId } : {}),
-      ...extra,
-    };
+  private headers(session: NegotiatedSession): Record<string, string> {
+    const headers: Record<string, string> = { 'mcp-protocol-version': session.protocolVersion };
+    if (session.sessionId) headers['mcp-session-id'] = session.sessionId;
+    return headers;
   }
 }
 

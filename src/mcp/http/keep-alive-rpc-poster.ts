@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from '../../shared/off-thread/large-message.js';
 import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
@@ -9,6 +10,7 @@ import { STREAM_ENDED_MARK } from './request-scoped-http-transport.js';
 import { SseDataParser } from './sse-data-parser.js';
 import { isRecord } from '../../shared/is-record.js';
 import type { HostPolicy } from '../../shared/host-policy.js';
+import type { CallerSignal } from '../../shared/caller-signal.js';
 import { guardedLookup, HostDeniedError } from './guarded-network.js';
 
 export type RpcMessage = Record<string, unknown>;
@@ -17,7 +19,7 @@ type RequestId = string | number;
 export interface RpcPostOptions {
   /** Per-request headers (session, protocol version, Mcp-Method, ...), over the configured ones. */
   headers: Record<string, string>;
-  signal: AbortSignal;
+  signal: CallerSignal;
   /** Every message on the response other than the answer (notifications, server requests). */
   onMessage?: (message: RpcMessage) => void;
   /** An HTTP 400 whose body is a JSON-RPC error for this request is that error (2026-07-28), not an HTTP failure. */
@@ -39,18 +41,24 @@ const DRAIN_GRACE_MS = 1000;
 export class KeepAliveRpcPoster {
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
+  /** Why the policy refuses the endpoint's host as written (a name or a literal address): the same for every call. */
+  private readonly refusal: string | undefined;
+  /** The request options every POST shares (the URL taken apart once, not per request). */
+  private readonly target: http.RequestOptions;
 
   constructor(
-    private readonly url: URL,
+    url: URL,
     private readonly configuredHeaders: Readonly<Record<string, string>>,
     private readonly maxMessageBytes: number,
-    private readonly hostPolicy?: HostPolicy,
+    hostPolicy?: HostPolicy,
   ) {
     const secure = url.protocol === 'https:';
-    // A name is checked at connect time; sockets skip the lookup for a literal address, checked per call.
+    // A name is checked at connect time; sockets skip the lookup for a literal address, checked once here.
     const options = { keepAlive: true, ...(hostPolicy ? { lookup: guardedLookup(hostPolicy) as never } : {}) };
     this.agent = secure ? new https.Agent(options) : new http.Agent(options);
     this.request = secure ? https.request : http.request;
+    this.refusal = hostPolicy?.refusesHost(url.hostname);
+    this.target = { ...urlToHttpOptions(url), method: 'POST', agent: this.agent };
   }
 
   /** POSTs a request; resolves with the server's response message for `id` (a result or an error). */
@@ -61,9 +69,8 @@ export class KeepAliveRpcPoster {
         reject(abortError());
         return;
       }
-      const denied = this.hostPolicy?.refusesHost(this.url.hostname);
-      if (denied) {
-        reject(new HostDeniedError(denied));
+      if (this.refusal) {
+        reject(new HostDeniedError(this.refusal));
         return;
       }
       let settled = false;
@@ -117,17 +124,11 @@ export class KeepAliveRpcPoster {
   }
 
   private post(body: string, headers: Record<string, string>): http.ClientRequest {
-    const req = this.request(this.url, {
-      method: 'POST',
-      agent: this.agent,
-      headers: {
-        ...this.configuredHeaders,
-        ...headers,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': Buffer.byteLength(body),
-      },
-    });
+    const all: Record<string, string | number> = Object.assign({}, this.configuredHeaders, headers);
+    all['content-type'] = 'application/json';
+    all.accept = 'application/json, text/event-stream';
+    all['content-length'] = Buffer.byteLength(body);
+    const req = this.request({ ...this.target, headers: all });
     req.end(body);
     return req;
   }

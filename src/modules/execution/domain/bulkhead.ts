@@ -1,3 +1,5 @@
+import type { CallerSignal } from '../../../shared/caller-signal.js';
+
 export class BulkheadFull extends Error {
   constructor(readonly limit: number, readonly queued: number) {
     super(`the source already runs ${limit} calls and ${queued} more are waiting`);
@@ -35,7 +37,7 @@ export class Bulkhead {
   }
 
   /** Resolves with a release function once a slot is free. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: CallerSignal): Promise<() => void> {
     if (this.running < this.limit && this.waiting.length === 0) {
       this.running += 1;
       return Promise.resolve(this.releaser());

@@ -1,3 +1,4 @@
+import type { CallerSignal } from '../../../shared/caller-signal.js';
 import type { UpstreamTarget } from '../../sources/domain/upstream.js';
 
 export interface ProgressUpdate {
@@ -70,7 +71,7 @@ export interface InvocationRequest extends CallListeners {
   /** Budget for this attempt: connecting (when needed) plus the call. */
   timeoutMs: number;
   /** Aborting cancels the call upstream (`notifications/cancelled`, or the request's stream closed). */
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /** True when `signal` itself aborts with a `TimeoutError` once `timeoutMs` has passed: the invoker need not time the attempt again. */
   signalTimesOut?: boolean;
   /** Results larger than this (serialized) are truncated with a marker; nothing larger is ever buffered whole. */

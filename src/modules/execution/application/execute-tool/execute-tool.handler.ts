@@ -15,7 +15,7 @@ import { ExecutionRecorder } from '../../domain/execution.js';
 import { storableCopy, unstorablePaths } from '../../domain/storable-json.js';
 import { limitResult } from '../../domain/tool-result.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';
-import { InvocationFailure, InvocationOutcome, ToolInvoker, type CallListeners, type InputRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../domain/tool-invoker.port.js';
+import { InvocationFailure, InvocationOutcome, ToolInvoker, type CallListeners, type InputRequest, type InvocationRequest, type ProgressUpdate, type UpstreamLogMessage } from '../../domain/tool-invoker.port.js';
 import { Bulkheads } from '../bulkheads.js';
 import { CallSignal } from '../call-signal.js';
 import { InFlightCalls } from '../in-flight-calls.js';
@@ -263,7 +263,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         let result: InvocationOutcome;
         const sentAt = performance.now();
         try {
-          result = await this.invoker.invoke({
+          const request: InvocationRequest = {
             target,
             toolName: tool.name,
             arguments: args as Record<string, unknown>,
@@ -275,8 +275,9 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
             inputResponses: input.inputResponses,
             requestState: input.requestState,
             clientCapabilities: input.clientCapabilities,
-            ...scrubbedListeners(command.listeners, scrubber),
-          });
+          };
+          addScrubbedListeners(request, command.listeners, scrubber);
+          result = await this.invoker.invoke(request);
         } catch (error) {
           progress.upstreamMs = (progress.upstreamMs ?? 0) + (performance.now() - sentAt);
           const failure = asFailure(error, command.signal, timeoutMs);
@@ -373,13 +374,12 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
  * What the upstream tells the caller while the call runs (progress, log messages, requests for
  * input), with the source's own secrets replaced, as in the answer and the record.
  */
-function scrubbedListeners(listeners: CallListeners, scrubber: SecretScrubber): CallListeners {
+/** The caller's listeners on `request`, each hearing what the upstream sent with the source's secrets scrubbed. */
+function addScrubbedListeners(request: InvocationRequest, listeners: CallListeners, scrubber: SecretScrubber): void {
   const { onProgress, log, onInputRequest } = listeners;
-  return {
-    ...(onProgress ? { onProgress: (update: ProgressUpdate) => onProgress(update.message === undefined ? update : { ...update, message: scrubber.text(update.message) }) } : {}),
-    ...(log ? { log: { level: log.level, onMessage: (message: UpstreamLogMessage) => log.onMessage(scrubber.json(message)) } } : {}),
-    ...(onInputRequest ? { onInputRequest: (request: InputRequest) => onInputRequest(scrubber.json(request)) } : {}),
-  };
+  if (onProgress) request.onProgress = (update: ProgressUpdate) => onProgress(update.message === undefined ? update : { ...update, message: scrubber.text(update.message) });
+  if (log) request.log = { level: log.level, onMessage: (message: UpstreamLogMessage) => log.onMessage(scrubber.json(message)) };
+  if (onInputRequest) request.onInputRequest = (inputRequest: InputRequest) => onInputRequest(scrubber.json(inputRequest));
 }
 
 function asFailure(error: unknown, callerSignal: CallerSignal | undefined, timeoutMs: number): InvocationFailure {
