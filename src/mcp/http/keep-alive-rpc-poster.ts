@@ -1,7 +1,5 @@
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { urlToHttpOptions } from 'node:url';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { Pool, type Dispatcher } from 'undici';
 import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from '../../shared/off-thread/large-message.js';
 import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
 import { formatBytes } from '../stdio/stdio-errors.js';
@@ -33,18 +31,17 @@ const DRAIN_GRACE_MS = 1000;
 
 /**
  * POSTs JSON-RPC messages to one Streamable HTTP endpoint over a keep-alive connection pool
- * (node:http, not fetch: no web streams, a fraction of the CPU per request), reading a JSON or an
- * SSE response. Messages are bounded like the SDK transport's: a JSON body or one SSE event larger
- * than `maxMessageBytes` fails the request (kind `limit`) without being buffered. Failures are the
- * errors the SDK transport throws for the same cases, so they are described the same way.
+ * (undici's dispatcher, not fetch nor node:http: no web streams, no per-request emitters, about
+ * half the CPU of node:http per request), reading a JSON or an SSE response. Messages are bounded
+ * like the SDK transport's: a JSON body or one SSE event larger than `maxMessageBytes` fails the
+ * request (kind `limit`) without being buffered. Failures are the errors the SDK transport throws
+ * for the same cases, so they are described the same way.
  */
 export class KeepAliveRpcPoster {
-  private readonly agent: http.Agent;
-  private readonly request: typeof http.request;
+  private readonly pool: Pool;
+  private readonly path: string;
   /** Why the policy refuses the endpoint's host as written (a name or a literal address): the same for every call. */
   private readonly refusal: string | undefined;
-  /** The request options every POST shares (the URL taken apart once, not per request). */
-  private readonly target: http.RequestOptions;
 
   constructor(
     url: URL,
@@ -52,13 +49,15 @@ export class KeepAliveRpcPoster {
     private readonly maxMessageBytes: number,
     hostPolicy?: HostPolicy,
   ) {
-    const secure = url.protocol === 'https:';
-    // A name is checked at connect time; sockets skip the lookup for a literal address, checked once here.
-    const options = { keepAlive: true, ...(hostPolicy ? { lookup: guardedLookup(hostPolicy) as never } : {}) };
-    this.agent = secure ? new https.Agent(options) : new http.Agent(options);
-    this.request = secure ? https.request : http.request;
+    this.pool = new Pool(url.origin, {
+      // A name is checked at connect time; sockets skip the lookup for a literal address, checked once here.
+      ...(hostPolicy ? { connect: { lookup: guardedLookup(hostPolicy) as never } } : {}),
+      // A call's own deadline bounds it; a tool may stream for longer than any fixed timeout.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    this.path = `${url.pathname}${url.search}`;
     this.refusal = hostPolicy?.refusesHost(url.hostname);
-    this.target = { ...urlToHttpOptions(url), method: 'POST', agent: this.agent };
   }
 
   /** POSTs a request; resolves with the server's response message for `id` (a result or an error). */
@@ -73,188 +72,270 @@ export class KeepAliveRpcPoster {
         reject(new HostDeniedError(this.refusal));
         return;
       }
-      let settled = false;
-      const finish = (error: unknown, answer?: RpcMessage) => {
-        if (settled) return;
-        settled = true;
+      const reading = new ResponseReading(id, options, this.maxMessageBytes, (error, answer) => {
         signal.removeEventListener('abort', onAbort);
         if (error === undefined) resolve(answer as RpcMessage);
         else reject(error);
-      };
-      const req = this.post(body, options.headers);
-      // Closing the request's stream is how a 2026-07-28 server learns of the cancellation.
-      const onAbort = () => {
-        req.destroy();
-        finish(abortError());
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (error) => finish(error));
-      req.on('response', (response) => {
-        const reading = new ResponseReading(id, response, options, this.maxMessageBytes, finish, () => req.destroy());
-        reading.start();
       });
+      // Closing the request's stream is how a 2026-07-28 server learns of the cancellation.
+      const onAbort = () => reading.cancel(abortError());
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.post(body, options.headers, reading);
     });
   }
 
   /** POSTs a notification or a response to a server request; resolves once the server took it. */
-  send(body: string, headers: Record<string, string>, signal: AbortSignal): Promise<void> {
+  send(body: string, headers: Record<string, string>, signal: CallerSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const req = this.post(body, headers);
-      const onAbort = () => req.destroy(abortError());
-      signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (error) => {
+      const taking = new AcceptedReading((error) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error);
+        if (error === undefined) resolve();
+        else reject(error);
       });
-      req.on('response', (response) => {
-        response.resume();
-        response.on('end', () => {
-          signal.removeEventListener('abort', onAbort);
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `HTTP ${status}`, { status, statusText: response.statusMessage }));
-        });
-      });
+      const onAbort = () => taking.cancel(abortError());
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      this.post(body, headers, taking);
     });
   }
 
-  /** Closes every pooled connection. */
+  /** Closes every pooled connection; requests under way fail as on a reset connection. */
   close(): void {
-    this.agent.destroy();
+    const closed = Object.assign(new Error('the connection was closed'), { code: 'ECONNRESET' });
+    void this.pool.destroy(closed).catch(() => undefined);
   }
 
-  private post(body: string, headers: Record<string, string>): http.ClientRequest {
-    const all: Record<string, string | number> = Object.assign({}, this.configuredHeaders, headers);
+  private post(body: string, headers: Record<string, string>, handler: Dispatcher.DispatchHandler): void {
+    const all: Record<string, string> = Object.assign({}, this.configuredHeaders, headers);
     all['content-type'] = 'application/json';
     all.accept = 'application/json, text/event-stream';
-    all['content-length'] = Buffer.byteLength(body);
-    const req = this.request({ ...this.target, headers: all });
-    req.end(body);
-    return req;
+    try {
+      this.pool.dispatch({ path: this.path, method: 'POST', headers: all, body }, handler);
+    } catch (error) {
+      // A closed pool (or a request undici refuses outright) throws rather than calling back.
+      handler.onResponseError?.(undefined as never, error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
+
+/**
+ * A dispatch handler that can be cancelled before undici hands it its controller (while the
+ * request waits for a connection) as well as after.
+ */
+abstract class CancellableReading implements Dispatcher.DispatchHandler {
+  private controller?: Dispatcher.DispatchController;
+  private cancelledWith?: Error;
+  protected settled = false;
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.cancelledWith) controller.abort(this.cancelledWith);
+  }
+
+  /** Settles with `error` and stops the request (its connection is closed when it was under way). */
+  cancel(error: Error): void {
+    this.finish(error);
+    this.abort(error);
+  }
+
+  /** Stops the request without settling (what the caller sees was already decided). */
+  protected abort(error: Error): void {
+    if (this.cancelledWith) return;
+    this.cancelledWith = error;
+    if (this.controller && !this.controller.aborted) this.controller.abort(error);
+  }
+
+  abstract onResponseError(controller: Dispatcher.DispatchController, error: Error): void;
+
+  protected abstract finish(error: unknown, answer?: RpcMessage): void;
+}
+
+/** Reads the response to a notification or a response: only its status matters. */
+class AcceptedReading extends CancellableReading {
+  private status = 0;
+  private statusText?: string;
+
+  constructor(private readonly settle: (error: unknown) => void) {
+    super();
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, _headers: unknown, statusText?: string): void {
+    this.status = status;
+    this.statusText = statusText;
+  }
+
+  onResponseEnd(): void {
+    const status = this.status;
+    if (status >= 200 && status < 300) this.finish(undefined);
+    else this.finish(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `HTTP ${status}`, { status, statusText: this.statusText }));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.finish(error);
+  }
+
+  protected finish(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(error);
   }
 }
 
 /** Reads one POST's response down to the answer of its request. */
-class ResponseReading {
-  private settled = false;
+class ResponseReading extends CancellableReading {
+  private mode: 'json' | 'events' | 'status' | 'ignore' = 'ignore';
+  private status = 0;
+  private statusText?: string;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private parser?: SseDataParser;
+  // Events in the order sent, also when a large one is parsed on the worker thread.
+  private deliveries?: OrderedDelivery;
+  private answered = false;
+  private drainTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly id: RequestId,
-    private readonly response: IncomingMessage,
     private readonly options: RpcPostOptions,
     private readonly maxMessageBytes: number,
     private readonly settle: (error: unknown, answer?: RpcMessage) => void,
-    private readonly destroy: () => void,
-  ) {}
+  ) {
+    super();
+  }
 
-  private finish(error: unknown, answer?: RpcMessage): void {
+  protected finish(error: unknown, answer?: RpcMessage): void {
     if (this.settled) return;
     this.settled = true;
     this.settle(error, answer);
   }
 
-  start(): void {
-    const { response } = this;
-    const status = response.statusCode ?? 0;
-    response.on('error', (error) => this.finish(error));
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusText?: string): void {
+    this.status = status;
+    this.statusText = statusText;
     if (status < 200 || status >= 300) {
-      this.failWithStatus(status);
+      this.mode = 'status';
       return;
     }
-    const type = mediaType(response.headers['content-type']);
-    if (type === 'text/event-stream') this.readEvents();
-    else if (type === 'application/json') this.readJson();
-    else {
-      this.destroy();
-      this.finish(new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${String(response.headers['content-type'])}`));
+    const contentType = single(headers['content-type']);
+    const type = mediaType(contentType);
+    if (type === 'text/event-stream') {
+      this.mode = 'events';
+      this.parser = new SseDataParser(this.maxMessageBytes);
+      this.deliveries = new OrderedDelivery();
+    } else if (type === 'application/json') {
+      this.mode = 'json';
+      const announced = Number(single(headers['content-length']) ?? Number.NaN);
+      if (announced > this.maxMessageBytes) this.overflow();
+    } else {
+      const error = new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${String(contentType)}`);
+      this.finish(error);
+      this.abort(error);
     }
   }
 
-  private failWithStatus(status: number): void {
-    readBounded(this.response, ERROR_BODY_LIMIT, (text) => {
-      if (status === 400 && this.options.errorBodyIsAnswer) {
-        const answer = parseMessage(text);
-        if (answer && answer.id === this.id && 'error' in answer) return this.finish(undefined, answer);
-      }
-      this.finish(
-        new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
-          status,
-          statusText: this.response.statusMessage,
-          text,
-        }),
-      );
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    switch (this.mode) {
+      case 'json':
+        this.size += chunk.length;
+        if (this.size > this.maxMessageBytes) return this.overflow();
+        this.chunks.push(chunk);
+        return;
+      case 'status':
+        if (this.size >= ERROR_BODY_LIMIT) return;
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+        return;
+      case 'events':
+        return this.readEvents(chunk);
+      default:
+        return;
+    }
+  }
+
+  onResponseEnd(): void {
+    switch (this.mode) {
+      case 'json':
+        return this.readJson();
+      case 'status':
+        return this.failWithStatus(Buffer.concat(this.chunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8'));
+      case 'events':
+        return this.eventsEnded();
+      default:
+        return;
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.mode !== 'events' || !this.deliveries) return this.finish(error);
+    // An answer already taken off the stream (perhaps still being parsed) wins over the failure.
+    void this.deliveries.drained().then(() => {
+      if (this.drainTimer) clearTimeout(this.drainTimer);
+      this.finish(error);
     });
+  }
+
+  private failWithStatus(text: string): void {
+    const status = this.status;
+    if (status === 400 && this.options.errorBodyIsAnswer) {
+      const answer = parseMessage(text);
+      if (answer && answer.id === this.id && 'error' in answer) return this.finish(undefined, answer);
+    }
+    this.finish(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status, statusText: this.statusText, text }));
   }
 
   private readJson(): void {
-    const announced = Number(this.response.headers['content-length'] ?? Number.NaN);
-    if (announced > this.maxMessageBytes) return this.overflow();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    this.response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > this.maxMessageBytes) return this.overflow();
-      chunks.push(chunk);
-    });
-    this.response.on('end', () => {
-      if (size > this.maxMessageBytes) return;
-      const body = Buffer.concat(chunks, size);
-      const invalid = (error: unknown) => this.finish(new SdkError(SdkErrorCode.InvalidResult, `the server answered with invalid JSON: ${(error as Error).message}`));
-      const deliverAll = (parsed: unknown) => {
-        for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(message);
-        this.streamEnded();
-      };
-      if (size >= OFF_THREAD_MIN_BYTES && largeMessagesOffThread()) {
-        parseLargeMessage(body).then(deliverAll, invalid);
-        return;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch (error) {
-        return invalid(error);
-      }
-      deliverAll(parsed);
-    });
+    if (this.size > this.maxMessageBytes) return;
+    const body = Buffer.concat(this.chunks, this.size);
+    this.chunks = [];
+    const invalid = (error: unknown) => this.finish(new SdkError(SdkErrorCode.InvalidResult, `the server answered with invalid JSON: ${(error as Error).message}`));
+    const deliverAll = (parsed: unknown) => {
+      for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(message);
+      this.streamEnded();
+    };
+    if (body.length >= OFF_THREAD_MIN_BYTES && largeMessagesOffThread()) {
+      parseLargeMessage(body).then(deliverAll, invalid);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      return invalid(error);
+    }
+    deliverAll(parsed);
   }
 
-  private readEvents(): void {
-    const parser = new SseDataParser(this.maxMessageBytes);
-    // Events in the order sent, also when a large one is parsed on the worker thread.
-    const deliveries = new OrderedDelivery();
+  private readEvents(chunk: Buffer): void {
+    const deliveries = this.deliveries!;
+    const events = this.parser!.push(chunk);
+    if (events === 'overflow') return this.overflow();
     const offThread = largeMessagesOffThread();
-    let answered = false;
-    let drainTimer: NodeJS.Timeout | undefined;
-    const handle = (message: unknown) => {
-      if (isRecord(message) && this.deliver(message) && !answered) {
-        answered = true;
-        // The server should end the stream now; one that does not loses its connection.
-        drainTimer = setTimeout(() => this.destroy(), DRAIN_GRACE_MS).unref();
-      }
-    };
-    this.response.on('data', (chunk: Buffer) => {
-      const events = parser.push(chunk);
-      if (events === 'overflow') return this.overflow();
-      for (const data of events) {
-        // An unparseable event is skipped, as the SDK transport does.
-        if (offThread && data.length >= OFF_THREAD_MIN_BYTES / 2) {
-          const bytes = Buffer.from(data, 'utf8');
-          if (bytes.length >= OFF_THREAD_MIN_BYTES) {
-            deliveries.later(parseLargeMessage(bytes), handle, () => undefined);
-            continue;
-          }
+    for (const data of events) {
+      // An unparseable event is skipped, as the SDK transport does.
+      if (offThread && data.length >= OFF_THREAD_MIN_BYTES / 2) {
+        const bytes = Buffer.from(data, 'utf8');
+        if (bytes.length >= OFF_THREAD_MIN_BYTES) {
+          deliveries.later(parseLargeMessage(bytes), (message) => this.handleEvent(message), () => undefined);
+          continue;
         }
-        deliveries.now(() => handle(parseMessage(data)));
       }
+      deliveries.now(() => this.handleEvent(parseMessage(data)));
+    }
+  }
+
+  private handleEvent(message: unknown): void {
+    if (isRecord(message) && this.deliver(message) && !this.answered) {
+      this.answered = true;
+      // The server should end the stream now; one that does not loses its connection.
+      this.drainTimer = setTimeout(() => this.abort(new Error('the server kept the answered stream open')), DRAIN_GRACE_MS).unref();
+    }
+  }
+
+  private eventsEnded(): void {
+    void this.deliveries!.drained().then(() => {
+      if (this.drainTimer) clearTimeout(this.drainTimer);
+      this.streamEnded();
     });
-    const ended = () => {
-      void deliveries.drained().then(() => {
-        if (drainTimer) clearTimeout(drainTimer);
-        this.streamEnded();
-      });
-    };
-    this.response.on('end', ended);
-    this.response.on('close', ended);
   }
 
   /** Hands a message to its reader; true when it was the answer. */
@@ -278,20 +359,16 @@ class ResponseReading {
   }
 
   private overflow(): void {
-    this.destroy();
-    this.finish(new UpstreamError('limit', `dropped a message from the server: larger than the ${formatBytes(this.maxMessageBytes)} limit`));
+    this.mode = 'ignore';
+    this.chunks = [];
+    const error = new UpstreamError('limit', `dropped a message from the server: larger than the ${formatBytes(this.maxMessageBytes)} limit`);
+    this.finish(error);
+    this.abort(error);
   }
 }
 
-function readBounded(response: IncomingMessage, limit: number, done: (text: string) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  response.on('data', (chunk: Buffer) => {
-    if (size >= limit) return;
-    chunks.push(chunk);
-    size += chunk.length;
-  });
-  response.on('end', () => done(Buffer.concat(chunks).subarray(0, limit).toString('utf8')));
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function parseMessage(text: string): RpcMessage | undefined {
