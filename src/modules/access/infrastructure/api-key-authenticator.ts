@@ -31,8 +31,12 @@ export class ApiKeyAuthenticator {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async authenticate(presented: string): Promise<Principal> {
-    const hash = hashApiKey(presented);
+  authenticate(presented: string): Promise<Principal> {
+    return this.authenticateHash(hashApiKey(presented));
+  }
+
+  /** authenticate() for a key already hashed as it is stored (hashApiKey: SHA-256, hex). */
+  async authenticateHash(hash: string): Promise<Principal> {
     const key = await this.lookup(hash);
     if (!key) throw new DomainError('unauthenticated', 'INVALID_API_KEY', 'The API key is not valid.');
     const now = this.now();
