@@ -43,13 +43,12 @@ export function toCallToolResult(record: ExecutionRecord, requestedName: string,
   const result = record.result;
   const ours = options.executionMeta ? { [EXECUTION_META_KEY]: executionMeta(record) } : undefined;
   if ((record.status === 'succeeded' || record.status === 'tool_error') && result) {
-    const upstreamMeta = result.meta || ours ? { ...result.meta, ...ours } : undefined;
-    return {
-      content: result.content as CallToolResult['content'],
-      ...(result.structuredContent !== undefined && result.structuredContent !== null ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
-      ...(record.isError ? { isError: true } : {}),
-      ...(upstreamMeta ? { _meta: upstreamMeta } : {}),
-    };
+    // Built by assignment: every call answered on /mcp passes here.
+    const answer: CallToolResult = { content: result.content as CallToolResult['content'] };
+    if (result.structuredContent !== undefined && result.structuredContent !== null) answer.structuredContent = result.structuredContent as Record<string, unknown>;
+    if (record.isError) answer.isError = true;
+    if (result.meta || ours) answer._meta = { ...result.meta, ...ours };
+    return answer;
   }
   if (record.status === 'input_required' && result) {
     // Toward a 2025-era caller the SDK turns this into real server-to-client requests on a session

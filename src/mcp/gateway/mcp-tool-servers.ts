@@ -365,7 +365,10 @@ function callerNotifications(context: ToolCallContext): CallerNotifications {
   };
   const level = context.logLevel;
   const log: LogSubscription | undefined = level ? { level, onMessage: (message) => send(() => context.log(message)) } : undefined;
-  return { listeners: { ...(token !== undefined ? { onProgress } : {}), ...(log ? { log } : {}) }, flush: () => chain };
+  const listeners: CallListeners = {};
+  if (token !== undefined) listeners.onProgress = onProgress;
+  if (log) listeners.log = log;
+  return { listeners, flush: () => chain };
 }
 
 /** The call context of a request the SDK serves (its per-exchange server and handler context). */
