@@ -3,7 +3,7 @@ import { UpstreamError } from './upstream-error.js';
 
 /**
  * One time budget shared by every step of an operation (connect, each page, each call),
- * combined with the caller's AbortSignal.
+ * combined with the caller's signal.
  */
 export class Deadline {
   /** What the steps listen to; an AbortSignal only where an API needs one (requestOptions). */

@@ -2,9 +2,9 @@ import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, ProtocolError, type C
 import {
   InvocationFailure,
   ToolInvoker,
+  type CallListeners,
   type InvocationFailureKind,
   type InvocationOutcome,
-  type CallListeners,
   type InvocationRequest,
   type ProgressUpdate,
 } from '../modules/execution/domain/tool-invoker.port.js';
@@ -205,8 +205,10 @@ function modernMeta(request: InvocationRequest): Record<string, unknown> | undef
   return meta;
 }
 
-/** The call's `_meta` with the trace context keys added (Toolplane's own, so they replace any of the same name). */
-/** The call's `_meta` with the trace context's keys added (the carrier's win), or undefined when there is neither. */
+/**
+ * The call's `_meta` with the trace context keys added (Toolplane's own, so they replace any of the
+ * same name); undefined when there is neither.
+ */
 function withTraceContext(meta: Record<string, unknown> | undefined, carrier: Record<string, string> | undefined): Record<string, unknown> | undefined {
   if (!carrier) return meta;
   return { ...meta, ...carrier };

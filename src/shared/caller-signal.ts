@@ -1,6 +1,7 @@
 /**
  * What a call needs to know of its caller going away: whether it has, why, and a way to hear it.
- * An AbortSignal is one; CallerDeparture is a cheaper one for the edges that only ever abort.
+ * An AbortSignal is one; CallerDeparture is a cheaper one, for the edges and the call itself
+ * (abortSignalOf gives an AbortSignal where an API needs one).
  */
 export interface CallerSignal {
   readonly aborted: boolean;

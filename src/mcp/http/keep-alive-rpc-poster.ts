@@ -112,7 +112,7 @@ export class KeepAliveRpcPoster {
     try {
       this.pool.dispatch({ path: this.path, method: 'POST', headers: all, body }, handler);
     } catch (error) {
-      // A closed pool (or a request undici refuses outright) throws rather than calling back.
+      // undici reports a closed pool or a refused request through the handler; anything thrown is reported the same way.
       handler.onResponseError?.(undefined as never, error instanceof Error ? error : new Error(String(error)));
     }
   }

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ApiKeyRepository, keyState, principalOf, type ApiKey } from '../domain/api-key.js';
 import type { Principal } from '../domain/principal.js';
-import { hashApiKey } from './api-key-secret.js';
 
 /** How long a key looked up is trusted before it is read again: a revocation elsewhere takes effect within it. */
 const CACHE_MS = 5000;
@@ -31,11 +30,7 @@ export class ApiKeyAuthenticator {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  authenticate(presented: string): Promise<Principal> {
-    return this.authenticateHash(hashApiKey(presented));
-  }
-
-  /** authenticate() for a key already hashed as it is stored (hashApiKey: SHA-256, hex). */
+  /** `hash`: the presented key's hashApiKey, as keys are stored. */
   async authenticateHash(hash: string): Promise<Principal> {
     const key = await this.lookup(hash);
     if (!key) throw new DomainError('unauthenticated', 'INVALID_API_KEY', 'The API key is not valid.');

@@ -1,13 +1,14 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
 import type { Permission } from '../domain/permissions.js';
 import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../domain/principal.js';
 import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
+import { hashApiKey } from '../infrastructure/api-key-secret.js';
 import { looksLikeJwt, type OidcVerifier } from '../infrastructure/oidc-verifier.js';
 
 /** The OidcVerifier, or null when no issuer is configured. */
@@ -71,7 +72,7 @@ export class AuthGuard implements CanActivate {
     @Inject(ApiKeyAuthenticator) private readonly apiKeys: ApiKeyAuthenticator,
     @Inject(OIDC_VERIFIER) private readonly oidc: OidcVerifier | null,
   ) {
-    this.keyDigest = digest(adminKey);
+    this.keyDigest = Buffer.from(hashApiKey(adminKey), 'hex');
     this.failures = new BucketSet(MAX_THROTTLED_ADDRESSES);
   }
 
@@ -135,12 +136,12 @@ export class AuthGuard implements CanActivate {
     if (!presented) {
       throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>".');
     }
-    // Compare digests so the comparison is constant-time whatever the lengths.
-    const presentedDigest = digest(presented);
-    if (timingSafeEqual(presentedDigest, this.keyDigest)) return ADMIN;
+    // One hash per request: the key as API keys are stored, whose digest is also compared with the
+    // admin key's (digests, so the comparison is constant-time whatever the lengths).
+    const presentedHash = hashApiKey(presented);
+    if (timingSafeEqual(Buffer.from(presentedHash, 'hex'), this.keyDigest)) return ADMIN;
     if (this.oidc && looksLikeJwt(presented)) return this.oidc.verify(presented);
-    // The same SHA-256 is what an API key is stored as: one hash per request, not two.
-    return this.apiKeys.authenticateHash(presentedDigest.toString('hex'));
+    return this.apiKeys.authenticateHash(presentedHash);
   }
 }
 
@@ -151,10 +152,6 @@ export const CurrentPrincipal = createParamDecorator((_data: unknown, context: E
 function tooManyFailures(retryAfterMs: number): DomainError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new DomainError('rate_limited', 'TOO_MANY_FAILED_AUTHENTICATIONS', `Too many failed authentications from this address; try again in ${seconds} s.`, [], seconds);
-}
-
-function digest(value: string): Buffer {
-  return hash('sha256', value, 'buffer');
 }
 
 function bearerToken(header: string | string[] | undefined): string | undefined {

@@ -371,10 +371,9 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
 }
 
 /**
- * What the upstream tells the caller while the call runs (progress, log messages, requests for
- * input), with the source's own secrets replaced, as in the answer and the record.
+ * Puts on `request` what the upstream tells the caller while the call runs (progress, log messages,
+ * requests for input), with the source's own secrets replaced, as in the answer and the record.
  */
-/** The caller's listeners on `request`, each hearing what the upstream sent with the source's secrets scrubbed. */
 function addScrubbedListeners(request: InvocationRequest, listeners: CallListeners, scrubber: SecretScrubber): void {
   const { onProgress, log, onInputRequest } = listeners;
   if (onProgress) request.onProgress = (update: ProgressUpdate) => onProgress(update.message === undefined ? update : { ...update, message: scrubber.text(update.message) });
