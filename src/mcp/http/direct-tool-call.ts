@@ -72,14 +72,7 @@ export class DirectToolCaller implements DirectCaller {
     const modern = session.era === 'modern';
     const id = `toolplane-${++this.nextId}`;
     options.onRequestId?.(id);
-    // Built by assignment: this runs once per remote call (conditional spreads cost microseconds here).
-    const meta: Record<string, unknown> = {};
-    if (modern) Object.assign(meta, session.metaEnvelope());
-    if (isRecord(params._meta)) Object.assign(meta, params._meta);
-    if (options.onProgress) meta.progressToken = id;
-    const sent: Record<string, unknown> = { ...params };
-    if (Object.keys(meta).length > 0) sent._meta = meta;
-    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: sent };
+    const message = toolsCallRequest(session, id, params, options.onProgress !== undefined);
     const headers = this.headers(session);
     if (options.headers) Object.assign(headers, options.headers);
     if (modern) {
@@ -159,6 +152,21 @@ export class DirectToolCaller implements DirectCaller {
     if (session.sessionId) headers['mcp-session-id'] = session.sessionId;
     return headers;
   }
+}
+
+/**
+ * The `tools/call` request a direct caller sends as `id`: the params with their `_meta` made of the
+ * 2026-07-28 envelope, the caller's own `_meta` and, when progress is wanted, the id as progress
+ * token. Built by assignment: this runs on every call (conditional spreads cost microseconds here).
+ */
+export function toolsCallRequest(session: NegotiatedSession, id: string, params: Record<string, unknown>, withProgress: boolean): { jsonrpc: '2.0'; id: string; method: 'tools/call'; params: Record<string, unknown> } {
+  const meta: Record<string, unknown> = {};
+  if (session.era === 'modern') Object.assign(meta, session.metaEnvelope());
+  if (isRecord(params._meta)) Object.assign(meta, params._meta);
+  if (withProgress) meta.progressToken = id;
+  const sent: Record<string, unknown> = { ...params };
+  if (Object.keys(meta).length > 0) sent._meta = meta;
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: sent };
 }
 
 /** A 2026-07-28 result must say what it is; anything but complete or input_required is not a tool result. */

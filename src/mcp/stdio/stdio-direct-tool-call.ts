@@ -1,7 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isRecord } from '../../shared/is-record.js';
-import { checkModernResult, type DirectCallOptions, type DirectCaller, type NegotiatedSession } from '../http/direct-tool-call.js';
+import { checkModernResult, toolsCallRequest, type DirectCallOptions, type DirectCaller, type NegotiatedSession } from '../http/direct-tool-call.js';
 import type { StdioProcessTransport } from './stdio-process-transport.js';
 
 /** Ids of direct calls: strings of their own, never one of the SDK client's numeric ids. */
@@ -48,14 +48,7 @@ export class StdioDirectToolCaller implements DirectCaller {
     const modern = session.era === 'modern';
     const id = `${ID_PREFIX}${++this.nextId}`;
     options.onRequestId?.(id);
-    // Built by assignment: this runs once per plugin call (conditional spreads cost microseconds here).
-    const meta: Record<string, unknown> = {};
-    if (modern) Object.assign(meta, session.metaEnvelope());
-    if (isRecord(params._meta)) Object.assign(meta, params._meta);
-    if (options.onProgress) meta.progressToken = id;
-    const sent: Record<string, unknown> = { ...params };
-    if (Object.keys(meta).length > 0) sent._meta = meta;
-    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: sent } as JSONRPCMessage;
+    const message = toolsCallRequest(session, id, params, options.onProgress !== undefined) as JSONRPCMessage;
     const answered = new Promise<unknown>((resolve, reject) => {
       const call: PendingCall = { resolve, reject, modern };
       if (options.onProgress) call.onProgress = options.onProgress;
