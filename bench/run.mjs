@@ -36,6 +36,7 @@ import {
   freePort,
   heapAfterGc,
   killAllNow,
+  loadGeneratorCpuSeconds,
   machineBusySeconds,
   ownCpuSeconds,
   postgresCpuSeconds,
@@ -445,6 +446,7 @@ async function main() {
       upstream: t.upstreamPid ? cpuSeconds(t.upstreamPid) : NaN,
       pg: isToolplane(t) || t.toolplane ? postgresCpuSeconds(t.pid) : NaN,
       own: ownCpuSeconds(),
+      loader: loadGeneratorCpuSeconds(),
       busy: machineBusySeconds(),
     });
     const result = await load(t, {
@@ -463,6 +465,8 @@ async function main() {
     result.sysCpuS = result.end.sys - before.sys;
     result.pgCpuS = result.end.pg - before.pg;
     result.upstreamCpuS = result.end.upstream - before.upstream;
+    result.loaderCpuS = result.end.loader - before.loader;
+    result.busyCpuS = result.end.busy - before.busy;
     // CPU the rest of the machine used meanwhile (other users' work disturbs the numbers).
     result.otherCpuS = Math.max(0, result.end.busy - before.busy - (result.end.own - before.own));
     return result;
@@ -775,6 +779,8 @@ function combine(workload, side, t, connections, halves) {
     otherCores: sum('otherCpuS') / elapsedS,
     upstreamCpuUsPerCall: (sum('upstreamCpuS') / Math.max(1, completed)) * 1e6,
     pgCpuUsPerCall: (sum('pgCpuS') / Math.max(1, completed)) * 1e6,
+    loaderCpuUsPerCall: (sum('loaderCpuS') / Math.max(1, completed)) * 1e6,
+    busyCores: sum('busyCpuS') / elapsedS,
   };
 }
 

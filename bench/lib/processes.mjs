@@ -110,13 +110,18 @@ export function machineBusySeconds() {
   return (user + nice + system + irq + softirq + steal) / CLK_TCK;
 }
 
+/** CPU seconds of this process alone: the load generator (autocannon runs in it) and the benchmark's bookkeeping. */
+export function loadGeneratorCpuSeconds() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
 /**
  * CPU seconds of this process and of every process it started with everything below them
  * (live processes plus what they reaped): what the benchmark itself costs the machine.
  */
 export function ownCpuSeconds() {
-  const usage = process.cpuUsage();
-  let total = (usage.user + usage.system) / 1e6;
+  let total = loadGeneratorCpuSeconds();
   for (const handle of started) {
     if (!alive(handle.pid)) continue;
     total += cpuSeconds(handle.pid, { withReaped: true }) || 0;

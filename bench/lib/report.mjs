@@ -103,7 +103,7 @@ function callSections(runs, pairs) {
   out.push('## Results', '');
   out.push(
     table(
-      ['workload', 'connections', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs/call', 'of which kernel', 'PostgreSQL CPU µs/call', 'upstream CPU µs/call', 'other load (cores)'],
+      ['workload', 'connections', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs/call', 'of which kernel', 'PostgreSQL CPU µs/call', 'upstream CPU µs/call', 'load generator CPU µs/call', 'machine busy (cores)', 'other load (cores)'],
       runs.map((r) => [
         WORKLOAD_LABEL[r.workload],
         r.connections,
@@ -116,6 +116,8 @@ function callSections(runs, pairs) {
         Number.isFinite(r.systemShare) ? `${Math.round(r.systemShare * 100)}%` : '—',
         r.side === 'toolplane' ? int(r.pgCpuUsPerCall) : '—',
         r.target.startsWith('direct') ? '(= server)' : int(r.upstreamCpuUsPerCall),
+        int(r.loaderCpuUsPerCall),
+        f(r.busyCores),
         f(r.otherCores),
       ]),
     ),
@@ -125,6 +127,8 @@ function callSections(runs, pairs) {
     '"server CPU" is user+system CPU time of the process the load was sent to (Toolplane, mcp-proxy, or the echo server itself for "direct"), ' +
       'from `/proc/<pid>/stat`, divided by the calls it answered; it excludes the upstream processes; "of which kernel" is the system-time share of it (syscalls, loopback TCP, wake-ups). ' +
       '"PostgreSQL CPU" is that of Toolplane\'s embedded PostgreSQL processes over the same window, "upstream CPU" that of the MCP server behind (the echo server, or the server-everything process of Toolplane or of mcp-proxy). ' +
+      '"load generator CPU" is that of the benchmark\'s own process, where autocannon sends the load, on the same cores; "machine busy" is what the whole machine used over the window, in cores ' +
+      '(at the machine\'s core count, the row was bound by CPU: every process\'s CPU per call then adds to the time of a call). ' +
       '"other load" is the CPU that processes outside this benchmark used meanwhile (machine busy time from `/proc/stat` minus the benchmark\'s own processes), in cores: ' +
       'anything well above 0 means the row was measured on a busy machine.',
     '',

@@ -62,6 +62,23 @@ describe('execution chain', () => {
     expect((await makeApi(h.url, agent).get('/api/v1/executions/verify')).status).toBe(403);
   });
 
+  it('links a record once, also when it is queued again after it was linked', async () => {
+    const rows = await linked();
+    // Queued again (with and without its digest) behind a record that is pending for the first time.
+    await h.sql(`INSERT INTO execution_chain_pending (execution_id, digest) SELECT execution_id, 'not-its-digest' FROM execution_chain WHERE seq = 3`);
+    await h.sql(`INSERT INTO execution_chain_pending (execution_id) SELECT execution_id FROM execution_chain WHERE seq = 4`);
+    expect((await h.api.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'after the requeue' } })).status).toBe(200);
+    expect(await verifySealed()).toMatchObject({ intact: true, events: 35, pending: 0, head: { seq: 35 } });
+    const now = await linked();
+    expect(now.slice(0, 34)).toEqual(rows);
+    expect(new Set(now.map((row) => row.execution_id)).size).toBe(35);
+    // Back to the 34 records the later tests expect.
+    const newest = now[34]!.execution_id;
+    await h.sql('DELETE FROM execution_chain WHERE seq = 35');
+    await h.sql('DELETE FROM executions WHERE id = $1', [newest]);
+    expect(await verifySealed()).toMatchObject({ intact: true, events: 34 });
+  });
+
   it('names an altered record, also when the attacker recomputed its link', async () => {
     const rows = await linked();
     const target = rows[10]!;

@@ -88,9 +88,13 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SEAL_LOCK])) as { locked: boolean }[];
       if (!locked) return undefined;
+      // The oldest pending records first, then one index probe each into the chain. (An EXISTS in
+      // the select list let the planner hash the whole chain on every pass, a cost that grew with it.)
       const pending: PendingRow[] = await manager.query(
-        `SELECT p.execution_id, p.digest, EXISTS (SELECT 1 FROM execution_chain c WHERE c.execution_id = p.execution_id) AS chained
-           FROM execution_chain_pending p ORDER BY p.queued LIMIT $1`,
+        `SELECT p.execution_id, p.digest, c.execution_id IS NOT NULL AS chained
+           FROM (SELECT execution_id, digest, queued FROM execution_chain_pending ORDER BY queued LIMIT $1) p
+           LEFT JOIN LATERAL (SELECT c.execution_id FROM execution_chain c WHERE c.execution_id = p.execution_id LIMIT 1) c ON true
+          ORDER BY p.queued`,
         [this.batch],
       );
       if (pending.length === 0) return undefined;
