@@ -5,6 +5,8 @@ import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { parseRetention } from './duration.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
+/** Whether a call is answered after its record is flushed to disk (durable) or only committed (async). */
+export type ExecutionCommit = 'durable' | 'async';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -64,6 +66,8 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   /** How often recorded executions are linked into their hash chain (TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS). */
   executionSealIntervalMs: number;
+  /** Whether a call's answer waits for its record to reach the disk (TOOLPLANE_EXECUTION_COMMIT). */
+  executionCommit: ExecutionCommit;
   /** Executions that started longer ago than this are purged (TOOLPLANE_EXECUTION_RETENTION); null: kept forever. */
   executionRetentionMs: number | null;
   /** How often a purge pass looks for executions past the retention (TOOLPLANE_EXECUTION_PURGE_INTERVAL_MS). */
@@ -89,6 +93,7 @@ export interface TracingSettings {
 }
 
 const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+const EXECUTION_COMMITS: readonly ExecutionCommit[] = ['durable', 'async'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export class ConfigError extends Error {
@@ -129,6 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const sandbox = (env.TOOLPLANE_SANDBOX?.trim().toLowerCase() || 'auto') as SandboxMode;
   if (!SANDBOX_MODES.includes(sandbox)) problems.push(`TOOLPLANE_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${env.TOOLPLANE_SANDBOX}")`);
+  const executionCommit = (env.TOOLPLANE_EXECUTION_COMMIT?.trim().toLowerCase() || 'durable') as ExecutionCommit;
+  if (!EXECUTION_COMMITS.includes(executionCommit)) {
+    problems.push(`TOOLPLANE_EXECUTION_COMMIT must be one of ${EXECUTION_COMMITS.join(', ')} (got "${env.TOOLPLANE_EXECUTION_COMMIT}")`);
+  }
   const sandboxBwrapPath = env.TOOLPLANE_SANDBOX_BWRAP?.trim() || '/usr/bin/bwrap';
   if (!sandboxBwrapPath.startsWith('/')) problems.push('TOOLPLANE_SANDBOX_BWRAP must be an absolute path');
 
@@ -181,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
     authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
     executionSealIntervalMs: int('TOOLPLANE_EXECUTION_SEAL_INTERVAL_MS', 1000, 50, 3_600_000),
+    executionCommit,
     executionRetentionMs: 'ms' in retention ? retention.ms : null,
     executionPurgeIntervalMs: int('TOOLPLANE_EXECUTION_PURGE_INTERVAL_MS', 300_000, 1000, 86_400_000),
     executionPurgeBatch: int('TOOLPLANE_EXECUTION_PURGE_BATCH', 5000, 100, 50_000),

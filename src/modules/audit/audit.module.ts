@@ -51,9 +51,13 @@ import { ExecutionsController } from './interface/executions.controller.js';
     },
     {
       provide: ExecutionRecorder,
-      useFactory: (db: Database, journal: StartedCallJournal | null, metrics: WorkMetrics) =>
-        new GroupCommitExecutionRecorder(db.dataSource, { journal: journal ?? undefined, onCommitted: (rows, seconds) => metrics.recordsCommitted(rows, seconds) }),
-      inject: [DATABASE, StartedCallJournal, WorkMetrics],
+      useFactory: (db: Database, journal: StartedCallJournal | null, metrics: WorkMetrics, config: AppConfig) =>
+        new GroupCommitExecutionRecorder(db.dataSource, {
+          journal: journal ?? undefined,
+          asyncCommit: config.executionCommit === 'async',
+          onCommitted: (rows, seconds) => metrics.recordsCommitted(rows, seconds),
+        }),
+      inject: [DATABASE, StartedCallJournal, WorkMetrics, APP_CONFIG],
     },
     {
       provide: InterruptedCallSweeper,

@@ -254,6 +254,54 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     await expect(recorder.record(execution())).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
   });
 
+  it('commits without waiting for the flush only when asked, on a session of its own that never returns to the pool', async () => {
+    const pool = (dataSource.driver as unknown as { master: pg.Pool }).master;
+    // Every statement each pooled session runs (PostgreSQL still runs them all).
+    const statements = new Map<pg.PoolClient, string[]>();
+    const watch = (client: pg.PoolClient) => {
+      if (statements.has(client)) return;
+      const texts: string[] = [];
+      statements.set(client, texts);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const first = args[0] as string | { text: string };
+        texts.push(typeof first === 'string' ? first : first.text);
+        return query(...args);
+      };
+    };
+    pool.on('acquire', watch);
+    const sessionsWith = (pattern: RegExp) => [...statements].filter(([, texts]) => texts.some((text) => pattern.test(text)));
+    try {
+      const durable = new GroupCommitExecutionRecorder(dataSource);
+      const durableRecords = Array.from({ length: 5 }, () => execution());
+      for (const record of durableRecords) await durable.record(record);
+      await durable.close();
+      expect(await count(durableRecords.map((r) => r.id))).toBe(5);
+      expect(sessionsWith(/INSERT INTO executions/).length).toBeGreaterThan(0);
+      expect(sessionsWith(/synchronous_commit/)).toEqual([]);
+
+      statements.clear();
+      const fast = new GroupCommitExecutionRecorder(dataSource, { asyncCommit: true });
+      const fastRecords = Array.from({ length: 5 }, () => execution());
+      for (const record of fastRecords) await fast.record(record);
+      await Promise.all(Array.from({ length: 50 }, () => fast.record(execution())));
+      // Committed (visible to another session) when each promise resolved.
+      expect(await count(fastRecords.map((r) => r.id))).toBe(5);
+      const writers = sessionsWith(/INSERT INTO executions/);
+      expect(writers).toHaveLength(1);
+      const [writer, texts] = writers[0]!;
+      expect(texts[0]).toBe('SET synchronous_commit TO off');
+      await fast.close();
+      // Its session ended with it: the pool does not hand it out again.
+      const pid = (writer as unknown as { processID: number }).processID;
+      const backends = async () => (await reader.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]!.n;
+      for (let i = 0; i < 40 && (await backends()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await backends()).toBe(0);
+    } finally {
+      pool.off('acquire', watch);
+    }
+  });
+
   it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
     const recorder = new GroupCommitExecutionRecorder(dataSource);
     await fc.assert(

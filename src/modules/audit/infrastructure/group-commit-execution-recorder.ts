@@ -27,6 +27,14 @@ export interface GroupCommitOptions {
    * where Toolplane is the database's only user and the journal shares its disk.
    */
   journal?: StartedCallJournal;
+  /**
+   * Commit execution records without waiting for PostgreSQL to flush them to disk (on a connection
+   * of the recorder's own with `synchronous_commit = off`): a call is answered about one WAL flush
+   * sooner; a record still survives a crash of Toolplane, and is lost only if PostgreSQL or the
+   * machine goes down within about half a second of its commit. Off by default
+   * (TOOLPLANE_EXECUTION_COMMIT=async turns it on).
+   */
+  asyncCommit?: boolean;
   /** Told of every committed batch of execution records: its rows and how long its commit took. */
   onCommitted?: (rows: number, seconds: number) => void;
 }
@@ -121,7 +129,9 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
    */
   private readonly spawnWriter: () => Promise<void>;
   private readonly writesStarts: boolean;
-  /** The connection of the started-rows recorder (its writer is the only user). */
+  /** Writes on a connection of its own that commits asynchronously (started rows, or asyncCommit). */
+  private readonly commitsAsync: boolean;
+  /** That connection (the writer is its only user). */
   private client?: PoolClient;
   /** Where `started` rows go: a recorder of its own, committing asynchronously. */
   private startedRows?: GroupCommitExecutionRecorder;
@@ -138,6 +148,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.maxBatchRows = Math.max(1, Math.min(options.maxBatchRows ?? 500, MAX_BATCH_ROWS));
     this.maxQueuedRecords = Math.max(1, options.maxQueuedRecords ?? 10_000);
     this.writesStarts = options.startedRows ?? false;
+    this.commitsAsync = this.writesStarts || (options.asyncCommit ?? false);
     this.spawnWriter = AsyncResource.bind(() => this.drain());
   }
 
@@ -207,7 +218,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.closed = true;
     await this.startedRows?.close();
     await this.flush();
-    this.client?.release();
+    // Ended, not returned to the pool: its session commits asynchronously.
+    this.client?.release(true);
     this.client = undefined;
     this.options.journal?.close();
   }
@@ -317,7 +329,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length + 2 ? 'ending-starts' : 'executions';
     const name = `toolplane-record-${kind}-${rows.length}`;
     const pool = poolOf(this.dataSource);
-    if (pool && this.writesStarts) {
+    if (pool && this.commitsAsync) {
       const client = await this.connection(pool);
       try {
         await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
