@@ -18,6 +18,7 @@
 //   BENCH_CATALOG_TOOLS   tools per source of the catalog workload, default 100
 //   BENCH_CATALOG_ROUNDS  passes over the search queries (one at a time), default 10
 //   BENCH_CATALOG_LISTS   repetitions of each whole listing, default 5
+//   BENCH_EXECUTION_COMMIT TOOLPLANE_EXECUTION_COMMIT of the Toolplane under test: durable (default) or async
 //   BENCH_CPU_PROF        a directory: run Toolplane under `node --cpu-prof` and write its profile there
 //   BENCH_OUT             the markdown file to write, default bench/results/latest.md
 import { execFileSync } from 'node:child_process';
@@ -109,6 +110,7 @@ const CATALOG = {
 };
 const IDLE_SECONDS = 5;
 const MEMORY_CONNECTIONS = 16;
+const EXECUTION_COMMIT = process.env.BENCH_EXECUTION_COMMIT?.trim() || 'durable';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 const OUT = resolve(process.env.BENCH_OUT || join(ROOT, 'bench/results/latest.md'));
 
@@ -181,6 +183,7 @@ function machineInfo() {
     kernel: release(),
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     loadAverage: loadavg().map((l) => l.toFixed(2)).join(' '),
+    executionCommit: EXECUTION_COMMIT,
     commit: (run('git', ['rev-parse', '--short', 'HEAD']) ?? 'unknown') + (dirty ? ' (with uncommitted changes)' : ''),
     versions: {
       autocannon: version('autocannon'),
@@ -227,6 +230,8 @@ async function main() {
   log(`node ${machine.node}, ${machine.nproc} cores (${machine.cpuModel}); ${SECONDS} s per measurement, connections ${CONNECTIONS.join('/')}`);
 
   const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+  // Every Toolplane of the run records calls the same way.
+  const toolplaneEnv = { ...baseEnv, TOOLPLANE_EXECUTION_COMMIT: EXECUTION_COMMIT };
   dataDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-'));
 
   // --- upstreams -------------------------------------------------------------------------------
@@ -296,7 +301,7 @@ async function main() {
   const toolplane = startProcess('toolplane', process.execPath, [...nodeArgs, MAIN], {
     cwd: ROOT,
     env: {
-      ...baseEnv,
+      ...toolplaneEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
       TOOLPLANE_DATA_DIR: dataDir,
@@ -374,7 +379,7 @@ async function main() {
     unsandboxedDir = mkdtempSync(join(tmpdir(), 'toolplane-bench-plain-'));
     const plain = startProcess('toolplane-unsandboxed', process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { ...baseEnv, PORT: String(plainPort), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: unsandboxedDir, TOOLPLANE_ADMIN_KEY: adminKey, TOOLPLANE_SANDBOX: 'off', LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
+      env: { ...toolplaneEnv, PORT: String(plainPort), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: unsandboxedDir, TOOLPLANE_ADMIN_KEY: adminKey, TOOLPLANE_SANDBOX: 'off', LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
     });
     extraProcesses.push(plain);
     const plainUrl = `http://127.0.0.1:${plainPort}`;

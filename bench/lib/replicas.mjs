@@ -29,6 +29,7 @@ export async function replicasWorkload({ root, main, echoUrl, connections, secon
     TOOLPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     TOOLPLANE_REFRESH_TICK_MS: '3600000',
+    TOOLPLANE_EXECUTION_COMMIT: process.env.BENCH_EXECUTION_COMMIT?.trim() || 'durable',
   };
   const replicas = [];
   try {
