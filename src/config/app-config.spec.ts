@@ -49,7 +49,6 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'TOOLPLANE_EXECUTION_PURGE_BATCH', 'TOOLPLANE_EXECUTION_RETENTION']);
   });
 
-
   it('answers a call after its record is flushed to disk unless TOOLPLANE_EXECUTION_COMMIT says async', () => {
     expect(loadConfig({ PATH: '/usr/bin' }).executionCommit).toBe('durable');
     expect(loadConfig({ TOOLPLANE_EXECUTION_COMMIT: ' Async ' }).executionCommit).toBe('async');
@@ -63,6 +62,7 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(2);
     expect((error as ConfigError).problems).toContain('TOOLPLANE_EXECUTION_COMMIT must be one of durable, async (got "off")');
   });
+
   it('turns traces on only when an OTLP endpoint or a traces exporter is configured', () => {
     const tracing = (env: Record<string, string>) => loadConfig({ PATH: '/usr/bin', ...env }).tracing;
     expect(tracing({})).toEqual({ enabled: false, serviceName: 'toolplane', payloads: false });
