@@ -24,6 +24,7 @@ import { SEALED_SESSION_PREFIX } from './sealed-session.js';
 import { CallerDeparture } from '../../shared/caller-signal.js';
 import { onClientGone } from '../../shared/http/client-gone.js';
 import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
+import { firstHeaderValue } from '../../shared/http/header-value.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -250,8 +251,7 @@ function clientOf(request: FastifyRequest): { address?: string; port?: number } 
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+  return firstHeaderValue(request.headers[name]);
 }
 
 /** Names the MCP endpoints to the guard (it reads route metadata from the class and handler it is given). */

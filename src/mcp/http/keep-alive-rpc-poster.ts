@@ -10,6 +10,7 @@ import { isRecord } from '../../shared/is-record.js';
 import type { HostPolicy } from '../../shared/host-policy.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
 import { guardedLookup, HostDeniedError } from './guarded-network.js';
+import { firstHeaderValue } from '../../shared/http/header-value.js';
 
 export type RpcMessage = Record<string, unknown>;
 type RequestId = string | number;
@@ -216,7 +217,7 @@ class ResponseReading extends CancellableReading {
       this.mode = 'status';
       return;
     }
-    const contentType = single(headers['content-type']);
+    const contentType = firstHeaderValue(headers['content-type']);
     const type = mediaType(contentType);
     if (type === 'text/event-stream') {
       this.mode = 'events';
@@ -224,7 +225,7 @@ class ResponseReading extends CancellableReading {
       this.deliveries = new OrderedDelivery();
     } else if (type === 'application/json') {
       this.mode = 'json';
-      const announced = Number(single(headers['content-length']) ?? Number.NaN);
+      const announced = Number(firstHeaderValue(headers['content-length']) ?? Number.NaN);
       if (announced > this.maxMessageBytes) this.overflow();
     } else {
       const error = new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${String(contentType)}`);
@@ -365,10 +366,6 @@ class ResponseReading extends CancellableReading {
     this.finish(error);
     this.abort(error);
   }
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function parseMessage(text: string): RpcMessage | undefined {

@@ -2,6 +2,7 @@ import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes,
 import type { WorkMetrics } from '../../shared/work-metrics.js';
 import { isRecord } from '../../shared/is-record.js';
 import { spanContextOf, traceCarriers } from './trace-carrier.js';
+import { firstHeaderValue } from '../../shared/http/header-value.js';
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** The methods of the MCP specification: metric labels and span names name only these (anything else is `_OTHER`). */
@@ -100,9 +101,9 @@ export class McpTelemetry {
       attributes['gen_ai.operation.name'] = 'execute_tool';
     } else if (method === 'prompts/get' && target !== undefined) attributes['gen_ai.prompt.name'] = target;
     else if (typeof params.uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = params.uri.slice(0, 500);
-    const version = modern ? meta[PROTOCOL_VERSION_META_KEY] : method === 'initialize' ? params.protocolVersion : single(headers['mcp-protocol-version']);
+    const version = modern ? meta[PROTOCOL_VERSION_META_KEY] : method === 'initialize' ? params.protocolVersion : firstHeaderValue(headers['mcp-protocol-version']);
     if (typeof version === 'string') attributes['mcp.protocol.version'] = version.slice(0, 40);
-    const sessionId = single(headers['mcp-session-id']);
+    const sessionId = firstHeaderValue(headers['mcp-session-id']);
     if (sessionId !== undefined && !modern) attributes['mcp.session.id'] = sessionId.slice(0, 200);
     if (client.address) attributes['client.address'] = client.address;
     if (client.port) attributes['client.port'] = client.port;
@@ -324,10 +325,6 @@ function errorLabel(errorType: string | undefined): { errorType?: string } {
   if (errorType === undefined) return {};
   if (/^-?\d+$/.test(errorType)) return { errorType: KNOWN_ERROR_CODES.has(errorType) ? errorType : '_OTHER' };
   return { errorType };
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function safeUrl(value: string): URL | undefined {

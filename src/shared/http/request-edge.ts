@@ -9,6 +9,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 import type { AllowedOrigins, MachineNames } from './allowed-origins.js';
 import { parseJsonBody } from './json-body.js';
 import { heavySteps, isHeavyText } from '../heavy-steps.js';
+import { firstHeaderValue } from './header-value.js';
 
 export interface RequestEdgeOptions {
   /** Largest accepted request body, in bytes. */
@@ -86,12 +87,12 @@ interface Refusal {
 }
 
 function originRefusal(request: FastifyRequest, allowed: AllowedOrigins): Refusal | undefined {
-  const host = single(request.headers.host);
+  const host = firstHeaderValue(request.headers.host);
   if (!allowed.allowsHost(host)) {
     return { code: 'FORBIDDEN_HOST', message: `Host ${quoted(host)} is not an origin Toolplane answers under (TOOLPLANE_ALLOWED_ORIGINS).` };
   }
   // Clients other than browsers send no Origin; a browser always names the page's origin (or "null").
-  const origin = single(request.headers.origin);
+  const origin = firstHeaderValue(request.headers.origin);
   if (origin !== undefined && !allowed.allowsOrigin(origin)) {
     return { code: 'FORBIDDEN_ORIGIN', message: `Origin ${quoted(origin)} is not allowed to call Toolplane (TOOLPLANE_ALLOWED_ORIGINS).` };
   }
@@ -111,7 +112,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, refusal: Refusal):
  * else a fresh UUID. Answered back in `X-Request-Id` and named in what the request records and logs.
  */
 export function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
-  const presented = single(request.headers['x-request-id']);
+  const presented = firstHeaderValue(request.headers['x-request-id']);
   return presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
 }
 
@@ -126,10 +127,6 @@ export function machineNames(): MachineNames {
     for (const entry of entries ?? []) addresses.push(entry.address);
   }
   return { addresses, hostname: hostname() };
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function quoted(value: string | undefined): string {

@@ -10,6 +10,7 @@ import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
 import { hashApiKey } from '../infrastructure/api-key-secret.js';
 import { looksLikeJwt, type OidcVerifier } from '../infrastructure/oidc-verifier.js';
+import { firstHeaderValue } from '../../../shared/http/header-value.js';
 
 /** The OidcVerifier, or null when no issuer is configured. */
 export const OIDC_VERIFIER = Symbol('OIDC_VERIFIER');
@@ -132,7 +133,7 @@ export class AuthGuard implements CanActivate {
 
   private async identify(request: AuthedRequest): Promise<Principal> {
     if (this.config.authDisabled) return ANONYMOUS_DEVELOPER;
-    const presented = bearerToken(request.headers.authorization) ?? single(request.headers['x-api-key']);
+    const presented = bearerToken(request.headers.authorization) ?? firstHeaderValue(request.headers['x-api-key']);
     if (!presented) {
       throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>".');
     }
@@ -155,11 +156,8 @@ function tooManyFailures(retryAfterMs: number): DomainError {
 }
 
 function bearerToken(header: string | string[] | undefined): string | undefined {
-  const value = single(header);
+  const value = firstHeaderValue(header);
   const match = value ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
   return match?.[1];
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
