@@ -120,13 +120,15 @@ export class KeepAliveRpcPoster {
 }
 
 /**
- * A dispatch handler that can be cancelled before undici hands it its controller (while the
- * request waits for a connection) as well as after.
+ * A dispatch handler that settles its caller once and can be cancelled before undici hands it its
+ * controller (while the request waits for a connection) as well as after.
  */
 abstract class CancellableReading implements Dispatcher.DispatchHandler {
   private controller?: Dispatcher.DispatchController;
   private cancelledWith?: Error;
   protected settled = false;
+
+  constructor(private readonly settle: (error: unknown, answer?: RpcMessage) => void) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -148,17 +150,18 @@ abstract class CancellableReading implements Dispatcher.DispatchHandler {
 
   abstract onResponseError(controller: Dispatcher.DispatchController, error: Error): void;
 
-  protected abstract finish(error: unknown, answer?: RpcMessage): void;
+  /** Tells the caller how the request ended; only the first word counts. */
+  protected finish(error: unknown, answer?: RpcMessage): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(error, answer);
+  }
 }
 
 /** Reads the response to a notification or a response: only its status matters. */
 class AcceptedReading extends CancellableReading {
   private status = 0;
   private statusText?: string;
-
-  constructor(private readonly settle: (error: unknown) => void) {
-    super();
-  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, _headers: unknown, statusText?: string): void {
     this.status = status;
@@ -173,12 +176,6 @@ class AcceptedReading extends CancellableReading {
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.finish(error);
-  }
-
-  protected finish(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(error);
   }
 }
 
@@ -199,15 +196,9 @@ class ResponseReading extends CancellableReading {
     private readonly id: RequestId,
     private readonly options: RpcPostOptions,
     private readonly maxMessageBytes: number,
-    private readonly settle: (error: unknown, answer?: RpcMessage) => void,
+    settle: (error: unknown, answer?: RpcMessage) => void,
   ) {
-    super();
-  }
-
-  protected finish(error: unknown, answer?: RpcMessage): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(error, answer);
+    super(settle);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusText?: string): void {
@@ -228,9 +219,7 @@ class ResponseReading extends CancellableReading {
       const announced = Number(firstHeaderValue(headers['content-length']) ?? Number.NaN);
       if (announced > this.maxMessageBytes) this.overflow();
     } else {
-      const error = new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${String(contentType)}`);
-      this.finish(error);
-      this.abort(error);
+      this.cancel(new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${String(contentType)}`));
     }
   }
 
@@ -260,7 +249,7 @@ class ResponseReading extends CancellableReading {
       case 'status':
         return this.failWithStatus(Buffer.concat(this.chunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8'));
       case 'events':
-        return this.eventsEnded();
+        return this.afterEvents(() => this.streamEnded());
       default:
         return;
     }
@@ -269,10 +258,7 @@ class ResponseReading extends CancellableReading {
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.mode !== 'events' || !this.deliveries) return this.finish(error);
     // An answer already taken off the stream (perhaps still being parsed) wins over the failure.
-    void this.deliveries.drained().then(() => {
-      if (this.drainTimer) clearTimeout(this.drainTimer);
-      this.finish(error);
-    });
+    this.afterEvents(() => this.finish(error));
   }
 
   private failWithStatus(text: string): void {
@@ -332,10 +318,11 @@ class ResponseReading extends CancellableReading {
     }
   }
 
-  private eventsEnded(): void {
+  /** Runs `then` once every event taken off the stream was handled (some may be parsed on the worker thread). */
+  private afterEvents(then: () => void): void {
     void this.deliveries!.drained().then(() => {
       if (this.drainTimer) clearTimeout(this.drainTimer);
-      this.streamEnded();
+      then();
     });
   }
 
@@ -362,9 +349,7 @@ class ResponseReading extends CancellableReading {
   private overflow(): void {
     this.mode = 'ignore';
     this.chunks = [];
-    const error = new UpstreamError('limit', `dropped a message from the server: larger than the ${formatBytes(this.maxMessageBytes)} limit`);
-    this.finish(error);
-    this.abort(error);
+    this.cancel(new UpstreamError('limit', `dropped a message from the server: larger than the ${formatBytes(this.maxMessageBytes)} limit`));
   }
 }
 
