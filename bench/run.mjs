@@ -643,7 +643,7 @@ async function main() {
     : undefined;
   for (const row of refresh?.rows ?? []) log(`refresh ×${row.concurrency} ${row.target}: ${row.sources} sources in ${row.seconds.toFixed(1)} s, p50 ${row.p50.toFixed(0)} ms`);
   const replicas = WORKLOADS.includes('replicas')
-    ? await replicasWorkload({ root: ROOT, main: MAIN, echoUrl: targets.echoDirect.url, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, log })
+    ? await replicasWorkload({ root: ROOT, main: MAIN, echoUrl: targets.echoDirect.url, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, executionCommit: EXECUTION_COMMIT, log })
     : undefined;
 
   const report = renderReport({

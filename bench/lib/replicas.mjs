@@ -13,7 +13,7 @@ import { cpuSeconds, freePort, postgresCpuSeconds, startProcess, stopProcess, wa
 
 /* global fetch */
 
-export async function replicasWorkload({ root, main, echoUrl, connections, seconds, warmupSeconds, log }) {
+export async function replicasWorkload({ root, main, echoUrl, connections, seconds, warmupSeconds, executionCommit, log }) {
   const dir = mkdtempSync(join(tmpdir(), 'toolplane-bench-replicas-'));
   // As root the embedded PostgreSQL runs as another user, which must reach its directory.
   chmodSync(dir, 0o755);
@@ -29,7 +29,7 @@ export async function replicasWorkload({ root, main, echoUrl, connections, secon
     TOOLPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     TOOLPLANE_REFRESH_TICK_MS: '3600000',
-    TOOLPLANE_EXECUTION_COMMIT: process.env.BENCH_EXECUTION_COMMIT?.trim() || 'durable',
+    TOOLPLANE_EXECUTION_COMMIT: executionCommit,
   };
   const replicas = [];
   try {
