@@ -55,12 +55,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TOOLPLANE_EXECUTION_COMMIT: 'durable' }).executionCommit).toBe('durable');
     let error: unknown;
     try {
-      loadConfig({ TOOLPLANE_EXECUTION_COMMIT: 'off', PORT: 'x' });
+      loadConfig({ TOOLPLANE_EXECUTION_COMMIT: 'off', TOOLPLANE_SANDBOX: 'maybe', PORT: 'x' });
     } catch (e) {
       error = e;
     }
-    expect((error as ConfigError).problems).toHaveLength(2);
+    expect((error as ConfigError).problems).toHaveLength(3);
     expect((error as ConfigError).problems).toContain('TOOLPLANE_EXECUTION_COMMIT must be one of durable, async (got "off")');
+    expect((error as ConfigError).problems).toContain('TOOLPLANE_SANDBOX must be one of auto, required, off (got "maybe")');
   });
 
   it('turns traces on only when an OTLP endpoint or a traces exporter is configured', () => {

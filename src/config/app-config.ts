@@ -115,6 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     }
     return value;
   };
+  /** One of `values`, read case-insensitively; unset or empty: `fallback`. */
+  const oneOf = <T extends string>(name: string, values: readonly T[], fallback: T): T => {
+    const value = env[name]?.trim().toLowerCase() || fallback;
+    if ((values as readonly string[]).includes(value)) return value as T;
+    problems.push(`${name} must be one of ${values.join(', ')} (got "${env[name]}")`);
+    return fallback;
+  };
 
   const host = env.HOST?.trim() || '127.0.0.1';
   const configPrune = (env.TOOLPLANE_CONFIG_PRUNE?.trim().toLowerCase() || 'false') === 'true';
@@ -132,12 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = (env.LOG_LEVEL?.toLowerCase() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
-  const sandbox = (env.TOOLPLANE_SANDBOX?.trim().toLowerCase() || 'auto') as SandboxMode;
-  if (!SANDBOX_MODES.includes(sandbox)) problems.push(`TOOLPLANE_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${env.TOOLPLANE_SANDBOX}")`);
-  const executionCommit = (env.TOOLPLANE_EXECUTION_COMMIT?.trim().toLowerCase() || 'durable') as ExecutionCommit;
-  if (!EXECUTION_COMMITS.includes(executionCommit)) {
-    problems.push(`TOOLPLANE_EXECUTION_COMMIT must be one of ${EXECUTION_COMMITS.join(', ')} (got "${env.TOOLPLANE_EXECUTION_COMMIT}")`);
-  }
+  const sandbox = oneOf('TOOLPLANE_SANDBOX', SANDBOX_MODES, 'auto');
+  const executionCommit = oneOf('TOOLPLANE_EXECUTION_COMMIT', EXECUTION_COMMITS, 'durable');
   const sandboxBwrapPath = env.TOOLPLANE_SANDBOX_BWRAP?.trim() || '/usr/bin/bwrap';
   if (!sandboxBwrapPath.startsWith('/')) problems.push('TOOLPLANE_SANDBOX_BWRAP must be an absolute path');
 
