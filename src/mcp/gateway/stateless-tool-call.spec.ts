@@ -1,4 +1,6 @@
-import { recognizeStatelessToolCall } from './stateless-tool-call.js';
+import fc from 'fast-check';
+import { isSpecType } from '@modelcontextprotocol/server';
+import { RememberedCheck, recognizeStatelessToolCall } from './stateless-tool-call.js';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -94,5 +96,40 @@ describe('recognizeStatelessToolCall', () => {
   ])('leaves %s to the SDK', (_case, body, headers) => {
     const present = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
     expect(recognize(body, present)).toBeUndefined();
+  });
+});
+
+describe('RememberedCheck', () => {
+  it('answers as the check it remembers, for any sequence of values', () => {
+    const capability = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.boolean(), fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null), tie('object')),
+      object: fc.dictionary(fc.constantFrom('roots', 'listChanged', 'sampling', 'elicitation', 'form', 'url', 'tools', 'x', '__proto__'), tie('value'), { maxKeys: 3 }),
+    })).object;
+    fc.assert(
+      fc.property(fc.array(capability.map((value) => JSON.parse(JSON.stringify(value)) as unknown), { minLength: 1, maxLength: 30 }), (values) => {
+        const remembered = new RememberedCheck(isSpecType.ClientCapabilities);
+        // Each value twice: the second answer may come from memory.
+        for (const value of [...values, ...values]) expect(remembered.check(value)).toBe(isSpecType.ClientCapabilities(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('runs the check once per passing text, every time for a failing one, and stays bounded', () => {
+    let runs = 0;
+    const remembered = new RememberedCheck((value: unknown): value is { ok: true } => {
+      runs += 1;
+      return (value as { ok?: unknown }).ok === true;
+    });
+    for (let i = 0; i < 3; i++) expect(remembered.check({ ok: true })).toBe(true);
+    expect(runs).toBe(1);
+    for (let i = 0; i < 3; i++) expect(remembered.check({ ok: false })).toBe(false);
+    expect(runs).toBe(4);
+    const long = { ok: true, pad: 'x'.repeat(RememberedCheck.MAX_TEXT_LENGTH) };
+    remembered.check(long);
+    remembered.check(long);
+    expect(runs).toBe(6);
+    for (let i = 0; i < RememberedCheck.MAX_REMEMBERED * 3; i++) remembered.check({ ok: true, i });
+    expect(remembered.size).toBeLessThanOrEqual(RememberedCheck.MAX_REMEMBERED);
   });
 });

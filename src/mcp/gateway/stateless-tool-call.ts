@@ -67,14 +67,47 @@ export function recognizeStatelessToolCall(body: unknown, header: (name: string)
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION || version !== MODERN_VERSION) return undefined;
   if (header('mcp-method') !== 'tools/call' || header('mcp-name') !== name || !isPlainHeaderValue(name)) return undefined;
   // The SDK's own schemas for what the envelope declares.
-  if (!isRecord(capabilities) || !isSpecType.ClientCapabilities(capabilities)) return undefined;
-  if (clientInfo !== undefined && !isSpecType.Implementation(clientInfo)) return undefined;
+  if (!isRecord(capabilities) || !wellFormedCapabilities.check(capabilities)) return undefined;
+  if (clientInfo !== undefined && !wellFormedClientInfo.check(clientInfo)) return undefined;
   if (logLevel !== undefined && !isLogLevel(logLevel)) return undefined;
   const call = withOptionals({ era: 'modern', id, name, executionMeta, protocolVersion: MODERN_VERSION, clientCapabilities: capabilities }, args, progressToken);
   if (clientInfo !== undefined) call.clientInfo = { name: clientInfo.name, version: clientInfo.version };
   if (logLevel !== undefined) call.logLevel = logLevel;
   return call;
 }
+
+/**
+ * A check of parsed JSON remembered by the value's JSON text. A client sends the same capabilities
+ * and clientInfo with every call, and the SDK's schemas for them were a measurable share of each
+ * call's CPU; the check of a JSON value depends on its text alone. Bounded: short texts only, and
+ * at most MAX_REMEMBERED of them (forgotten all at once when full).
+ */
+export class RememberedCheck<T> {
+  static readonly MAX_TEXT_LENGTH = 2_048;
+  static readonly MAX_REMEMBERED = 256;
+  private readonly passed = new Set<string>();
+
+  constructor(private readonly test: (value: unknown) => value is T) {}
+
+  check(value: unknown): value is T {
+    const text = JSON.stringify(value);
+    const rememberable = text !== undefined && text.length <= RememberedCheck.MAX_TEXT_LENGTH;
+    if (rememberable && this.passed.has(text)) return true;
+    const passes = this.test(value);
+    if (passes && rememberable) {
+      if (this.passed.size >= RememberedCheck.MAX_REMEMBERED) this.passed.clear();
+      this.passed.add(text);
+    }
+    return passes;
+  }
+
+  get size(): number {
+    return this.passed.size;
+  }
+}
+
+const wellFormedCapabilities = new RememberedCheck(isSpecType.ClientCapabilities);
+const wellFormedClientInfo = new RememberedCheck(isSpecType.Implementation);
 
 /** The call with its optional members set only when present (assigned, not spread: this runs on every call). */
 function withOptionals(call: StatelessToolCall, args: Record<string, unknown> | undefined, progressToken: string | number | undefined): StatelessToolCall {

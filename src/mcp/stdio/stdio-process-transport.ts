@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { toJsonRpcMessage } from '../jsonrpc-message.js';
 import { buildChildEnvironment } from './child-environment.js';
 import type { SchemaLimits } from '../../shared/json-schema/schema-limits.js';
 import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from '../../shared/off-thread/large-message.js';
@@ -308,7 +309,7 @@ export class StdioProcessTransport implements Transport {
   private deliver(parsed: unknown, preview: () => string): void {
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(parsed);
+      message = toJsonRpcMessage(parsed);
     } catch {
       this.ignoreLine(preview());
       return;

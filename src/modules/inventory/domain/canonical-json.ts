@@ -22,13 +22,13 @@ export function canonicalJsonWith(value: unknown, stringJson: (text: string) => 
         for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalJsonWith(value[i], stringJson) ?? 'null'}`;
         return `${out}]`;
       }
-      const members: string[] = [];
       const record = value as Record<string, unknown>;
+      let out = '{';
       for (const key of keyOrder(Object.keys(record))) {
         const text = canonicalJsonWith(record[key], stringJson);
-        if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+        if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${text}`;
       }
-      return `{${members.join(',')}}`;
+      return `${out}}`;
     }
     case 'function':
     case 'symbol':
@@ -48,10 +48,17 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
  */
 function keyOrder(keys: string[]): string[] {
   const sorted = keys.sort();
+  // Most objects have no key that could be an index: a look at first characters settles it.
+  if (!sorted.some(startsWithDigit)) return sorted;
   const indexes = sorted.filter((key) => ARRAY_INDEX.test(key) && Number(key) <= 4_294_967_294);
   if (indexes.length === 0) return sorted;
   const isIndex = new Set(indexes);
   return [...indexes.sort((a, b) => Number(a) - Number(b)), ...sorted.filter((key) => !isIndex.has(key))];
+}
+
+function startsWithDigit(key: string): boolean {
+  const code = key.charCodeAt(0);
+  return code >= 48 && code <= 57;
 }
 
 export function sha256Hex(text: string): string {
