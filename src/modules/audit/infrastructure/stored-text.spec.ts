@@ -3,7 +3,7 @@ import type { ExecutionRecord } from '../../execution/domain/execution.js';
 import { sha256Hex } from '../../inventory/domain/canonical-json.js';
 import { anyText, canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
 import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';
-import { canonicalStoredJson, storedJson, storedStrings } from './stored-text.js';
+import { canonicalStoredJson, storedJson, storedStrings, storedText } from './stored-text.js';
 
 /** The definition the chain's digests were first computed with: a sorted copy through a replacer. */
 const reference = (value: unknown) => JSON.stringify(sortedCopy(value), storedStrings);
@@ -68,5 +68,15 @@ describe('canonical stored JSON', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('stored text', () => {
+  it('replaces NUL and lone surrogates and keeps everything else, for any text', () => {
+    const original = (value: string) => value.replaceAll('\u0000', '\uFFFD').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 20 }), (value) => expect(storedText(value)).toBe(original(value))), { numRuns: 5000 });
+    expect(storedText('a\u0000b\ud800c😀')).toBe('a\uFFFDb\uFFFDc😀');
+    const plain = 'plain text';
+    expect(storedText(plain)).toBe(plain);
   });
 });

@@ -3,8 +3,13 @@ import { canonicalJsonWith } from '../../inventory/domain/canonical-json.js';
 /** PostgreSQL text and jsonb hold neither NUL nor lone surrogates (a truncated emoji): both become U+FFFD. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** NUL or any surrogate: a text without one is stored as it is. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const MAY_NEED_REPLACING = /[\u0000\uD800-\uDFFF]/;
+
 /** The text as an execution record stores it. */
 export function storedText(value: string): string {
+  if (!MAY_NEED_REPLACING.test(value)) return value;
   return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
 }
 
@@ -22,9 +27,6 @@ export function storedJson(value: unknown): string {
   return JSON.stringify(value, storedStrings);
 }
 
-/** JSON.stringify's escapes of what storedText replaces: NUL, and a surrogate (maybe lone). */
-const MAY_NEED_STORING = /\\u0000|\\ud[89a-f]/i;
-
 /**
  * The value as canonical JSON (see canonicalJson) with every string as storedText makes it: the
  * same text as `JSON.stringify(sortKeys(value), storedStrings)`, in one pass and without calling a
@@ -35,7 +37,5 @@ export function canonicalStoredJson(value: unknown): string | undefined {
 }
 
 function storedStringJson(value: string): string {
-  const text = JSON.stringify(value);
-  // Most strings need no storing: their JSON has no NUL and no surrogate escape.
-  return MAY_NEED_STORING.test(text) ? JSON.stringify(storedText(value)) : text;
+  return JSON.stringify(storedText(value));
 }
