@@ -301,32 +301,19 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   }
 
   private async insert(rows: Pending[]): Promise<void> {
-    const columns = this.writesStarts ? START_COLUMNS : COLUMNS;
     const params: unknown[] = [];
-    const tuples = rows.map((row) => {
-      const first = params.length + 1;
-      params.push(...row.values);
-      return `(${columns.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`;
-    });
-    let text: string;
-    if (this.writesStarts) {
-      text = `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
-    } else {
-      // Idempotent: recording the same execution twice keeps the first row. Each row written joins
-      // the chain's pending list, with its digest, in the same statement (see ExecutionChainSealer).
-      const inserted = `inserted AS (INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id)`;
-      // An id twice in one batch is written once (ON CONFLICT above), so it is queued once, with the first row's digest.
+    for (const row of rows) params.push(...row.values);
+    let kind: StatementKind = 'starts';
+    if (!this.writesStarts) {
+      // An id twice in one batch is written once (ON CONFLICT), so it is queued once, with the first row's digest.
       const digests = new Map<string, string | undefined>();
       for (const row of rows) if (!digests.has(row.id)) digests.set(row.id, row.digest);
       params.push([...digests.keys()], [...digests.values()]);
-      const queued = `SELECT d.id, d.digest FROM inserted JOIN unnest($${params.length - 1}::uuid[], $${params.length}::text[]) AS d(id, digest) ON d.id = inserted.id`;
       const started = rows.filter((row) => this.startedIds.has(row.id)).map((row) => row.id);
-      // The outcome replaces the call's started row, in the same statement.
       if (started.length > 0) params.push(started);
-      const finished = started.length > 0 ? `finished AS (DELETE FROM execution_starts WHERE id = ANY($${params.length}::uuid[])), ` : '';
-      text = `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id, digest) ${queued}`;
+      kind = started.length > 0 ? 'ending-starts' : 'executions';
     }
-    const kind = this.writesStarts ? 'starts' : params.length > rows.length * COLUMNS.length + 2 ? 'ending-starts' : 'executions';
+    const text = statementText(kind, rows.length);
     const name = `toolplane-record-${kind}-${rows.length}`;
     const pool = poolOf(this.dataSource);
     if (pool && this.commitsAsync) {
@@ -385,6 +372,42 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
 function poolOf(dataSource: DataSource): Pool | undefined {
   const master = (dataSource.driver as unknown as { master?: unknown }).master;
   return master instanceof pg.Pool ? master : undefined;
+}
+
+type StatementKind = 'starts' | 'executions' | 'ending-starts';
+
+/** The statements of the prepared batch sizes, built once: every batch of a size and kind has the same text. */
+const statementTexts = new Map<string, string>();
+
+function statementText(kind: StatementKind, rowCount: number): string {
+  const key = `${kind}-${rowCount}`;
+  let text = statementTexts.get(key);
+  if (text === undefined) {
+    text = buildStatementText(kind, rowCount);
+    if (rowCount <= PREPARED_BATCH_SIZES) statementTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * The INSERT of `rowCount` rows. Executions: idempotent (recording the same execution twice keeps
+ * the first row); each row written joins the chain's pending list with its digest in the same
+ * statement (see ExecutionChainSealer), and with `ending-starts` the outcome replaces the call's
+ * started row too. Parameters: every row's columns, then the ids and digests, then the started ids.
+ */
+function buildStatementText(kind: StatementKind, rowCount: number): string {
+  const columns = kind === 'starts' ? START_COLUMNS : COLUMNS;
+  const tuples: string[] = [];
+  for (let row = 0; row < rowCount; row++) {
+    const first = row * columns.length + 1;
+    tuples.push(`(${columns.map(([, cast], i) => `$${first + i}::${cast}`).join(', ')})`);
+  }
+  if (kind === 'starts') return `INSERT INTO execution_starts (id, started_at, record) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`;
+  const ids = rowCount * COLUMNS.length + 1;
+  const inserted = `inserted AS (INSERT INTO executions (${COLUMN_LIST}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id)`;
+  const queued = `SELECT d.id, d.digest FROM inserted JOIN unnest($${ids}::uuid[], $${ids + 1}::text[]) AS d(id, digest) ON d.id = inserted.id`;
+  const finished = kind === 'ending-starts' ? `finished AS (DELETE FROM execution_starts WHERE id = ANY($${ids + 2}::uuid[])), ` : '';
+  return `WITH ${finished}${inserted} INSERT INTO execution_chain_pending (execution_id, digest) ${queued}`;
 }
 
 function recorderClosed(): DomainError {
