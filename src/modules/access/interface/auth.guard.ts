@@ -65,6 +65,8 @@ export class AuthGuard implements CanActivate {
   /** Failed authentications per client address; an address out of tokens is refused until `blockedUntil`. */
   private readonly failures: BucketSet;
   private readonly blockedUntil = new Map<string, number>();
+  /** Each route's declared access, by handler and controller (see accessOf). */
+  private readonly declared = new WeakMap<object, Map<object, 'public' | Permission | undefined>>();
 
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
@@ -79,7 +81,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    const access = declaredAccess(this.reflector, targets);
+    const access = this.accessOf(targets[0]!, targets[1]!);
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     if (access === 'public') {
       const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, targets);
@@ -98,6 +100,17 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('forbidden', 'FORBIDDEN', `The ${principal.roles.join(', ')} role may not do this (it needs ${access}).`);
     }
     return true;
+  }
+
+  /** What a route declares, read from its decorators once (they do not change while Toolplane runs). */
+  private accessOf(handler: object, controller: object): 'public' | Permission | undefined {
+    let byController = this.declared.get(handler);
+    if (!byController) {
+      byController = new Map();
+      this.declared.set(handler, byController);
+    }
+    if (!byController.has(controller)) byController.set(controller, declaredAccess(this.reflector, [handler as never, controller as never]));
+    return byController.get(controller);
   }
 
   /**

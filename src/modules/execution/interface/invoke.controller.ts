@@ -13,6 +13,7 @@ import type { ExecutionView } from '../../audit/application/execution-view.js';
 import { ExecutionResponseDto } from '../../audit/interface/execution.dto.js';
 import { ExecutionFailureDto, InvokeToolDto } from './invoke.dto.js';
 import { httpStatusOf } from './execution-http-status.js';
+import { plainInvokeBody } from './plain-invoke-body.js';
 import { acceptsEventStream, ProgressEventStream } from './progress-event-stream.js';
 import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
@@ -86,7 +87,9 @@ export class InvokeController {
     requestId: string,
     onStream: (done: Promise<number>) => void,
   ): Promise<Answer | StreamableFile> {
-    const { value, problems } = await validateDto(InvokeToolDto, body);
+    // The common body needs no class-validator pass; anything else gets one, which names every problem.
+    const plain = plainInvokeBody(body);
+    const { value, problems } = plain ? { value: plain, problems: [] } : await validateDto(InvokeToolDto, body);
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new CallerDeparture();
     const stopListening = onClientGone(reply.raw, () => gone.abort());
