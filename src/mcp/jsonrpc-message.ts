@@ -1,4 +1,5 @@
 import { parseJSONRPCMessage, type JSONRPCMessage, type JSONRPCResultResponse } from '@modelcontextprotocol/client';
+import { isPlainObject } from '../shared/is-record.js';
 
 /**
  * A parsed JSON value as a JSON-RPC message, accepted exactly as the SDK's `parseJSONRPCMessage`
@@ -28,8 +29,4 @@ function isPlainResultResponse(value: unknown): value is JSONRPCResultResponse {
     keys += 1;
   }
   return keys === 3;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }

@@ -41,8 +41,11 @@ export const PERMISSION_EXTENSION = 'x-toolplane-permission';
  */
 export const Requires = (permission: Permission) => applyDecorators(SetMetadata(PERMISSION, permission), ApiExtension(PERMISSION_EXTENSION, permission));
 
+type RouteTargets = Parameters<Reflector['getAllAndOverride']>[1];
+type Access = 'public' | Permission | undefined;
+
 /** What a route declares: public, a permission, or nothing (refused). */
-export function declaredAccess(reflector: Reflector, targets: Parameters<Reflector['getAllAndOverride']>[1]): 'public' | Permission | undefined {
+export function declaredAccess(reflector: Reflector, targets: RouteTargets): Access {
   if (reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return 'public';
   return reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
 }
@@ -66,7 +69,7 @@ export class AuthGuard implements CanActivate {
   private readonly failures: BucketSet;
   private readonly blockedUntil = new Map<string, number>();
   /** Each route's declared access, by handler and controller (see accessOf). */
-  private readonly declared = new WeakMap<object, Map<object, 'public' | Permission | undefined>>();
+  private readonly declared = new WeakMap<RouteTargets[number], Map<RouteTargets[number], Access>>();
 
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
@@ -81,7 +84,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    const access = this.accessOf(targets[0]!, targets[1]!);
+    const access = this.accessOf(context.getHandler(), context.getClass());
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     if (access === 'public') {
       const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, targets);
@@ -103,13 +106,13 @@ export class AuthGuard implements CanActivate {
   }
 
   /** What a route declares, read from its decorators once (they do not change while Toolplane runs). */
-  private accessOf(handler: object, controller: object): 'public' | Permission | undefined {
+  private accessOf(handler: RouteTargets[number], controller: RouteTargets[number]): Access {
     let byController = this.declared.get(handler);
     if (!byController) {
       byController = new Map();
       this.declared.set(handler, byController);
     }
-    if (!byController.has(controller)) byController.set(controller, declaredAccess(this.reflector, [handler as never, controller as never]));
+    if (!byController.has(controller)) byController.set(controller, declaredAccess(this.reflector, [handler, controller]));
     return byController.get(controller);
   }
 
