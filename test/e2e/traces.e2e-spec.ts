@@ -340,17 +340,27 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
   });
 
   it('makes a CLIENT span for each tools/list page a refresh asks for, its context sent in _meta', async () => {
-    const before = receiver.spans.length;
-    expect((await h.api.post('/api/v1/sources/rec/refresh')).status).toBe(200);
-    const listing = await waitFor(() => receiver.spans.slice(before).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the tools/list span');
+    // Each refresh runs under a trace of its own, so a late span of another source's discovery cannot be taken for it.
+    const refreshUnder = async (source: string) => {
+      const traceId = hex(16);
+      const refreshed = await h.api.request('POST', `/api/v1/sources/${source}/refresh`, {}, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+      expect(refreshed.status).toBe(200);
+      return traceId;
+    };
+    const httpTrace = await refreshUnder('rec');
+    const listing = await waitFor(() => spansOf(httpTrace).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the tools/list span');
+    // The REST request's own SERVER span, the listing under it.
+    const request = await waitFor(() => spansOf(httpTrace).find((span) => span.kind === SERVER), 'the refresh request span');
+    expect(request.name).toBe('POST /api/v1/sources/{idOrName}/refresh');
+    expect(request.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/api/v1/sources/{idOrName}/refresh', 'url.path': '/api/v1/sources/rec/refresh', 'http.response.status_code': 200 });
+    expect(listing.parentSpanId).toBe(request.spanId);
     expect(listing.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'tcp', 'server.address': '127.0.0.1', 'server.port': upstream.port });
     expect(listing.attributes['gen_ai.tool.name']).toBeUndefined();
     const heard = (await (await fetch(`http://127.0.0.1:${upstream.port}/listings`)).json()) as { meta: Record<string, unknown> | null }[];
     expect(heard.map((l) => l.meta?.traceparent)).toContain(`00-${listing.traceId}-${listing.spanId}-01`);
 
-    const stdioBefore = receiver.spans.length;
-    expect((await h.api.post('/api/v1/sources/ev/refresh')).status).toBe(200);
-    const stdioListing = await waitFor(() => receiver.spans.slice(stdioBefore).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the stdio tools/list span');
+    const stdioTrace = await refreshUnder('ev');
+    const stdioListing = await waitFor(() => spansOf(stdioTrace).find((span) => span.kind === CLIENT && span.name === 'tools/list'), 'the stdio tools/list span');
     expect(stdioListing.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'pipe' });
     const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.adminKey}` } })).text();
     expect(metrics).toMatch(/mcp_client_operation_duration_seconds_count\{[^}]*mcp_method_name="tools\/list"[^}]*\} [1-9]/);
@@ -369,6 +379,25 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     const client = await waitFor(() => spansOf(traceId).find((span) => span.kind === CLIENT), 'the client span');
     expect(client.parentSpanId).toBe(http.spanId);
     expect(client.name).toBe('tools/call echo');
+    // The span every other REST request gets is not made a second time for invoke.
+    expect(spansOf(traceId).filter((span) => span.kind === SERVER)).toHaveLength(1);
+  });
+
+  it('puts other REST requests under an HTTP SERVER span too, named by the method alone when no route matched', async () => {
+    const traceId = hex(16);
+    const missing = await h.api.request('GET', '/api/v1/no-such-thing', undefined, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    expect(missing.status).toBe(404);
+    const span = await waitFor(() => spansOf(traceId).find((candidate) => candidate.kind === SERVER), 'the HTTP span');
+    expect(span.name).toBe('GET');
+    expect(span.attributes['http.route']).toBeUndefined();
+    expect(span.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/api/v1/no-such-thing', 'http.response.status_code': 404 });
+
+    // Health and metrics scrapes make no spans.
+    const scrape = hex(16);
+    await fetch(`${h.url}/health/live`, { headers: { traceparent: `00-${scrape}-${hex(8)}-01` } });
+    await h.api.request('GET', '/api/v1/sources', undefined, { headers: { traceparent: `00-${scrape}-${hex(8)}-01` } });
+    await waitFor(() => spansOf(scrape).find((candidate) => candidate.name === 'GET /api/v1/sources'), 'the list span');
+    expect(spansOf(scrape).map((candidate) => candidate.name)).toEqual(['GET /api/v1/sources']);
   });
 
   it('makes SERVER spans for other MCP methods too (the SDK path)', async () => {

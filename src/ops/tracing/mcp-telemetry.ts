@@ -145,11 +145,16 @@ export class McpTelemetry {
     return new McpClientOperation(this.metrics, transport, span, ctx, method);
   }
 
-  /** A REST request served over HTTP (`POST /api/v1/tools/{qualifiedName}/invoke`), parented by its `traceparent` header. */
-  httpServer(method: string, route: string, path: string, headers: Headers, client: { address?: string; port?: number }): HttpServerOperation {
+  /**
+   * A REST request served over HTTP (e.g. `POST /api/v1/tools/{qualifiedName}/invoke`), parented by its
+   * `traceparent` header. Without a matched route the span is named by the method alone.
+   */
+  httpServer(method: string, route: string | undefined, path: string, headers: Headers, client: { address?: string; port?: number }): HttpServerOperation {
     if (!traceCarriers.enabled) return new HttpServerOperation(undefined, undefined);
     const parent = traceCarriers.extract(headers) ?? context.active();
-    const span = trace.getTracer('toolplane').startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route } }, parent);
+    const name = route === undefined ? method : `${method} ${route}`;
+    const attributes: Attributes = route === undefined ? { 'http.request.method': method } : { 'http.request.method': method, 'http.route': route };
+    const span = trace.getTracer('toolplane').startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
     if (span.isRecording()) {
       const attributes: Attributes = { 'url.path': path.slice(0, 500), 'url.scheme': 'http', 'network.transport': 'tcp' };
       if (client.address) attributes['client.address'] = client.address;
