@@ -55,6 +55,26 @@ describe('McpCatalog', () => {
     catalog.onModuleDestroy();
   });
 
+  it('reads the whole catalog at the fallback interval even while changes of single sources keep patching it', async () => {
+    const store = new InMemoryCatalog();
+    const ids = { n: 0 };
+    const sourceId = apply(store, { kind: 'add-source', name: 'a', enabled: true, readOnly: false }, ids)!;
+    const catalog = new McpCatalog(store.bus as unknown as QueryBus);
+    await catalog.snapshot();
+    const wholeReads = () => store.sourceReads;
+    for (let step = 1; step <= 5; step++) {
+      now += CATALOG_REFRESH_MS / 4;
+      catalog.handle(new CatalogChanged(sourceId));
+      await catalog.snapshot();
+      // A request served from the patched reading.
+      await catalog.snapshot();
+      await settle();
+    }
+    // Five patches over 1.25 intervals: one whole reading behind them, as without the patches.
+    expect(wholeReads()).toBe(2);
+    catalog.onModuleDestroy();
+  });
+
   it('reads again at once after a catalog change, announced here or by another process', async () => {
     const bus = countingBus();
     const catalog = new McpCatalog(bus as unknown as QueryBus);
@@ -73,7 +93,7 @@ describe('McpCatalog', () => {
  */
 class InMemoryCatalog {
   readonly sources = new Map<string, { id: string; name: string; enabled: boolean; readOnly: boolean }>();
-  readonly tools = new Map<string, { name: string; sourceId: string; status: 'active' | 'stale'; enabled: boolean; version: number }>();
+  readonly tools = new Map<string, { name: string; sourceId: string; status: 'active' | 'deprecated'; enabled: boolean; version: number }>();
   toolReads = 0;
   sourceReads = 0;
 
@@ -107,7 +127,7 @@ class InMemoryCatalog {
   };
 }
 
-function view(id: string, tool: { name: string; status: 'active' | 'stale'; enabled: boolean; version: number }, source: { id: string; name: string; enabled: boolean; readOnly: boolean }): ToolView {
+function view(id: string, tool: { name: string; status: 'active' | 'deprecated'; enabled: boolean; version: number }, source: { id: string; name: string; enabled: boolean; readOnly: boolean }): ToolView {
   const qualifiedName = `${source.name}__${tool.name}`;
   const annotations = tool.version % 2 === 0 ? { readOnlyHint: true } : null;
   const description = `v${tool.version}`;
@@ -149,14 +169,14 @@ type Change =
   | { kind: 'add-source'; name: string; enabled: boolean; readOnly: boolean }
   | { kind: 'remove-source' | 'toggle-source' | 'rename-source'; pick: number; name: string }
   | { kind: 'add-tool'; pick: number; name: string }
-  | { kind: 'remove-tool' | 'toggle-tool' | 'edit-tool' | 'stale-tool'; pick: number };
+  | { kind: 'remove-tool' | 'toggle-tool' | 'edit-tool' | 'deprecate-tool'; pick: number };
 
 const NAMES = ['a', 'b', 'c', 'd', 'e'];
 const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant('add-source' as const), name: fc.constantFrom(...NAMES), enabled: fc.boolean(), readOnly: fc.boolean() }),
   fc.record({ kind: fc.constantFrom('remove-source' as const, 'toggle-source' as const, 'rename-source' as const), pick: fc.nat(), name: fc.constantFrom(...NAMES) }),
   fc.record({ kind: fc.constant('add-tool' as const), pick: fc.nat(), name: fc.constantFrom('x', 'y', 'z', 'w') }),
-  fc.record({ kind: fc.constantFrom('remove-tool' as const, 'toggle-tool' as const, 'edit-tool' as const, 'stale-tool' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constantFrom('remove-tool' as const, 'toggle-tool' as const, 'edit-tool' as const, 'deprecate-tool' as const), pick: fc.nat() }),
 );
 
 /** Applies a change as the write side would; answers the source it concerns (undefined when none applied). */
@@ -195,7 +215,7 @@ function apply(store: InMemoryCatalog, next: Change, ids: { n: number }): string
       if (next.kind === 'remove-tool') store.tools.delete(id);
       else if (next.kind === 'toggle-tool') tool.enabled = !tool.enabled;
       else if (next.kind === 'edit-tool') tool.version++;
-      else tool.status = tool.status === 'active' ? 'stale' : 'active';
+      else tool.status = tool.status === 'active' ? 'deprecated' : 'active';
       return tool.sourceId;
     }
   }

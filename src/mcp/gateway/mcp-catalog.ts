@@ -55,6 +55,8 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
   private base?: Reading;
   private readonly changedSources = new Set<string>();
   private wholeCatalogChanged = false;
+  /** When the reading last taken as current from the whole catalog started: patches do not postpone the fallback. */
+  private wholeReadAt = 0;
   private lastFingerprint?: string;
   private debounce?: NodeJS.Timeout;
   private readonly listeners = new Set<() => void>();
@@ -65,7 +67,7 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
   async snapshot(): Promise<CatalogSnapshot> {
     const current = this.current;
     if (current) {
-      if (Date.now() - current.loadedAt > CATALOG_REFRESH_MS) void this.load(true).catch((error: unknown) => this.logger.warn(`catalog refresh failed: ${describe(error)}`));
+      if (Date.now() - this.wholeReadAt > CATALOG_REFRESH_MS) void this.load(true).catch((error: unknown) => this.logger.warn(`catalog refresh failed: ${describe(error)}`));
       return current;
     }
     return this.load();
@@ -116,6 +118,7 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
           this.base = reading;
           this.changedSources.clear();
           this.wholeCatalogChanged = false;
+          if (!patch) this.wholeReadAt = loadedAt;
           this.announce(snapshot);
         }
         return snapshot;
