@@ -392,7 +392,7 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     expect(span.attributes['http.route']).toBeUndefined();
     expect(span.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/api/v1/no-such-thing', 'http.response.status_code': 404 });
 
-    // Health and metrics scrapes make no spans.
+    // A health check makes no span; a REST request under the same trace does.
     const scrape = hex(16);
     await fetch(`${h.url}/health/live`, { headers: { traceparent: `00-${scrape}-${hex(8)}-01` } });
     await h.api.request('GET', '/api/v1/sources', undefined, { headers: { traceparent: `00-${scrape}-${hex(8)}-01` } });
