@@ -10,6 +10,7 @@ import type { Principal } from '../../modules/access/domain/principal.js';
 import { Requires } from '../../modules/access/interface/auth.guard.js';
 import { MCP_SCOPE } from '../../modules/access/interface/protected-resource.controller.js';
 import { DomainError } from '../../shared/domain-error.js';
+import { clientOf } from '../../shared/http/client-of.js';
 import { parseJsonBody } from '../../shared/http/json-body.js';
 import { heavySteps, isHeavyText } from '../../shared/heavy-steps.js';
 import { isRecord } from '../../shared/is-record.js';
@@ -242,12 +243,6 @@ async function sendResponse(reply: FastifyReply, response: Response, operation?:
   const body = Buffer.from(await response.arrayBuffer());
   operation?.answeredBody(body);
   return reply.send(body);
-}
-
-/** The peer of the HTTP connection, as the socket saw it. */
-function clientOf(request: FastifyRequest): { address?: string; port?: number } {
-  const socket = request.raw.socket;
-  return { address: socket.remoteAddress, port: socket.remotePort };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { clientOf } from '../../shared/http/client-of.js';
 import type { HttpServerOperation, McpTelemetry } from './mcp-telemetry.js';
 import { traceCarriers } from './trace-carrier.js';
 
@@ -20,10 +21,7 @@ export function installRestServerSpans(fastify: FastifyInstance, telemetry: McpT
       return;
     }
     const route = template === undefined ? undefined : template.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const operation = telemetry.httpServer(request.method, route, request.url.split('?')[0]!, request.headers, {
-      address: request.raw.socket.remoteAddress,
-      port: request.raw.socket.remotePort,
-    });
+    const operation = telemetry.httpServer(request.method, route, request.url.split('?')[0]!, request.headers, clientOf(request));
     operations.set(request, operation);
     operation.run(done);
   });

@@ -17,6 +17,7 @@ import { plainInvokeBody } from './plain-invoke-body.js';
 import { acceptsEventStream, ProgressEventStream } from './progress-event-stream.js';
 import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
+import { clientOf } from '../../../shared/http/client-of.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 
 const TOOLS_PATH = 'api/v1/tools';
@@ -57,10 +58,7 @@ export class InvokeController {
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
     // The HTTP SERVER span the upstream call's CLIENT span goes under (traces on).
-    const operation = this.telemetry.httpServer('POST', '/api/v1/tools/{qualifiedName}/invoke', request.url.split('?')[0]!, request.headers, {
-      address: request.raw.socket.remoteAddress,
-      port: request.raw.socket.remotePort,
-    });
+    const operation = this.telemetry.httpServer('POST', '/api/v1/tools/{qualifiedName}/invoke', request.url.split('?')[0]!, request.headers, clientOf(request));
     let status: number | undefined;
     let streamed: Promise<number> | undefined;
     try {
