@@ -30,7 +30,6 @@ export class CatalogSnapshot {
   constructor(
     tools: readonly ToolView[],
     sources: readonly { name: string; enabled: boolean }[],
-    readonly loadedAt: number,
   ) {
     const sorted = [...tools].sort((a, b) => compare(a.qualifiedName, b.qualifiedName));
     this.usable = sorted.filter(isUsable);

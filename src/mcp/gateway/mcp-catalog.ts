@@ -107,10 +107,10 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
     const base = this.base;
     const changed = [...this.changedSources];
     const patch = !whole && base !== undefined && !this.wholeCatalogChanged && changed.length <= MAX_PATCHED_SOURCES;
-    const loadedAt = Date.now();
+    const startedAt = Date.now();
     const promise = (patch ? this.readChanged(base, changed) : this.readAll()).then(
       (reading) => {
-        const snapshot = new CatalogSnapshot(reading.tools, reading.sources, loadedAt);
+        const snapshot = new CatalogSnapshot(reading.tools, reading.sources);
         if (this.loading?.promise === promise) this.loading = undefined;
         // No event since the read started: it covers every change so far.
         if (generation === this.generation) {
@@ -118,7 +118,7 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
           this.base = reading;
           this.changedSources.clear();
           this.wholeCatalogChanged = false;
-          if (!patch) this.wholeReadAt = loadedAt;
+          if (!patch) this.wholeReadAt = startedAt;
           this.announce(snapshot);
         }
         return snapshot;

@@ -188,7 +188,6 @@ describe('CatalogSnapshot', () => {
         view('dis__x', {}, { enabled: false }),
       ],
       [{ name: 'empty', enabled: true }],
-      0,
     );
     expect(snapshot.qualifiedTools().map((t) => t.name)).toEqual(['b__alpha', 'b__zeta', 'ro__reads']);
     expect(snapshot.qualifiedTools()[0]).toEqual({ name: 'b__alpha', title: 'Alpha', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });

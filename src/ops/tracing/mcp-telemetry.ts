@@ -153,8 +153,8 @@ export class McpTelemetry {
     if (!traceCarriers.enabled) return new HttpServerOperation(undefined, undefined);
     const parent = traceCarriers.extract(headers) ?? context.active();
     const name = route === undefined ? method : `${method} ${route}`;
-    const attributes: Attributes = route === undefined ? { 'http.request.method': method } : { 'http.request.method': method, 'http.route': route };
-    const span = trace.getTracer('toolplane').startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    const routing: Attributes = route === undefined ? { 'http.request.method': method } : { 'http.request.method': method, 'http.route': route };
+    const span = trace.getTracer('toolplane').startSpan(name, { kind: SpanKind.SERVER, attributes: routing }, parent);
     if (span.isRecording()) {
       const attributes: Attributes = { 'url.path': path.slice(0, 500), 'url.scheme': 'http', 'network.transport': 'tcp' };
       if (client.address) attributes['client.address'] = client.address;

@@ -83,11 +83,12 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const access = this.accessOf(context.getHandler(), context.getClass());
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    const access = this.accessOf(handler, controller);
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     if (access === 'public') {
-      const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, targets);
+      const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, [handler, controller]);
       if (detailFor && (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined)) {
         const principal = await this.throttled(request, () => this.authenticate(request)).catch(() => undefined);
         if (principal && may(principal, detailFor)) request.principal = principal;
