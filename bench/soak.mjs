@@ -73,8 +73,9 @@ function processCensus(pid) {
     const cmd = commandLine(p.pid);
     if (p.comm === 'bwrap') sandboxes++;
     else if (cmd.includes(EVERYTHING)) plugins++;
-    // A PostgreSQL backend serving a client names it in its title: "postgres: user db 127.0.0.1(port) …".
-    else if (p.comm === 'postgres' && /postgres: \S+ \S+ \S+\(\d+\)/.test(cmd)) pgConnections++;
+    // A PostgreSQL backend serving a client names it in its title: "postgres: user db 127.0.0.1(port) …",
+    // or "postgres: user db [local] …" over the cluster's Unix socket.
+    else if (p.comm === 'postgres' && /postgres: \S+ \S+ (?:\S+\(\d+\)|\[local\])/.test(cmd)) pgConnections++;
   }
   return { plugins, sandboxes, pgConnections };
 }

@@ -109,6 +109,22 @@ describe('the embedded database and the secrets store', () => {
     expect((await api.get('/api/v1/secrets')).body.items).toHaveLength(1);
   });
 
+  it('reaches its PostgreSQL over a Unix socket in the cluster directory, which only the cluster user can enter', async () => {
+    const clusterDir = join(dataDir, 'postgres');
+    // postmaster.pid: pid, data directory, start time, port, socket directory, listen address, …
+    const [pid, , , port, socketDir, listenAddress] = readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
+    expect(socketDir).toBe(clusterDir);
+    expect(listenAddress).toBe('127.0.0.1');
+    expect(statSync(join(clusterDir, `.s.PGSQL.${port}`)).isSocket()).toBe(true);
+    expect(statSync(clusterDir).mode & 0o077).toBe(0);
+    // A backend names its client in its process title: "[local]" over the socket, "127.0.0.1(port)" over TCP.
+    const titles = execFileSync('ps', ['-o', 'args=', '--ppid', pid!], { encoding: 'utf8' })
+      .split('\n')
+      .filter((title) => title.startsWith('postgres: toolplane toolplane '));
+    expect(titles.length).toBeGreaterThan(0);
+    expect(titles.filter((title) => !title.includes(' [local] '))).toEqual([]);
+  });
+
   it('runs PostgreSQL as an unprivileged user and leaves no server behind on close', async () => {
     const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const user = execFileSync('ps', ['-o', 'user=', '-p', String(pid)], { encoding: 'utf8' }).trim();
