@@ -71,6 +71,9 @@ describe('ExecuteTool through POST /api/v1/tools/{name}/invoke', () => {
 
       const [row] = await historyOf(echo.body.id);
       expect(row).toMatchObject({ status: 'succeeded', qualified_name: `${source}__echo`, channel: 'rest' });
+      // Execution ids are UUIDv7 carrying the call's start, so the history's id indexes grow at their right edge.
+      expect(echo.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(Number.parseInt(echo.body.id.slice(0, 8) + echo.body.id.slice(9, 13), 16)).toBe(Date.parse(echo.body.startedAt));
     });
 
     it('times out a long-running operation with 504 and records it', async () => {

@@ -356,6 +356,8 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     // Without asking for it in `_meta`, the result carries nothing of Toolplane's: the header names the execution.
     expect(answer.body.result._meta).toBeUndefined();
     const execution = answer.headers.get('toolplane-execution-id')!;
+    // Chosen when the request came in: a UUIDv7, like the ids of REST calls.
+    expect(execution).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await h.sql('SELECT status, channel FROM executions WHERE id = $1', [execution]))[0]).toMatchObject({ status: 'cancelled', channel: 'mcp' });
   });
 

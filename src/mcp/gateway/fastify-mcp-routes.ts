@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { CanActivate } from '@nestjs/common';
@@ -26,6 +25,7 @@ import { CallerDeparture } from '../../shared/caller-signal.js';
 import { onClientGone } from '../../shared/http/client-gone.js';
 import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
 import { firstHeaderValue } from '../../shared/http/header-value.js';
+import { timeOrderedId } from '../../shared/time-ordered-id.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -113,7 +113,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       operation: McpServerOperation | undefined,
     ) => {
       // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
-      if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = randomUUID();
+      if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = timeOrderedId();
       const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;
       if (call) {
         if (exchange.executionId) reply.raw.setHeader(EXECUTION_ID_HEADER, exchange.executionId);

@@ -1,7 +1,6 @@
 import { heavySteps, isHeavy } from '../../../../shared/heavy-steps.js';
 import { decideTool } from '../../../access/domain/tool-scope.js';
 import { RateLimits } from '../rate-limits.js';
-import { randomUUID } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
@@ -27,6 +26,7 @@ import { WorkMetrics } from '../../../../shared/work-metrics.js';
 import { activeTrace } from '../../../../shared/active-trace.js';
 import type { CallerSignal } from '../../../../shared/caller-signal.js';
 import { logLevel } from '../../../../shared/logging/log-level.js';
+import { timeOrderedId } from '../../../../shared/time-ordered-id.js';
 
 const MAX_ARGUMENT_DEPTH = 64;
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
@@ -74,8 +74,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   ) {}
 
   async execute(command: ExecuteToolCommand): Promise<ExecutionRecord> {
-    const id = command.input.executionId ?? randomUUID();
     const started = Date.now();
+    const id = command.input.executionId ?? timeOrderedId(started);
     const clock = performance.now();
     const { input } = command;
     const done = this.inFlight.enter();
