@@ -1,4 +1,7 @@
-import { socketDirectory } from './embedded-postgres.js';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { holdsUnixSockets, socketDirectory } from './embedded-postgres.js';
 
 describe('socketDirectory', () => {
   it('puts the socket in the cluster directory when its path fits the kernel limit', () => {
@@ -12,5 +15,22 @@ describe('socketDirectory', () => {
     for (const dir of ['/data/a,b/postgres', '/data/with space/postgres', "/data/it's/postgres", '/data/"q"/postgres', '/data/é/postgres']) {
       expect(socketDirectory(dir, 5432)).toBeUndefined();
     }
+  });
+});
+
+describe('holdsUnixSockets', () => {
+  it('makes a socket in the directory and leaves nothing behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolplane-socket-check-'));
+    try {
+      expect(await holdsUnixSockets(dir)).toBe(true);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers false where no socket can be made', async () => {
+    expect(await holdsUnixSockets(join(tmpdir(), 'toolplane-no-such-dir', 'deeper'))).toBe(false);
+    expect(await holdsUnixSockets('/' + 'd'.repeat(100))).toBe(false);
   });
 });

