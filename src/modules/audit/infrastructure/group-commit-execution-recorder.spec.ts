@@ -302,6 +302,24 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     }
   });
 
+  it('survives losing the session it holds: the error is caught, and the next batch opens another', async () => {
+    const recorder = new GroupCommitExecutionRecorder(dataSource, { asyncCommit: true });
+    const held = () => (recorder as unknown as { client?: pg.PoolClient }).client;
+    await recorder.record(execution());
+    const session = held()!;
+    expect(session).toBeDefined();
+    // What a server restart or an administrator does to an idle session; its error event used to go uncaught.
+    await reader.query('SELECT pg_terminate_backend($1)', [(session as unknown as { processID: number }).processID]);
+    for (let i = 0; i < 40 && held() === session; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(held()).toBeUndefined();
+    const next = execution();
+    await recorder.record(next);
+    expect(await count([next.id])).toBe(1);
+    expect(held()).toBeDefined();
+    expect(held()).not.toBe(session);
+    await recorder.close();
+  });
+
   it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
     const recorder = new GroupCommitExecutionRecorder(dataSource);
     await fc.assert(

@@ -219,8 +219,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     await this.startedRows?.close();
     await this.flush();
     // Ended, not returned to the pool: its session commits asynchronously.
-    this.client?.release(true);
-    this.client = undefined;
+    if (this.client) this.forget(this.client);
     this.options.journal?.close();
   }
 
@@ -321,11 +320,8 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
       try {
         await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
       } catch (error) {
-        // A broken connection is not reused; a refused row leaves it usable.
-        if (!(error instanceof pg.DatabaseError)) {
-          client.release(true);
-          this.client = undefined;
-        }
+        // A broken connection is not reused (its error event may already have ended it); a refused row leaves it usable.
+        if (!(error instanceof pg.DatabaseError) || isFatal(error)) this.forget(client);
         throw error;
       }
     } else if (pool && rows.length <= PREPARED_BATCH_SIZES) {
@@ -339,14 +335,33 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
   private async connection(pool: Pool): Promise<PoolClient> {
     if (this.client) return this.client;
     const client = await pool.connect();
+    // Held between batches, out of the pool's care: a connection that breaks meanwhile (the server
+    // restarted, an administrator ended it) emits an error that nothing else would catch.
+    client.on('error', (error) => this.connectionLost(client, error));
     try {
       await client.query('SET synchronous_commit TO off');
     } catch (error) {
-      client.release(true);
+      this.forget(client);
       throw error;
     }
     this.client = client;
     return client;
+  }
+
+  /** The held connection broke: it is ended, and the next batch opens another. */
+  private connectionLost(client: PoolClient, error: Error): void {
+    if (this.client !== client) return;
+    this.logger.warn(`the execution recorder's database connection was lost (${describe(error)}); the next batch opens another`);
+    this.forget(client);
+  }
+
+  private forget(client: PoolClient): void {
+    if (this.client === client) this.client = undefined;
+    try {
+      client.release(true);
+    } catch {
+      // released already
+    }
   }
 
   private committed(rows: Pending[]): void {
@@ -366,6 +381,11 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.logger.error(`execution ${row.id} was not recorded: ${describe(error)}`);
     row.reject(error);
   }
+}
+
+/** A server error that ended the session (FATAL, PANIC), unlike one that only refused the statement. */
+function isFatal(error: pg.DatabaseError): boolean {
+  return error.severity === 'FATAL' || error.severity === 'PANIC';
 }
 
 /** The pg pool behind TypeORM's PostgreSQL driver, for named (prepared) statements TypeORM cannot send. */
