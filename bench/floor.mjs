@@ -1,0 +1,150 @@
+// `npm run bench:floor`: what bounds a recording proxy at 1 connection on this machine. In one
+// run, interleaved, the same server-everything `echo` call through mcp-proxy, through the least
+// proxy there can be (bench/lib/floor-proxy.mjs: forward on the pipe, answer), the same with one
+// durable row written per call, and through Toolplane (REST; records flushed before the answer).
+// If the least proxy with a durable record cannot reach 1.2× mcp-proxy, no proxy that keeps a
+// durable history can on this machine. Needs `npm run build`. See docs/performance.md.
+//
+// Settings (environment): FLOOR_SECONDS measured seconds per target (default 10, in two halves),
+// FLOOR_CONNECTIONS (default 1), FLOOR_OUT (default bench/results/floor.md).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout } from 'node:timers';
+import { load, mergeSorted, quantile, target } from './lib/load.mjs';
+import { cpuSeconds, freePort, killAllNow, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
+import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
+import { api } from './lib/api.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const MCP_PROXY = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+const FLOOR_PROXY = join(ROOT, 'bench/lib/floor-proxy.mjs');
+const SECONDS = Number(process.env.FLOOR_SECONDS || 10);
+const CONNECTIONS = Number(process.env.FLOOR_CONNECTIONS || 1);
+const OUT = resolve(process.env.FLOOR_OUT || join(ROOT, 'bench/results/floor.md'));
+const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'production' };
+const log = (line) => console.log(`[floor] ${line}`);
+
+const watchdog = setTimeout(() => {
+  console.error('[floor] took too long: stopping everything');
+  killAllNow();
+  process.exit(1);
+}, (SECONDS * 8 + 240) * 1000);
+watchdog.unref();
+
+const scratch = mkdtempSync(join(tmpdir(), 'toolplane-floor-'));
+try {
+  const echoCall = legacyToolsCall('echo', { message: 'hello' });
+  const echoed = (body) => body.includes('Echo: hello') && body.includes('"result"');
+  const targets = [];
+
+  const proxyPort = await freePort();
+  const proxy = startProcess(
+    'mcp-proxy',
+    process.execPath,
+    [MCP_PROXY, '--port', String(proxyPort), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
+    { env: baseEnv, cwd: ROOT },
+  );
+  targets.push({ ...target('mcp-proxy', `http://127.0.0.1:${proxyPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: proxy.pid });
+
+  // Toolplane first: its embedded PostgreSQL also holds the floor proxy's record table.
+  const port = await freePort();
+  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
+  const dataDir = join(scratch, 'toolplane');
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(scratch, 0o711);
+  const toolplane = startProcess('toolplane', process.execPath, [join(ROOT, 'dist/src/main.js')], {
+    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
+    cwd: ROOT,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(toolplane, `${baseUrl}/health/ready`);
+  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
+    name: 'everything',
+    transport: 'stdio',
+    lifecycle: 'singleton',
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+    maxConcurrency: 256,
+    refreshIntervalSeconds: 0,
+  });
+  if (registered.status >= 300) throw new Error(`registering server-everything answered ${registered.status}: ${registered.text.slice(0, 500)}`);
+  const auth = { authorization: `Bearer ${adminKey}` };
+  targets.push({
+    ...target('Toolplane REST', `${baseUrl}/api/v1/tools/everything__echo/invoke`, auth, { arguments: { message: 'hello' } }, (b) => b.includes('Echo: hello')),
+    pid: toolplane.pid,
+  });
+
+  const recordUrl = embeddedUrl(dataDir);
+  for (const [name, args] of [
+    ['least proxy', []],
+    ['least proxy + durable record', ['--record', recordUrl]],
+  ]) {
+    const floorPort = await freePort();
+    const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: baseEnv, cwd: ROOT });
+    const t = { ...target(name, `http://127.0.0.1:${floorPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: handle.pid };
+    await waitForHttp(handle, t.url, { init: { method: 'POST', headers: t.headers, body: t.body } });
+    targets.push(t);
+  }
+
+  log(`${targets.length} targets at ${CONNECTIONS} connection(s), ${SECONDS} s each in two halves, interleaved`);
+  for (const t of targets) await load(t, { connections: CONNECTIONS, seconds: 3 });
+  const results = new Map(targets.map((t) => [t.name, { calls: 0, seconds: 0, latencies: [], cpu: 0 }]));
+  for (const order of [targets, [...targets].reverse()]) {
+    for (const t of order) {
+      await load(t, { connections: CONNECTIONS, seconds: 1 });
+      const cpu0 = cpuSeconds(t.pid);
+      const r = await load(t, { connections: CONNECTIONS, seconds: SECONDS / 2 });
+      const acc = results.get(t.name);
+      acc.cpu += cpuSeconds(t.pid) - cpu0;
+      acc.calls += r.ok;
+      acc.seconds += r.elapsedS;
+      acc.latencies.push(r.latencies);
+      if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors`);
+    }
+  }
+
+  const proxyRate = rate(results.get('mcp-proxy'));
+  const rows = targets.map((t) => {
+    const acc = results.get(t.name);
+    const p50 = quantile(mergeSorted(acc.latencies), 0.5);
+    return `| ${t.name} | ${fmt(rate(acc), 0)} | ${fmt(p50, 2)} | ${fmt((acc.cpu * 1e6) / acc.calls, 0)} | ${fmt(rate(acc) / proxyRate, 2)}× |`;
+  });
+  const report = [
+    `# What bounds a recording proxy (${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, Node.js ${process.version})`,
+    '',
+    `server-everything \`echo\` over stdio, ${CONNECTIONS} connection(s), ${SECONDS} s per target in two interleaved halves. "CPU" is the`,
+    'user+system CPU of the process the load was sent to (not its upstream or PostgreSQL), per call.',
+    '',
+    '| target | calls/s | p50 ms | CPU µs/call | throughput / mcp-proxy |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, report);
+  console.log(report);
+  log(`written to ${OUT}`);
+} finally {
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+function rate(acc) {
+  return acc.calls / acc.seconds;
+}
+
+function fmt(value, digits) {
+  return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+}
+
+/** Toolplane's embedded PostgreSQL, as Toolplane reaches it: over the socket in its cluster directory when there is one. */
+function embeddedUrl(dir) {
+  const password = readFileSync(join(dir, 'postgres.credentials'), 'utf8').trim();
+  const [, , , pgPort, socketDir] = readFileSync(join(dir, 'postgres/postmaster.pid'), 'utf8').split('\n');
+  const host = socketDir && socketDir.trim() ? `?host=${encodeURIComponent(socketDir.trim())}` : '';
+  return `postgresql://toolplane:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/toolplane${host}`;
+}

@@ -1,0 +1,92 @@
+// The least a recording tool proxy can do, for bench/floor.mjs: `node floor-proxy.mjs --port N
+// [--record POSTGRES_URL]`. It starts server-everything over stdio, and answers each POSTed
+// JSON-RPC `tools/call` by forwarding it on the pipe; with `--record`, it first writes one row per
+// call into PostgreSQL and waits for its commit (flushed to disk, as PostgreSQL commits by
+// default). No authentication, no validation, no policy, no hash chain, no metrics: what is left is
+// the hops and the record, which bound any proxy that keeps a durable history.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Buffer } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
+import pg from 'pg';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const argument = (name) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const port = Number(argument('--port'));
+const recordUrl = argument('--record');
+
+const child = spawn(process.execPath, [EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+const pending = new Map();
+let nextId = 0;
+let buffered = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  buffered += chunk;
+  let newline;
+  while ((newline = buffered.indexOf('\n')) >= 0) {
+    const line = buffered.slice(0, newline);
+    buffered = buffered.slice(newline + 1);
+    if (!line.trim()) continue;
+    const message = JSON.parse(line);
+    const waiting = pending.get(message.id);
+    if (waiting) {
+      pending.delete(message.id);
+      waiting(message);
+    }
+  }
+});
+const request = (method, params) =>
+  new Promise((resolveAnswer) => {
+    const id = ++nextId;
+    pending.set(id, resolveAnswer);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  });
+
+await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor-proxy', version: '1' } });
+child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+
+let db;
+if (recordUrl) {
+  db = new pg.Client({ connectionString: recordUrl });
+  await db.connect();
+  await db.query(`CREATE TABLE IF NOT EXISTS floor_calls (
+    id uuid PRIMARY KEY, tool text NOT NULL, arguments jsonb NOT NULL, result jsonb, started_at timestamptz NOT NULL, duration_ms double precision NOT NULL)`);
+}
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', async () => {
+    const call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const startedAt = new Date();
+    const started = performance.now();
+    const answer = await request('tools/call', call.params);
+    if (db) {
+      await db.query({
+        name: 'record',
+        text: 'INSERT INTO floor_calls (id, tool, arguments, result, started_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)',
+        values: [randomUUID(), call.params.name, JSON.stringify(call.params.arguments ?? {}), JSON.stringify(answer.result ?? null), startedAt, performance.now() - started],
+      });
+    }
+    const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, ...(answer.error ? { error: answer.error } : { result: answer.result }) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+});
+server.listen(port, '127.0.0.1');
+
+const stop = () => {
+  server.close();
+  child.kill('SIGTERM');
+  void db?.end();
+  setTimeout(() => process.exit(0), 200).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
