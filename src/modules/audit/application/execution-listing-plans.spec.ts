@@ -3,6 +3,7 @@ import { DataSource, type Logger } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
+import { ExecutionIndexesAscending1797200000000 } from '../../../../migrations/1797200000000-execution-indexes-ascending.js';
 import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
 import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
@@ -134,5 +135,33 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
     const [{ density }] = (await dataSource.query(`SELECT (pgstatindex('executions_recent')).avg_leaf_density AS density`)) as { density: number }[];
     // Rebuilt at 90% full; with the newest on the left edge (a descending index) it fell to 64% here.
     expect(density).toBeGreaterThanOrEqual(85);
+  });
+
+  it('turns the indexes back to descending when the migration is undone, and ascending again', async () => {
+    const definitions = async () =>
+      ((await dataSource.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'executions' AND indexname <> 'executions_pkey' ORDER BY indexname`)) as { indexname: string; indexdef: string }[]).map(
+        (r) => `${r.indexname}: ${r.indexdef.slice(r.indexdef.indexOf('('))}`,
+      );
+    const ascending = await definitions();
+    expect(ascending).toEqual([
+      'executions_by_caller: (caller_principal, started_at, id)',
+      'executions_by_source_id: (source_id, started_at, id)',
+      'executions_by_source_name: (source_name, started_at, id)',
+      'executions_by_status: (status, started_at, id)',
+      'executions_by_tool: (qualified_name, started_at, id)',
+      'executions_recent: (started_at, id)',
+    ]);
+    const newest = await dataSource.query(`SELECT id FROM executions ORDER BY started_at DESC, id DESC LIMIT 3`);
+    const migration = new ExecutionIndexesAscending1797200000000();
+    const runner = dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      expect(await definitions()).toEqual(ascending.map((d) => d.replace('started_at, id)', 'started_at DESC, id DESC)')));
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await definitions()).toEqual(ascending);
+    expect(await dataSource.query(`SELECT id FROM executions ORDER BY started_at DESC, id DESC LIMIT 3`)).toEqual(newest);
   });
 });
