@@ -1,5 +1,5 @@
-// `npm run bench:floor`: what bounds a recording proxy at 1 connection on this machine. In one
-// run, interleaved, the same server-everything `echo` call through mcp-proxy, through the least
+// `npm run bench:floor`: what bounds a recording proxy on this machine (at 1 connection unless
+// FLOOR_CONNECTIONS says otherwise). In one run, interleaved, the same server-everything `echo` call through mcp-proxy, through the least
 // proxy there can be (bench/lib/floor-proxy.mjs: forward on the pipe, answer), the same with one
 // durable row written per call, and through Toolplane (REST; records flushed before the answer).
 // If the least proxy with a durable record cannot reach 1.2× mcp-proxy, no proxy that keeps a

@@ -17,8 +17,8 @@ const LISTING_INDEXES: readonly (readonly [name: string, leading: string | null]
  * edge: PostgreSQL keeps its place there between inserts, and splits a full right-edge page so
  * that the old page stays full, where left-edge inserts descended from the root each time and
  * left every split page a third empty. The per-filter indexes take a new execution at the end of
- * its group either way; they turn for consistency. Measured on batches of 8 records: 11% less
- * PostgreSQL CPU and WAL per record (docs/performance.md). The upgrade rebuilds the six indexes,
+ * its group either way; they turn for consistency. Measured on batches of 8 records: 12% less
+ * of PostgreSQL's CPU and 11% less WAL per record (docs/performance.md). The upgrade rebuilds the six indexes,
  * which holds the history's reads and writes for a time that grows with its size
  * (docs/operations.md, Upgrades).
  */
