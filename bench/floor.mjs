@@ -1,12 +1,16 @@
 // `npm run bench:floor`: what bounds a recording proxy on this machine (at 1 connection unless
-// FLOOR_CONNECTIONS says otherwise). In one run, interleaved, the same server-everything `echo` call through mcp-proxy, through the least
-// proxy there can be (bench/lib/floor-proxy.mjs: forward on the pipe, answer), the same with one
-// durable row written per call, and through Toolplane (REST; records flushed before the answer).
-// If the least proxy with a durable record cannot reach 1.2× mcp-proxy, no proxy that keeps a
-// durable history can on this machine. Needs `npm run build`. See docs/performance.md.
+// FLOOR_CONNECTIONS says otherwise). In one run, interleaved, the same `echo` call through a
+// baseline, through the least proxy there can be (bench/lib/floor-proxy.mjs: forward, answer),
+// the same with one durable row written per call, and through Toolplane (REST; records flushed
+// before the answer). Over stdio (default) the upstream is server-everything and the baseline
+// mcp-proxy; with FLOOR_UPSTREAM=http the upstream is the benchmark's HTTP echo server and the
+// baseline a direct call to it. If the least proxy with a durable record cannot reach a goal, no
+// proxy that keeps a durable history can on this machine. Needs `npm run build`. See
+// docs/performance.md.
 //
-// Settings (environment): FLOOR_SECONDS measured seconds per target (default 10, in two halves),
-// FLOOR_CONNECTIONS (default 1), FLOOR_OUT (default bench/results/floor.md).
+// Settings (environment): FLOOR_UPSTREAM stdio (default) or http, FLOOR_SECONDS measured seconds
+// per target (default 10, in two halves), FLOOR_CONNECTIONS (default 1), FLOOR_OUT (default
+// bench/results/floor.md).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
@@ -22,6 +26,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MCP_PROXY = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
 const FLOOR_PROXY = join(ROOT, 'bench/lib/floor-proxy.mjs');
+const ECHO_FIXTURE = join(ROOT, 'test/fixtures/http-echo-server.mjs');
+const UPSTREAM = process.env.FLOOR_UPSTREAM || 'stdio';
+if (UPSTREAM !== 'stdio' && UPSTREAM !== 'http') throw new Error('FLOOR_UPSTREAM: stdio or http');
 const SECONDS = Number(process.env.FLOOR_SECONDS || 10);
 const CONNECTIONS = Number(process.env.FLOOR_CONNECTIONS || 1);
 const OUT = resolve(process.env.FLOOR_OUT || join(ROOT, 'bench/results/floor.md'));
@@ -38,17 +45,23 @@ watchdog.unref();
 const scratch = mkdtempSync(join(tmpdir(), 'toolplane-floor-'));
 try {
   const echoCall = legacyToolsCall('echo', { message: 'hello' });
-  const echoed = (body) => body.includes('Echo: hello') && body.includes('"result"');
+  // server-everything answers "Echo: hello", the HTTP echo server "hello".
+  const echoed = (body) => body.includes('"result"') && body.includes(UPSTREAM === 'http' ? '"text":"hello"' : 'Echo: hello');
   const targets = [];
 
-  const proxyPort = await freePort();
-  const proxy = startProcess(
-    'mcp-proxy',
-    process.execPath,
-    [MCP_PROXY, '--port', String(proxyPort), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
-    { env: baseEnv, cwd: ROOT },
-  );
-  targets.push({ ...target('mcp-proxy', `http://127.0.0.1:${proxyPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: proxy.pid });
+  const baselinePort = await freePort();
+  const baseline =
+    UPSTREAM === 'http'
+      ? startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(baselinePort)], { env: baseEnv, cwd: ROOT })
+      : startProcess(
+          'mcp-proxy',
+          process.execPath,
+          [MCP_PROXY, '--port', String(baselinePort), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
+          { env: baseEnv, cwd: ROOT },
+        );
+  const baselineTarget = { ...target(UPSTREAM === 'http' ? 'direct' : 'mcp-proxy', `http://127.0.0.1:${baselinePort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: baseline.pid };
+  await waitForHttp(baseline, baselineTarget.url, { init: { method: 'POST', headers: baselineTarget.headers, body: baselineTarget.body } });
+  targets.push(baselineTarget);
 
   // Toolplane first: its embedded PostgreSQL also holds the floor proxy's record table.
   const port = await freePort();
@@ -62,26 +75,20 @@ try {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(toolplane, `${baseUrl}/health/ready`);
-  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', {
-    name: 'everything',
-    transport: 'stdio',
-    lifecycle: 'singleton',
-    command: process.execPath,
-    args: [EVERYTHING, 'stdio'],
-    maxConcurrency: 256,
-    refreshIntervalSeconds: 0,
-  });
-  if (registered.status >= 300) throw new Error(`registering server-everything answered ${registered.status}: ${registered.text.slice(0, 500)}`);
+  const source =
+    UPSTREAM === 'http'
+      ? { name: 'echo', transport: 'streamable-http', url: baselineTarget.url }
+      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
+  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
   const auth = { authorization: `Bearer ${adminKey}` };
-  targets.push({
-    ...target('Toolplane REST', `${baseUrl}/api/v1/tools/everything__echo/invoke`, auth, { arguments: { message: 'hello' } }, (b) => b.includes('Echo: hello')),
-    pid: toolplane.pid,
-  });
+  targets.push({ ...target('Toolplane REST', `${baseUrl}/api/v1/tools/echo__echo/invoke`, auth, { arguments: { message: 'hello' } }, echoed), pid: toolplane.pid });
 
   const recordUrl = embeddedUrl(dataDir);
+  const upstreamArgs = UPSTREAM === 'http' ? ['--upstream', baselineTarget.url] : [];
   for (const [name, args] of [
-    ['least proxy', []],
-    ['least proxy + durable record', ['--record', recordUrl]],
+    ['least proxy', upstreamArgs],
+    ['least proxy + durable record', [...upstreamArgs, '--record', recordUrl]],
   ]) {
     const floorPort = await freePort();
     const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: baseEnv, cwd: ROOT });
@@ -107,20 +114,21 @@ try {
     }
   }
 
-  const proxyRate = rate(results.get('mcp-proxy'));
+  const p50Of = (acc) => quantile(mergeSorted(acc.latencies), 0.5);
+  const base = results.get(baselineTarget.name);
   const rows = targets.map((t) => {
     const acc = results.get(t.name);
-    const p50 = quantile(mergeSorted(acc.latencies), 0.5);
-    return `| ${t.name} | ${fmt(rate(acc), 0)} | ${fmt(p50, 2)} | ${fmt((acc.cpu * 1e6) / acc.calls, 0)} | ${fmt(rate(acc) / proxyRate, 2)}× |`;
+    const p50 = p50Of(acc);
+    return `| ${t.name} | ${fmt(rate(acc), 0)} | ${fmt(p50, 2)} | ${fmt(p50 - p50Of(base), 2)} | ${fmt((acc.cpu * 1e6) / acc.calls, 0)} | ${fmt(rate(acc) / rate(base), 2)}× |`;
   });
   const report = [
     `# What bounds a recording proxy (${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, Node.js ${process.version})`,
     '',
-    `server-everything \`echo\` over stdio, ${CONNECTIONS} connection(s), ${SECONDS} s per target in two interleaved halves. "CPU" is the`,
-    'user+system CPU of the process the load was sent to (not its upstream or PostgreSQL), per call.',
+    `${UPSTREAM === 'http' ? 'The HTTP echo server' : 'server-everything over stdio'}, \`echo\`, ${CONNECTIONS} connection(s), ${SECONDS} s per target in two interleaved halves. "CPU" is`,
+    'the user+system CPU of the process the load was sent to (not its upstream or PostgreSQL), per call.',
     '',
-    '| target | calls/s | p50 ms | CPU µs/call | throughput / mcp-proxy |',
-    '|---|---|---|---|---|',
+    `| target | calls/s | p50 ms | added p50 ms | CPU µs/call | throughput / ${baselineTarget.name} |`,
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');

@@ -1,6 +1,8 @@
 // The least a recording tool proxy can do, for bench/floor.mjs: `node floor-proxy.mjs --port N
-// [--record POSTGRES_URL]`. It starts server-everything over stdio, and answers each POSTed
-// JSON-RPC `tools/call` by forwarding it on the pipe; with `--record`, it first writes one row per
+// [--upstream URL] [--record POSTGRES_URL]`. It answers each POSTed JSON-RPC `tools/call` by
+// forwarding it to server-everything, which it starts, over stdio, or with `--upstream` to a
+// stateless Streamable HTTP server (one keep-alive connection pool, JSON answers, 2025-11-25
+// headers); with `--record`, it first writes one row per
 // call into PostgreSQL and waits for its commit (flushed to disk, as PostgreSQL commits by
 // default). No authentication, no validation, no policy, no hash chain, no metrics: what is left is
 // the hops and the record, which bound any proxy that keeps a durable history.
@@ -8,11 +10,12 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import pg from 'pg';
+import { Pool } from 'undici';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -23,35 +26,54 @@ const argument = (name) => {
 const port = Number(argument('--port'));
 const recordUrl = argument('--record');
 
-const child = spawn(process.execPath, [EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-const pending = new Map();
-let nextId = 0;
-let buffered = '';
-child.stdout.setEncoding('utf8');
-child.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  let newline;
-  while ((newline = buffered.indexOf('\n')) >= 0) {
-    const line = buffered.slice(0, newline);
-    buffered = buffered.slice(newline + 1);
-    if (!line.trim()) continue;
-    const message = JSON.parse(line);
-    const waiting = pending.get(message.id);
-    if (waiting) {
-      pending.delete(message.id);
-      waiting(message);
-    }
-  }
-});
-const request = (method, params) =>
-  new Promise((resolveAnswer) => {
-    const id = ++nextId;
-    pending.set(id, resolveAnswer);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-  });
+const upstreamUrl = argument('--upstream');
+const request = upstreamUrl ? httpRequester(new URL(upstreamUrl)) : await stdioRequester();
 
-await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor-proxy', version: '1' } });
-child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+/** `tools/call` over a pipe to a server-everything of its own, after `initialize`. */
+async function stdioRequester() {
+  const child = spawn(process.execPath, [EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  process.on('exit', () => child.kill('SIGTERM'));
+  const pending = new Map();
+  let nextId = 0;
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (!line.trim()) continue;
+      const message = JSON.parse(line);
+      const waiting = pending.get(message.id);
+      if (waiting) {
+        pending.delete(message.id);
+        waiting(message);
+      }
+    }
+  });
+  const send = (method, params) =>
+    new Promise((resolveAnswer) => {
+      const id = ++nextId;
+      pending.set(id, resolveAnswer);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor-proxy', version: '1' } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return send;
+}
+
+/** `tools/call` as one stateless POST each, over keep-alive connections. */
+function httpRequester(url) {
+  const pool = new Pool(url.origin);
+  let nextId = 0;
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  return async (method, params) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method, params });
+    const response = await pool.request({ path: `${url.pathname}${url.search}`, method: 'POST', headers, body });
+    return response.body.json();
+  };
+}
 
 let db;
 if (recordUrl) {
@@ -84,7 +106,6 @@ server.listen(port, '127.0.0.1');
 
 const stop = () => {
   server.close();
-  child.kill('SIGTERM');
   void db?.end();
   setTimeout(() => process.exit(0), 200).unref();
 };
