@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type MigrationInterface } from 'typeorm';
 import { adminQuery, testServerUrl, withDatabase } from '../../../test/helpers/test-database.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -10,7 +10,7 @@ describe('migration ToolDefinitionAsDeclared', () => {
 
   beforeAll(async () => {
     await adminQuery(`CREATE DATABASE ${dbName}`);
-    dataSource = await new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), migrations: MIGRATIONS }).initialize();
+    dataSource = await new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), migrations: MIGRATIONS, migrationsTransactionMode: 'each' }).initialize();
     await dataSource.runMigrations();
   });
 
@@ -23,7 +23,11 @@ describe('migration ToolDefinitionAsDeclared', () => {
   const undoToBefore = async () => {
     const index = MIGRATIONS.findIndex((migration) => migration.name === 'ToolDefinitionAsDeclared1796700000000');
     expect(index).toBeGreaterThan(0);
-    for (let i = MIGRATIONS.length - 1; i >= index; i--) await dataSource.undoLastMigration();
+    for (let i = MIGRATIONS.length - 1; i >= index; i--) {
+      // TypeORM's undo ignores a migration's own `transaction = false`: such a one is undone outside any.
+      const outside = (new MIGRATIONS[i]() as MigrationInterface).transaction === false;
+      await dataSource.undoLastMigration({ transaction: outside ? 'none' : 'each' });
+    }
   };
 
   it('rebuilds each stored tool as a definition, keeps nulls inside schemas, and goes back', async () => {

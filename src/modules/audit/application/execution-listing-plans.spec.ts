@@ -157,11 +157,45 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
     try {
       await migration.down(runner);
       expect(await definitions()).toEqual(ascending.map((d) => d.replace('started_at, id)', 'started_at DESC, id DESC)')));
+      // What a run cut short leaves: a spare index of the next name.
+      await runner.query('CREATE INDEX executions_recent_rebuilt ON executions (started_at)');
       await migration.up(runner);
     } finally {
       await runner.release();
     }
     expect(await definitions()).toEqual(ascending);
     expect(await dataSource.query(`SELECT id FROM executions ORDER BY started_at DESC, id DESC LIMIT 3`)).toEqual(newest);
+  });
+
+  it('goes on recording executions while it rebuilds the indexes', async () => {
+    const migration = new ExecutionIndexesAscending1797200000000();
+    const runner = dataSource.createQueryRunner();
+    const writer = dataSource.createQueryRunner();
+    let rebuilding = true;
+    let writtenMeanwhile = 0;
+    try {
+      // A write that waits for a lock longer than this fails: a rebuild holding the table for
+      // its whole length (a plain DROP and CREATE, about half a second each way here) would.
+      await writer.query(`SET lock_timeout = '150ms'`);
+      const writes = (async () => {
+        for (let i = 0; rebuilding; i++) {
+          await writer.query(
+            `INSERT INTO executions (id, qualified_name, caller, caller_principal, channel, arguments, status, is_error, attempts, started_at, duration_ms)
+             VALUES (md5('during' || $1::text)::uuid, 'tool1', '{}', 'caller1', 'rest', '{}', 'succeeded', false, 1, now(), 1)`,
+            [i],
+          );
+          if (rebuilding) writtenMeanwhile++;
+        }
+      })();
+      await migration.down(runner);
+      await migration.up(runner);
+      rebuilding = false;
+      await writes;
+    } finally {
+      rebuilding = false;
+      await writer.release();
+      await runner.release();
+    }
+    expect(writtenMeanwhile).toBeGreaterThan(20);
   });
 });

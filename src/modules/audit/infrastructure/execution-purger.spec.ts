@@ -67,7 +67,7 @@ describe('ExecutionPurger (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), entities: ENTITIES, migrations: MIGRATIONS, migrationsTableName: 'migrations', extra: { max: 5 } });
+    dataSource = new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), entities: ENTITIES, migrations: MIGRATIONS, migrationsTableName: 'migrations', migrationsTransactionMode: 'each', extra: { max: 5 } });
     await dataSource.initialize();
     await dataSource.runMigrations();
     const uow = new TypeormUnitOfWork(dataSource);
