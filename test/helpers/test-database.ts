@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { DataSource, type Logger, type LoggerOptions } from 'typeorm';
+import { schemaOptions } from '../../src/shared/database/database.js';
 
 /** The test PostgreSQL server the jest global setup started (or DATABASE_URL). */
 export function testServerUrl(): string {
@@ -23,4 +25,20 @@ export async function adminQuery(sql: string, serverUrl = testServerUrl()): Prom
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A DataSource on `url` with Toolplane's schema, migrated as Toolplane migrates it at start
+ * (`overrides`: the pool's size, a logger, …).
+ */
+export async function migratedDataSource(url: string, overrides: { extra?: Record<string, unknown>; logging?: LoggerOptions; logger?: Logger } = {}): Promise<DataSource> {
+  const dataSource = new DataSource({ ...schemaOptions(url), ...overrides });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+  return dataSource;
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../../config/app-config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
@@ -23,17 +23,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => logger.debug(m) });
     url = embedded.url;
   }
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url,
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
-    migrationsTableName: 'migrations',
-    migrationsTransactionMode: 'each',
-    synchronize: false,
-    logging: false,
-    extra: { max: 20, application_name: 'toolplane' },
-  });
+  const dataSource = new DataSource({ ...schemaOptions(url), extra: { max: 20, application_name: 'toolplane' } });
   let applied: { name: string }[];
   try {
     await dataSource.initialize();
@@ -53,6 +43,23 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       await embedded?.stop();
     },
   };
+}
+
+/**
+ * Toolplane's schema on `url`: its entities, and its migrations each in a transaction of its own
+ * unless it says otherwise (an index built concurrently runs outside any).
+ */
+export function schemaOptions(url: string) {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+  } satisfies DataSourceOptions;
 }
 
 /** Several Toolplane processes may start together on one database: one migrates at a time. */

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, type MigrationInterface } from 'typeorm';
-import { adminQuery, testServerUrl, withDatabase } from '../../../test/helpers/test-database.js';
+import { adminQuery, migratedDataSource, testServerUrl, withDatabase } from '../../../test/helpers/test-database.js';
 import { MIGRATIONS } from './schema.js';
 
 /** The upgrade of stored tools to definitions as declared, and back, on the test PostgreSQL. */
@@ -10,8 +10,7 @@ describe('migration ToolDefinitionAsDeclared', () => {
 
   beforeAll(async () => {
     await adminQuery(`CREATE DATABASE ${dbName}`);
-    dataSource = await new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), migrations: MIGRATIONS, migrationsTransactionMode: 'each' }).initialize();
-    await dataSource.runMigrations();
+    dataSource = await migratedDataSource(withDatabase(testServerUrl(), dbName));
   });
 
   afterAll(async () => {

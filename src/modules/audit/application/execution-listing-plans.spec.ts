@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource, type Logger } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import { ExecutionIndexesAscending1797200000000 } from '../../../../migrations/1797200000000-execution-indexes-ascending.js';
 import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
-import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
+import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const ROWS = 40_000;
@@ -50,20 +49,7 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = new DataSource({
-      type: 'postgres',
-      url: withDatabase(SERVER_URL, dbName),
-      entities: ENTITIES,
-      migrations: MIGRATIONS,
-      migrationsTableName: 'migrations',
-      migrationsTransactionMode: 'each',
-      synchronize: false,
-      logging: ['query'],
-      logger: capture,
-      extra: { max: 3 },
-    });
-    await dataSource.initialize();
-    await dataSource.runMigrations();
+    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { logging: ['query'], logger: capture, extra: { max: 3 } });
     // Executions in time order, one a second, as calls write them: 40 tools of 8 sources, 20 callers, mostly successes.
     await dataSource.query(
       `INSERT INTO executions (id, qualified_name, source_id, source_name, caller, caller_principal, channel, arguments, status, is_error, attempts, started_at, duration_ms)

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
 import { GroupCommitExecutionRecorder } from '../infrastructure/group-commit-execution-recorder.js';
@@ -13,7 +12,7 @@ import { GetExecutionHandler } from './get-execution/get-execution.handler.js';
 import { GetExecutionQuery } from './get-execution/get-execution.query.js';
 import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
-import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
+import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const FILES = { id: randomUUID(), name: 'files' };
@@ -92,19 +91,7 @@ describe('execution queries (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = new DataSource({
-      type: 'postgres',
-      url: withDatabase(SERVER_URL, dbName),
-      entities: ENTITIES,
-      migrations: MIGRATIONS,
-      migrationsTableName: 'migrations',
-      migrationsTransactionMode: 'each',
-      synchronize: false,
-      logging: false,
-      extra: { max: 5 },
-    });
-    await dataSource.initialize();
-    await dataSource.runMigrations();
+    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { extra: { max: 5 } });
     const recorder = new GroupCommitExecutionRecorder(dataSource);
     await Promise.all(DATA.map((e) => recorder.record(e)));
     await recorder.close();

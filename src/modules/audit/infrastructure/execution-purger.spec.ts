@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
-import { adminQuery as admin, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
+import { adminQuery as admin, migratedDataSource, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
 import { VerifyExecutionChainHandler } from '../application/verify-execution-chain/verify-execution-chain.handler.js';
 import { Ed25519AuditSigner } from './ed25519-audit-signer.js';
 import { ExecutionChainSealer } from './execution-chain-sealer.js';
@@ -67,9 +66,7 @@ describe('ExecutionPurger (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = new DataSource({ type: 'postgres', url: withDatabase(testServerUrl(), dbName), entities: ENTITIES, migrations: MIGRATIONS, migrationsTableName: 'migrations', migrationsTransactionMode: 'each', extra: { max: 5 } });
-    await dataSource.initialize();
-    await dataSource.runMigrations();
+    dataSource = await migratedDataSource(withDatabase(testServerUrl(), dbName), { extra: { max: 5 } });
     const uow = new TypeormUnitOfWork(dataSource);
     recorder = new GroupCommitExecutionRecorder(dataSource);
     sealer = new ExecutionChainSealer(dataSource, signer, { intervalMs: 60_000 });

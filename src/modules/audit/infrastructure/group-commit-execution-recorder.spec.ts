@@ -3,12 +3,11 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { ENTITIES, MIGRATIONS } from '../../../shared/database/schema.js';
 import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
 import fc from 'fast-check';
 import { RECORD_COLUMNS, recordContent, recordDigest, storedContent, type RecordRow } from './execution-chain-rows.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
-import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
+import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const SOURCE_ID = randomUUID();
@@ -52,19 +51,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
     const url = withDatabase(SERVER_URL, dbName);
-    dataSource = new DataSource({
-      type: 'postgres',
-      url,
-      entities: ENTITIES,
-      migrations: MIGRATIONS,
-      migrationsTableName: 'migrations',
-      migrationsTransactionMode: 'each',
-      synchronize: false,
-      logging: false,
-      extra: { max: 10 },
-    });
-    await dataSource.initialize();
-    await dataSource.runMigrations();
+    dataSource = await migratedDataSource(url, { extra: { max: 10 } });
     reader = new pg.Client({ connectionString: url });
     await reader.connect();
   });
