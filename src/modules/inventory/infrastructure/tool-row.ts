@@ -12,20 +12,27 @@ export interface ToolRow {
   title: string | null;
   description: string | null;
   definition: Record<string, unknown>;
-  annotations: Record<string, unknown> | null;
   unusable_reason: string | null;
   definition_hash: string;
   declared_hash: string;
   status: 'active' | 'deprecated';
   enabled: boolean;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  updated_at: Date;
+  /** The three times, already as Date.prototype.toISOString writes them (see isoTime). */
+  first_seen_at: string;
+  last_seen_at: string;
+  updated_at: string;
 }
 
+/**
+ * A timestamptz as Date.prototype.toISOString writes it (UTC, milliseconds cut, not rounded),
+ * written by PostgreSQL: parsing each time into a Date and formatting it again cost more than the
+ * rest of a catalog row.
+ */
+export const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column.split('.')[1]}`;
+
 export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
-       s.read_only AS source_read_only, t.title, t.description, t.definition, t.annotations, t.unusable_reason,
-       t.definition_hash, t.declared_hash, t.status, t.enabled, t.first_seen_at, t.last_seen_at, t.updated_at`;
+       s.read_only AS source_read_only, t.title, t.description, t.definition, t.unusable_reason,
+       t.definition_hash, t.declared_hash, t.status, t.enabled, ${isoTime('t.first_seen_at')}, ${isoTime('t.last_seen_at')}, ${isoTime('t.updated_at')}`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
 export function toToolView(r: ToolRow): ToolView {
@@ -46,8 +53,8 @@ export function toToolView(r: ToolRow): ToolView {
     declaredHash: r.declared_hash,
     status: r.status,
     enabled: r.enabled,
-    firstSeenAt: r.first_seen_at.toISOString(),
-    lastSeenAt: r.last_seen_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
+    firstSeenAt: r.first_seen_at,
+    lastSeenAt: r.last_seen_at,
+    updatedAt: r.updated_at,
   };
 }
