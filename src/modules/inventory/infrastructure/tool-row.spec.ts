@@ -24,7 +24,7 @@ describe('isoTime', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: MAX_MICROS }), { minLength: 1, maxLength: 200 }), async (micros) => {
         const { rows } = await client.query<{ at: string }>(
-          `SELECT ${isoTime('x.at')} FROM unnest($1::bigint[]) WITH ORDINALITY AS m(micros, n)
+          `SELECT ${isoTime('x.at')} AS at FROM unnest($1::bigint[]) WITH ORDINALITY AS m(micros, n)
              CROSS JOIN LATERAL (SELECT 'epoch'::timestamptz + m.micros * interval '1 microsecond' AS at) x
             ORDER BY m.n`,
           [micros.map(String)],
@@ -43,7 +43,7 @@ describe('isoTime', () => {
       ['2024-02-29 12:00:00+00', '2024-02-29T12:00:00.000Z'],
     ];
     const { rows } = await client.query<{ at: string }>(
-      `SELECT ${isoTime('x.at')} FROM unnest($1::timestamptz[]) WITH ORDINALITY AS x(at, n) ORDER BY x.n`,
+      `SELECT ${isoTime('x.at')} AS at FROM unnest($1::timestamptz[]) WITH ORDINALITY AS x(at, n) ORDER BY x.n`,
       [cases.map(([given]) => given)],
     );
     expect(rows.map((row) => row.at)).toEqual(cases.map(([, written]) => written));

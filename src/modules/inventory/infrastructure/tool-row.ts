@@ -28,11 +28,12 @@ export interface ToolRow {
  * written by PostgreSQL: parsing each time into a Date and formatting it again cost more than the
  * rest of a catalog row.
  */
-export const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column.split('.')[1]}`;
+export const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
        s.read_only AS source_read_only, t.title, t.description, t.definition, t.unusable_reason,
-       t.definition_hash, t.declared_hash, t.status, t.enabled, ${isoTime('t.first_seen_at')}, ${isoTime('t.last_seen_at')}, ${isoTime('t.updated_at')}`;
+       t.definition_hash, t.declared_hash, t.status, t.enabled, ${isoTime('t.first_seen_at')} AS first_seen_at,
+       ${isoTime('t.last_seen_at')} AS last_seen_at, ${isoTime('t.updated_at')} AS updated_at`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
 export function toToolView(r: ToolRow): ToolView {
