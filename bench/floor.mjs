@@ -1,7 +1,8 @@
 // `npm run bench:floor`: what bounds a recording proxy on this machine (at 1 connection unless
 // FLOOR_CONNECTIONS says otherwise). In one run, interleaved, the same `echo` call through a
 // baseline, through the least proxy there can be (bench/lib/floor-proxy.mjs: forward, answer),
-// the same with one durable row written per call, and through Toolplane (REST; records flushed
+// the same with one durable row written per call (committed on its own, or group-committed as
+// Toolplane's records are), and through Toolplane (REST; records flushed
 // before the answer). Over stdio (default) the upstream is server-everything and the baseline
 // mcp-proxy; with FLOOR_UPSTREAM=http the upstream is the benchmark's HTTP echo server and the
 // baseline a direct call to it. If the least proxy with a durable record cannot reach a goal, no
@@ -89,6 +90,7 @@ try {
   for (const [name, args] of [
     ['least proxy', upstreamArgs],
     ['least proxy + durable record', [...upstreamArgs, '--record', recordUrl]],
+    ['least proxy + group-committed record', [...upstreamArgs, '--record', recordUrl, '--group']],
   ]) {
     const floorPort = await freePort();
     const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: baseEnv, cwd: ROOT });

@@ -1,10 +1,12 @@
 // The least a recording tool proxy can do, for bench/floor.mjs: `node floor-proxy.mjs --port N
-// [--upstream URL] [--record POSTGRES_URL]`. It answers each POSTed JSON-RPC `tools/call` by
+// [--upstream URL] [--record POSTGRES_URL [--group]]`. It answers each POSTed JSON-RPC `tools/call` by
 // forwarding it to server-everything, which it starts, over stdio, or with `--upstream` to a
 // stateless Streamable HTTP server (one keep-alive connection pool, JSON answers, 2025-11-25
 // headers); with `--record`, it first writes one row per
 // call into PostgreSQL and waits for its commit (flushed to disk, as PostgreSQL commits by
-// default). No authentication, no validation, no policy, no hash chain, no metrics: what is left is
+// default). With `--group` the rows are group-committed as Toolplane's are: one writer takes every
+// row waiting and writes them with one multi-row INSERT, so calls in flight together share a
+// commit. No authentication, no validation, no policy, no hash chain, no metrics: what is left is
 // the hops and the record, which bound any proxy that keeps a durable history.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -25,6 +27,7 @@ const argument = (name) => {
 };
 const port = Number(argument('--port'));
 const recordUrl = argument('--record');
+const grouped = process.argv.includes('--group');
 
 const upstreamUrl = argument('--upstream');
 const request = upstreamUrl ? httpRequester(new URL(upstreamUrl)) : await stdioRequester();
@@ -83,6 +86,34 @@ if (recordUrl) {
     id uuid PRIMARY KEY, tool text NOT NULL, arguments jsonb NOT NULL, result jsonb, started_at timestamptz NOT NULL, duration_ms double precision NOT NULL)`);
 }
 
+const INSERT = 'INSERT INTO floor_calls (id, tool, arguments, result, started_at, duration_ms)';
+const queue = [];
+let writing = false;
+
+/** Resolves once the row is committed, in one INSERT with every other row waiting when the writer took it. */
+function groupCommit(row) {
+  return new Promise((resolveRow, rejectRow) => {
+    queue.push({ row, resolveRow, rejectRow });
+    if (!writing) void drain();
+  });
+}
+
+async function drain() {
+  writing = true;
+  while (queue.length > 0) {
+    const batch = queue.splice(0, 500);
+    const values = batch.flatMap((entry) => entry.row);
+    const tuples = batch.map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((c) => `$${i * 6 + c}`).join(', ')})`);
+    try {
+      await db.query({ name: batch.length <= 8 ? `record${batch.length}` : undefined, text: `${INSERT} VALUES ${tuples.join(', ')}`, values });
+      for (const entry of batch) entry.resolveRow();
+    } catch (error) {
+      for (const entry of batch) entry.rejectRow(error);
+    }
+  }
+  writing = false;
+}
+
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
@@ -92,11 +123,8 @@ const server = createServer((req, res) => {
     const started = performance.now();
     const answer = await request('tools/call', call.params);
     if (db) {
-      await db.query({
-        name: 'record',
-        text: 'INSERT INTO floor_calls (id, tool, arguments, result, started_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)',
-        values: [randomUUID(), call.params.name, JSON.stringify(call.params.arguments ?? {}), JSON.stringify(answer.result ?? null), startedAt, performance.now() - started],
-      });
+      const row = [randomUUID(), call.params.name, JSON.stringify(call.params.arguments ?? {}), JSON.stringify(answer.result ?? null), startedAt, performance.now() - started];
+      await (grouped ? groupCommit(row) : db.query({ name: 'record', text: `${INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, values: row }));
     }
     const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, ...(answer.error ? { error: answer.error } : { result: answer.result }) });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
