@@ -86,7 +86,21 @@ if (recordUrl) {
     id uuid PRIMARY KEY, tool text NOT NULL, arguments jsonb NOT NULL, result jsonb, started_at timestamptz NOT NULL, duration_ms double precision NOT NULL)`);
 }
 
-const INSERT = 'INSERT INTO floor_calls (id, tool, arguments, result, started_at, duration_ms)';
+const COLUMNS = ['id', 'tool', 'arguments', 'result', 'started_at', 'duration_ms'];
+/** The INSERT of n rows, built once per n. */
+const insertTexts = new Map();
+
+/** One INSERT of `rows`; up to 8 rows it is a statement prepared once per row count. */
+function insertRows(rows) {
+  let text = insertTexts.get(rows.length);
+  if (text === undefined) {
+    const tuples = rows.map((_, i) => `(${COLUMNS.map((_, c) => `$${i * COLUMNS.length + c + 1}`).join(', ')})`);
+    text = `INSERT INTO floor_calls (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
+    insertTexts.set(rows.length, text);
+  }
+  return db.query({ name: rows.length <= 8 ? `record${rows.length}` : undefined, text, values: rows.flat() });
+}
+
 const queue = [];
 let writing = false;
 
@@ -102,10 +116,8 @@ async function drain() {
   writing = true;
   while (queue.length > 0) {
     const batch = queue.splice(0, 500);
-    const values = batch.flatMap((entry) => entry.row);
-    const tuples = batch.map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((c) => `$${i * 6 + c}`).join(', ')})`);
     try {
-      await db.query({ name: batch.length <= 8 ? `record${batch.length}` : undefined, text: `${INSERT} VALUES ${tuples.join(', ')}`, values });
+      await insertRows(batch.map((entry) => entry.row));
       for (const entry of batch) entry.resolveRow();
     } catch (error) {
       for (const entry of batch) entry.rejectRow(error);
@@ -124,7 +136,7 @@ const server = createServer((req, res) => {
     const answer = await request('tools/call', call.params);
     if (db) {
       const row = [randomUUID(), call.params.name, JSON.stringify(call.params.arguments ?? {}), JSON.stringify(answer.result ?? null), startedAt, performance.now() - started];
-      await (grouped ? groupCommit(row) : db.query({ name: 'record', text: `${INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, values: row }));
+      await (grouped ? groupCommit(row) : insertRows([row]));
     }
     const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, ...(answer.error ? { error: answer.error } : { result: answer.result }) });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
