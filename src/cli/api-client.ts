@@ -33,6 +33,8 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly key: string | undefined,
     private readonly userAgent = 'toolplane-cli',
+    /** How to give a key, told with a 401 instead of the server's advice on HTTP headers. */
+    private readonly keyAdvice?: string,
   ) {}
 
   get hasKey(): boolean {
@@ -105,7 +107,11 @@ export class ApiClient {
     if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
       return { status, headers, body: parsed as T, text };
     }
-    throw toApiError(status, parsed, text);
+    const error = toApiError(status, parsed, text);
+    if (status === 401 && this.keyAdvice !== undefined) {
+      throw new ApiError(status, error.code, this.hasKey ? error.message : 'no API key was given', error.problems, error.body, this.keyAdvice);
+    }
+    throw error;
   }
 
   get<T = unknown>(path: string, query?: Query, options: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /** ANSI styles, applied only when the stream is a terminal and NO_COLOR is not set (https://no-color.org). */
 export interface Colors {
   enabled: boolean;
@@ -16,8 +18,23 @@ export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
   return stream.isTTY === true;
 }
 
+/**
+ * A style is written as a mark, not as its escape sequence: the Output first makes the whole text
+ * harmless (terminalText), then turns the marks into escape sequences. The marks hold a nonce drawn
+ * at start, so text from outside cannot forge one.
+ */
+const NONCE = randomBytes(8).toString('hex');
+const STYLE_MARK = new RegExp(`\uE000${NONCE}(\\d{1,2})\uE001`, 'g');
+
+const styleMark = (code: number) => `\uE000${NONCE}${code}\uE001`;
+
+/** The escape sequences of the styles marked in `text`. */
+export function applyStyles(text: string): string {
+  return text.replace(STYLE_MARK, (_mark, code: string) => `\u001b[${code}m`);
+}
+
 export function colors(enabled: boolean): Colors {
-  const style = (open: number, close: number) => (text: string) => (enabled && text !== '' ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const style = (open: number, close: number) => (text: string) => (enabled && text !== '' ? `${styleMark(open)}${text}${styleMark(close)}` : text);
   return {
     enabled,
     bold: style(1, 22),

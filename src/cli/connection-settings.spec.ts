@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFilePath, resolveConnection } from './connection-settings.js';
+import { configFilePath, keyAdvice, resolveConnection } from './connection-settings.js';
 import { UsageError } from './errors.js';
 
 describe('connection settings', () => {
@@ -31,7 +31,34 @@ describe('connection settings', () => {
   });
 
   it('defaults to the local Toolplane without a key', () => {
-    expect(resolveConnection({}, { XDG_CONFIG_HOME: dir })).toMatchObject({ url: 'http://127.0.0.1:8080', key: undefined, origin: { url: 'default', key: 'none' } });
+    expect(resolveConnection({}, { XDG_CONFIG_HOME: dir, TOOLPLANE_DATA_DIR: join(dir, 'no-data') })).toMatchObject({
+      url: 'http://127.0.0.1:8080',
+      key: undefined,
+      origin: { url: 'default', key: 'none' },
+    });
+  });
+
+  it('takes the admin key of the data directory when nothing else gives a key and the server is on this host', () => {
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    writeFileSync(join(data, 'admin.key'), 'tp_from_the_data_dir\n', { mode: 0o600 });
+    const env = { XDG_CONFIG_HOME: dir, TOOLPLANE_DATA_DIR: data };
+    expect(resolveConnection({}, env)).toMatchObject({ key: 'tp_from_the_data_dir', origin: { key: 'admin-key' }, adminKeyFile: join(data, 'admin.key') });
+    expect(resolveConnection({ url: 'http://localhost:9000' }, env)).toMatchObject({ key: 'tp_from_the_data_dir' });
+    expect(resolveConnection({ url: 'http://[::1]:9000' }, env)).toMatchObject({ key: 'tp_from_the_data_dir' });
+    // Another host never gets it, and any key given otherwise wins.
+    expect(resolveConnection({ url: 'https://toolplane.example.com' }, env)).toMatchObject({ key: undefined, origin: { key: 'none' } });
+    expect(resolveConnection({}, { ...env, TOOLPLANE_API_KEY: 'env-key' })).toMatchObject({ key: 'env-key', origin: { key: 'env' } });
+  });
+
+  it('says how to give a key: the flag, the environment, the config file and the admin key file', () => {
+    const settings = resolveConnection({}, { XDG_CONFIG_HOME: dir, TOOLPLANE_DATA_DIR: join(dir, 'no-data') });
+    const advice = keyAdvice(settings);
+    expect(advice).toContain('--key');
+    expect(advice).toContain('TOOLPLANE_API_KEY');
+    expect(advice).toContain(join(dir, 'toolplane', 'cli.json'));
+    expect(advice).toContain(join(dir, 'no-data', 'admin.key'));
+    expect(advice).not.toMatch(/Authorization|Bearer|header/i);
   });
 
   it('warns about a key in a file others may read', () => {

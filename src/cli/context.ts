@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiClient } from './api-client.js';
-import { resolveConnection, type ConnectionSettings } from './connection-settings.js';
+import { keyAdvice, resolveConnection, type ConnectionSettings } from './connection-settings.js';
 import { Output } from './output.js';
 
 export interface GlobalOptions {
@@ -28,7 +28,7 @@ export function contextOf(command: Command): CliContext {
   const out = outputOf(command);
   const settings = resolveConnection({ url: options.url, key: options.key });
   for (const warning of settings.warnings) out.note(out.ce.yellow(`warning: ${warning}`));
-  return { api: new ApiClient(settings.url, settings.key, `toolplane-cli/${CLI_VERSION}`), out, settings };
+  return { api: new ApiClient(settings.url, settings.key, `toolplane-cli/${CLI_VERSION}`, keyAdvice(settings)), out, settings };
 }
 
 export const CLI_VERSION = packageVersion();

@@ -44,6 +44,8 @@ export class ApiError extends CliError {
     readonly problems: Problem[] = [],
     /** The whole answer, printed as it is under --json. */
     readonly body: unknown = undefined,
+    /** What to do about it, when the CLI knows better than the server (e.g. how to give a key). */
+    readonly hint?: string,
   ) {
     super(message, EXIT.failed);
     this.name = 'ApiError';

@@ -30,9 +30,18 @@ export function parseJsonObjectOption(value: string, option: string): Record<str
 
 /** Commander argument parser for positive integers. */
 export function positiveInt(option: string) {
+  return integerFrom(1, `${option} must be a positive integer.`);
+}
+
+/** Commander argument parser for integers from 0 on. */
+export function nonNegativeInt(option: string) {
+  return integerFrom(0, `${option} must be 0 or a positive integer.`);
+}
+
+function integerFrom(min: number, message: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${option} must be a positive integer.`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new InvalidArgumentError(message);
     return n;
   };
 }

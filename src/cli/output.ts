@@ -1,7 +1,12 @@
-import { colors, useColor, type Colors } from './colors.js';
-import { formatFields, formatTable, type Column } from './table.js';
+import { applyStyles, colors, useColor, type Colors } from './colors.js';
+import { formatFields, formatFixedHeader, formatFixedRow, formatTable, type Column, type FixedColumn } from './table.js';
+import { jsonText, terminalText } from './terminal-text.js';
 
-/** Where a command writes: results on stdout (tables, or the raw JSON with --json), everything else on stderr. */
+/**
+ * Where a command writes: results on stdout (tables, or the raw JSON with --json), everything else
+ * on stderr. Every text for a person goes through `terminalText` here, whatever it holds; JSON
+ * through `jsonText`.
+ */
 export class Output {
   readonly c: Colors;
   /** Colours for stderr, which may be a terminal when stdout is not. */
@@ -11,29 +16,39 @@ export class Output {
 
   constructor(
     readonly json: boolean,
-    options: { noColor?: boolean; stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream } = {},
+    options: { noColor?: boolean; stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv } = {},
   ) {
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
-    this.c = colors(useColor(this.stdout, process.env, options.noColor));
-    this.ce = colors(useColor(this.stderr, process.env, options.noColor));
+    this.c = colors(useColor(this.stdout, options.env ?? process.env, options.noColor));
+    this.ce = colors(useColor(this.stderr, options.env ?? process.env, options.noColor));
   }
 
   write(text: string): void {
-    this.stdout.write(text);
+    this.stdout.write(shown(text));
   }
 
   line(text = ''): void {
-    this.stdout.write(text + '\n');
+    this.stdout.write(shown(text) + '\n');
   }
 
   /** A note for the person at the terminal (never part of the parseable output). */
   note(text: string): void {
-    this.stderr.write(text + '\n');
+    this.stderr.write(shown(text) + '\n');
+  }
+
+  /** Text given as it is (a file's content, e.g. YAML), made harmless only when stdout is a terminal. */
+  verbatim(text: string): void {
+    this.stdout.write(this.stdout.isTTY ? shown(text) : text);
   }
 
   printJson(value: unknown): void {
-    this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    this.stdout.write(jsonText(value, 2) + '\n');
+  }
+
+  /** One value as one line of JSON (NDJSON). */
+  jsonLine(value: unknown): void {
+    this.stdout.write(jsonText(value) + '\n');
   }
 
   table<T>(rows: readonly T[], columns: readonly Column<T>[], empty = '(none)'): void {
@@ -42,6 +57,15 @@ export class Output {
       return;
     }
     this.write(formatTable(rows, columns, { headerStyle: (h) => this.c.bold(h) }));
+  }
+
+  /** The header of a table whose rows are printed one at a time as they come (`fixedRow`). */
+  fixedHeader<T>(columns: readonly FixedColumn<T>[]): void {
+    this.write(formatFixedHeader(columns, { headerStyle: (h) => this.c.bold(h) }));
+  }
+
+  fixedRow<T>(row: T, columns: readonly FixedColumn<T>[]): void {
+    this.write(formatFixedRow(row, columns));
   }
 
   fields(fields: readonly [string, string | number | boolean | null | undefined][]): void {
@@ -58,6 +82,34 @@ export class Output {
     if (nextCursor) this.note(this.ce.dim(`more: repeat with --cursor ${nextCursor}`));
   }
 }
+
+/** Text as the terminal gets it: harmless, then with the CLI's own styles. */
+function shown(text: string): string {
+  return applyStyles(terminalText(text));
+}
+
+/** `1 source`, `2 sources`. */
+export function countOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}
+
+/**
+ * A failure's text (a source's last error is often an upstream's stderr) as one line for a table
+ * or a check: its first line and, when a trace follows, the line that names the error; never the
+ * trace's frames. Cut to `max` characters.
+ */
+export function failureSummary(text: string, max = 200): string {
+  const [first = '', ...rest] = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const named = rest.filter((line) => ERROR_LINE.test(line)).at(-1);
+  const summary = named && !first.includes(named) ? `${first} … ${named}` : first;
+  return summary.length > max ? `${summary.slice(0, max - 1)}…` : summary;
+}
+
+/** `Error: boom`, `ValueError: x`, `Exception in thread …`, `panic: x`: the line of a trace that says what went wrong. */
+const ERROR_LINE = /^(?:[\w$.]*(?:Error|Exception)\b|panic:|fatal:)/;
 
 export function orDash(value: unknown): string {
   return value === null || value === undefined || value === '' ? '-' : String(value);

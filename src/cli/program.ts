@@ -5,11 +5,13 @@ import { registerConfigCommands } from './commands/config-as-code.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerKeyCommands } from './commands/keys.js';
+import { registerSecretCommands } from './commands/secrets.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerSourceCommands } from './commands/sources.js';
 import { registerToolCommands } from './commands/tools.js';
 import { configFilePath, DEFAULT_URL } from './connection-settings.js';
 import { CLI_VERSION } from './context.js';
+import { terminalText } from './terminal-text.js';
 
 /** The whole command tree; parsing errors throw (exitOverride) so main decides the exit code. */
 export function buildProgram(): Command {
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
     .option('--json', 'print the API\'s JSON answer instead of tables')
     .option('--no-color', 'no colours (also when NO_COLOR is set or stdout is not a terminal)')
     .showHelpAfterError('(add --help for usage)')
+    // Commander repeats what was typed in its errors: shown like any other text.
+    .configureOutput({ outputError: (text, write) => write(terminalText(text)) })
     .exitOverride()
     .addHelpText(
       'after',
@@ -36,6 +40,7 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerServerCommands(program);
   registerConfigCommands(program);
   registerSourceCommands(program);
+  registerSecretCommands(program);
   registerToolCommands(program);
   registerCallCommand(program);
   registerExecutionCommands(program);

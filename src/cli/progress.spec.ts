@@ -26,4 +26,17 @@ describe('progress on stderr', () => {
     progress.stop();
     expect(text()).toBe('step 1 of 2\n');
   });
+
+  it('prints an upstream\'s message as one harmless line, on a terminal and elsewhere', () => {
+    for (const tty of [true, false]) {
+      const { stream, text } = fakeStream(tty);
+      const progress = startProgress('calling x', stream);
+      progress.report('step\u001b]0;title\u0007 1\r\n\u001b[2Jdone \u009b31m');
+      progress.stop();
+      expect(text()).toContain('step\\x1b]0;title\\x07 1 \\x1b[2Jdone \\x9b31m\n');
+      // What is left are the spinner's own line clearing codes.
+      // eslint-disable-next-line no-control-regex -- the controls are what this looks for
+      expect(text().replaceAll('\r\u001b[2K', '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    }
+  });
 });

@@ -1,5 +1,5 @@
-import { colors, colorState, useColor } from './colors.js';
-import { formatFields, formatTable } from './table.js';
+import { applyStyles, colors, colorState, useColor } from './colors.js';
+import { formatFields, formatFixedHeader, formatFixedRow, formatTable } from './table.js';
 
 describe('formatTable', () => {
   const rows = [
@@ -18,7 +18,7 @@ describe('formatTable', () => {
 
   it('measures widths on the plain text, so coloured cells stay aligned', () => {
     const c = colors(true);
-    const styled = formatTable(rows, [columns[2]!, { ...columns[0]!, style: (t: string) => c.green(t) }]);
+    const styled = applyStyles(formatTable(rows, [columns[2]!, { ...columns[0]!, style: (t: string) => c.green(t) }]));
     const plain = styled.replaceAll('\u001b[32m', '').replaceAll('\u001b[39m', '');
     expect(plain).toBe(['HEALTH     NAME', 'healthy    everything', 'unhealthy  gh', ''].join('\n'));
     expect(styled).toContain('\u001b[32meverything\u001b[39m');
@@ -27,6 +27,19 @@ describe('formatTable', () => {
   it('cuts long values with an ellipsis and keeps a cell on one line', () => {
     const out = formatTable([{ text: 'first line\nsecond line that goes on' }], [{ header: 'T', value: (r: { text: string }) => r.text, maxWidth: 12 }]);
     expect(out).toBe('T\nfirst line …\n');
+  });
+
+  it('keeps rows printed one at a time under their header, cutting long values to the column\'s width', () => {
+    const fixed = [
+      { header: 'TOOL', value: (r: { tool: string; ms: string; id: string }) => r.tool, width: 12 },
+      { header: 'MS', value: (r: { tool: string; ms: string; id: string }) => r.ms, width: 4, align: 'right' as const },
+      { header: 'ID', value: (r: { tool: string; ms: string; id: string }) => r.id, width: 3 },
+    ];
+    const text =
+      formatFixedHeader(fixed) +
+      formatFixedRow({ tool: 'ev__echo', ms: '3', id: 'a1' }, fixed) +
+      formatFixedRow({ tool: 'a-source-with-a-long-name__tool', ms: '12345', id: 'b2-long' }, fixed);
+    expect(text).toBe(['TOOL            MS  ID', 'ev__echo         3  a1', 'a-source-wi…  123…  b2-long', ''].join('\n'));
   });
 
   it('prints labelled fields aligned', () => {
@@ -48,6 +61,7 @@ describe('colours', () => {
   it('leave text untouched when off, and colour states by how they read', () => {
     expect(colors(false).red('x')).toBe('x');
     const c = colors(true);
+    expect(applyStyles(c.red('x'))).toBe('\u001b[31mx\u001b[39m');
     expect(colorState(c, 'succeeded')).toBe(c.green('succeeded'));
     expect(colorState(c, 'tool_error')).toBe(c.red('tool_error'));
     expect(colorState(c, 'unhealthy')).toBe(c.red('unhealthy'));

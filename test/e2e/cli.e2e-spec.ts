@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { adminQuery, withDatabase } from '../helpers/test-database.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, freePort, ROOT } from '../helpers/upstreams.js';
+import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, FIXTURES, freePort, ROOT } from '../helpers/upstreams.js';
 
 const CLI = resolve(ROOT, 'dist/src/cli/main.js');
 
@@ -23,16 +24,19 @@ describe('the toolplane CLI', () => {
 
   const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
 
-  const cli = (args: string[], env: Record<string, string | undefined> = {}): Promise<Run> =>
+  /** Runs the CLI in the test home (no .toolplane/ there), with `input` on its standard input when given. */
+  const cli = (args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<Run> =>
     new Promise((done, fail) => {
       const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: home,
         env: withoutUndefined({ ...baseEnv(), TOOLPLANE_URL: h.url, TOOLPLANE_API_KEY: h.adminKey, ...env }),
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
+      if (input !== undefined) child.stdin!.end(input);
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.once('error', fail);
       child.once('close', (code) => done({ code, stdout, stderr }));
     });
@@ -52,7 +56,7 @@ describe('the toolplane CLI', () => {
     it('describes the commands, the connection settings and the exit codes', async () => {
       const run = await cli(['--help']);
       expect(run.code).toBe(0);
-      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'tools', 'call', 'executions', 'keys', 'audit', 'doctor']) {
+      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'call', 'executions', 'keys', 'audit', 'doctor']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
       expect(run.stdout).toContain(join(home, '.config', 'toolplane', 'cli.json'));
@@ -134,6 +138,61 @@ describe('the toolplane CLI', () => {
       const run = await cli(['sources', 'refresh', 'ev']);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^added 0, changed 0, deprecated 0, restored 0, unchanged \d+$/m);
+    });
+
+    it('updates the settings an operator changes, keeping the others, and disables and enables a source', async () => {
+      const before = (await h.api.get('/api/v1/sources/ev')).body;
+      const update = await cli([
+        'sources', 'update', 'ev',
+        '--description', 'every MCP feature',
+        '--timeout-ms', '50000',
+        '--refresh-interval', '600',
+        '--max-concurrency', '4',
+        '--rate-limit', '600',
+        '-e', 'GREETING=hello',
+        '--read-only',
+      ]);
+      expect(update.code).toBe(0);
+      expect(update.stderr).toContain('updated ev');
+      expect(update.stdout).toMatch(/^read-only: +true$/m);
+      const after = (await h.api.get('/api/v1/sources/ev')).body;
+      expect(after).toMatchObject({
+        description: 'every MCP feature',
+        timeoutMs: 50_000,
+        refreshIntervalSeconds: 600,
+        maxConcurrency: 4,
+        rateLimitPerMinute: 600,
+        readOnly: true,
+        env: [expect.objectContaining({ name: 'GREETING', origin: 'literal' })],
+        // What was not named stays as it was.
+        lifecycle: before.lifecycle,
+        command: before.command,
+        args: before.args,
+      });
+      const back = await cli(['sources', 'update', 'ev', '--no-read-only', '--no-rate-limit', '--json']);
+      expect(back.code).toBe(0);
+      expect(JSON.parse(back.stdout)).toMatchObject({ name: 'ev', readOnly: false, rateLimitPerMinute: null, timeoutMs: 50_000 });
+
+      const off = await cli(['sources', 'disable', 'ev']);
+      expect(off).toMatchObject({ code: 0 });
+      expect(off.stderr).toContain('disabled ev');
+      expect((await h.api.get('/api/v1/sources/ev')).body.enabled).toBe(false);
+      expect((await cli(['sources', 'ls'])).stdout).toMatch(/^ev +stdio +disabled /m);
+      const on = await cli(['sources', 'enable', 'ev']);
+      expect(on).toMatchObject({ code: 0 });
+      expect(on.stderr).toContain('enabled ev');
+      expect((await h.api.get('/api/v1/sources/ev')).body).toMatchObject({ enabled: true, health: 'healthy' });
+
+      const nothing = await cli(['sources', 'update', 'ev']);
+      expect(nothing.code).toBe(2);
+      expect(nothing.stderr).toContain('nothing to change');
+      const invalid = await cli(['sources', 'update', 'ev', '--timeout-ms', '5']);
+      expect(invalid.code).toBe(1);
+      expect(invalid.stderr).toMatch(/^error VALIDATION_FAILED: /m);
+      expect(invalid.stderr).toMatch(/^ {2}- timeoutMs: /m);
+      const unknown = await cli(['sources', 'disable', 'no-such-source']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/^error SOURCE_NOT_FOUND: /m);
     });
 
     it('reports every problem of a refused registration, with its code', async () => {
@@ -248,6 +307,186 @@ describe('the toolplane CLI', () => {
     });
   });
 
+  describe('secrets', () => {
+    it('puts a secret from standard input (never echoed), lists it without its value and removes it', async () => {
+      const put = await cli(['secrets', 'put', 'CLI_TOKEN'], {}, 's3cret-from-stdin\n');
+      expect(put.code).toBe(0);
+      expect(put.stderr).toContain('created secret CLI_TOKEN');
+      expect(put.stdout + put.stderr).not.toContain('s3cret-from-stdin');
+
+      // The value as a source gets it (its length: results never show it): the line break that ends the input is not part of it.
+      const user = await h.api.post('/api/v1/sources?wait=true', {
+        name: 'secret-user',
+        transport: 'stdio',
+        command: 'node',
+        args: [join(FIXTURES, 'hostile-server.mjs')],
+        env: { HOSTILE_TOOLS: 'env_length', TOKEN: '${secret:CLI_TOKEN}' },
+      });
+      expect(user.status).toBe(201);
+      try {
+        const length = await cli(['call', 'secret-user__env_length', '--args', '{"name": "TOKEN"}']);
+        expect(length).toMatchObject({ code: 0, stdout: `${'s3cret-from-stdin'.length}\n` });
+      } finally {
+        expect((await h.api.delete('/api/v1/sources/secret-user')).status).toBe(204);
+      }
+
+      const replaced = await cli(['secrets', 'put', 'CLI_TOKEN'], {}, 'another value');
+      expect(replaced.code).toBe(0);
+      expect(replaced.stderr).toContain('replaced secret CLI_TOKEN');
+
+      const list = await cli(['secrets', 'ls']);
+      expect(list.code).toBe(0);
+      expect(list.stdout.split('\n')[0]).toMatch(/^NAME +CREATED +UPDATED$/);
+      expect(list.stdout).toMatch(/^CLI_TOKEN +\d{4}-/m);
+      expect(list.stdout).not.toContain('another value');
+      const page = JSON.parse((await cli(['secrets', 'ls', '--json'])).stdout);
+      expect(page.items).toEqual([expect.objectContaining({ name: 'CLI_TOKEN' })]);
+
+      const removed = await cli(['secrets', 'rm', 'CLI_TOKEN']);
+      expect(removed.code).toBe(0);
+      expect(removed.stderr).toContain('removed secret CLI_TOKEN');
+      const gone = await cli(['secrets', 'rm', 'CLI_TOKEN']);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/^error SECRET_NOT_FOUND: /m);
+    });
+
+    it('refuses an empty value, and warns when the value is given on the command line', async () => {
+      const empty = await cli(['secrets', 'put', 'EMPTY']);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/no value/);
+      expect(JSON.parse((await cli(['secrets', 'ls', '--json'])).stdout).items).not.toContainEqual(expect.objectContaining({ name: 'EMPTY' }));
+
+      const inline = await cli(['secrets', 'put', 'INLINE', '--value', 'v']);
+      expect(inline.code).toBe(0);
+      expect(inline.stderr).toMatch(/^warning: .*shell's history/m);
+      expect((await cli(['secrets', 'rm', 'INLINE'])).code).toBe(0);
+    });
+  });
+
+  describe('text from a hostile upstream', () => {
+    // What the fixture's title, description, progress, result and errors carry (TERMINAL_ATTACK in hostile-server.mjs).
+    const ATTACK = '\u001b]52;c;cHduZWQ=\u0007\u001b]0;title\u0007\u001b[2J\u009b2J\u202e';
+    // How the CLI shows it: every control as a visible escape.
+    const SHOWN = '\\x1b]52;c;cHduZWQ=\\x07\\x1b]0;title\\x07\\x1b[2J\\x9b2J\\u202e';
+    // A long name (qualified names stay within 64 characters), so that tool names differ in length by more than a column's width.
+    const SOURCE = 'hostile-upstream-with-a-long-name';
+    const TOOL = `${SOURCE}__terminal_text`;
+    // eslint-disable-next-line no-control-regex -- the controls are what this looks for
+    const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+    const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+    const expectHarmless = (run: Run) => {
+      expect(run.stdout).not.toMatch(TERMINAL_CONTROLS);
+      expect(run.stderr).not.toMatch(TERMINAL_CONTROLS);
+    };
+    let agentExecution: string;
+
+    beforeAll(async () => {
+      const registered = await h.api.post('/api/v1/sources?wait=true', {
+        name: SOURCE,
+        transport: 'stdio',
+        command: 'node',
+        args: [join(FIXTURES, 'hostile-server.mjs')],
+        env: { HOSTILE_TOOLS: 'terminal_text,terminal_error,terminal_tool_error' },
+      });
+      expect(registered.status).toBe(201);
+      expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 3 });
+      // An agent whose client name carries the attack calls the tool over MCP.
+      const client = new Client({ name: `agent ${ATTACK}`, version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.adminKey}` } } }));
+      try {
+        await client.callTool({ name: TOOL, arguments: {} });
+      } finally {
+        await client.close();
+      }
+      const latest = (await h.api.get(`/api/v1/executions?tool=${TOOL}&limit=1`)).body.items[0];
+      expect(latest.caller.clientName).toBe(`agent ${ATTACK}`);
+      agentExecution = latest.id;
+    }, 60_000);
+
+    it('lists and shows its tools with every control visible and harmless; --json keeps the values', async () => {
+      const list = await cli(['tools', 'ls', '--source', SOURCE]);
+      expect(list.code).toBe(0);
+      expectHarmless(list);
+      expect(list.stdout).toContain(`${TOOL}  `);
+      expect(list.stdout).toContain('Title \\x1b]52;c;cHduZWQ=\\x07');
+
+      const get = await cli(['tools', 'get', TOOL]);
+      expect(get.code).toBe(0);
+      expectHarmless(get);
+      expect(get.stdout).toMatch(/^title: +Title \\x1b\]52;c;cHduZWQ=\\x07\\x1b\]0;title\\x07\\x1b\[2J\\x9b2J\\u202e$/m);
+      // A multi-line description goes on under its value, never as a line of its own.
+      expect(get.stdout).toMatch(/^description: +Description \\x1b.*\n +second line$/m);
+
+      const json = await cli(['tools', 'get', TOOL, '--json']);
+      expect(json.stdout).not.toMatch(RAW_IN_JSON);
+      expect(JSON.parse(json.stdout)).toMatchObject({ title: `Title ${ATTACK}`, description: `Description ${ATTACK}\nsecond line` });
+    });
+
+    it('prints a call\'s result, its progress, a tool\'s error and the upstream\'s error harmless', async () => {
+      const call = await cli(['call', TOOL]);
+      expect(call.code).toBe(0);
+      expectHarmless(call);
+      // The text's own lines and tabs stay.
+      expect(call.stdout).toBe(`Result ${SHOWN}\nsecond\tline\n`);
+      expect(call.stderr).toContain(`progress 1/2: step ${SHOWN}\n`);
+      const asJson = await cli(['call', TOOL, '--json']);
+      expect(asJson.stdout).not.toMatch(RAW_IN_JSON);
+      expect(JSON.parse(asJson.stdout).result.content[0].text).toBe(`Result ${ATTACK}\r\nsecond\tline\n`);
+
+      const toolError = await cli(['call', `${SOURCE}__terminal_tool_error`]);
+      expect(toolError.code).toBe(4);
+      expectHarmless(toolError);
+      expect(toolError.stdout).toBe(`Failure ${SHOWN}\n`);
+
+      const upstreamError = await cli(['call', `${SOURCE}__terminal_error`]);
+      expect(upstreamError.code).toBe(1);
+      expectHarmless(upstreamError);
+      expect(upstreamError.stderr).toContain(`Upstream error ${SHOWN}`);
+      const errorJson = await cli(['call', `${SOURCE}__terminal_error`, '--json']);
+      expect(errorJson.stdout).not.toMatch(RAW_IN_JSON);
+      expect(JSON.parse(errorJson.stdout).error.message).toContain(`Upstream error ${ATTACK}`);
+    });
+
+    it('shows the executions harmless: the list, a call with the agent\'s client name, the tail with its columns aligned', async () => {
+      const list = await cli(['executions', 'ls', '--source', SOURCE]);
+      expect(list.code).toBe(0);
+      expectHarmless(list);
+
+      const get = await cli(['executions', 'get', agentExecution]);
+      expect(get.code).toBe(0);
+      expectHarmless(get);
+      expect(get.stdout).toMatch(/^caller: +admin \(agent \\x1b\]52;c;cHduZWQ=\\x07\\x1b\]0;title\\x07\\x1b\[2J\\x9b2J\\u202e\)$/m);
+      const getJson = await cli(['executions', 'get', agentExecution, '--json']);
+      expect(getJson.stdout).not.toMatch(RAW_IN_JSON);
+      expect(JSON.parse(getJson.stdout).caller.clientName).toBe(`agent ${ATTACK}`);
+
+      const failed = (await h.api.get(`/api/v1/executions?tool=${SOURCE}__terminal_error&limit=1`)).body.items[0];
+      const failedGet = await cli(['executions', 'get', failed.id]);
+      expectHarmless(failedGet);
+      expect(failedGet.stdout).toMatch(/^error: +[A-Z_]+: .*Upstream error \\x1b\]52;c;/m);
+
+      const tail = await cli(['executions', 'tail', '-n', '30']);
+      expect(tail.code).toBe(0);
+      expectHarmless(tail);
+      const [header, ...rows] = tail.stdout.trimEnd().split('\n');
+      expect(header).toMatch(/^STARTED +STATUS +TOOL +DURATION +CALLER +ERROR +ID$/);
+      expect(rows.some((row) => row.includes(`${SOURCE}__`.slice(0, 20)))).toBe(true);
+      expect(rows.some((row) => row.includes('ev__echo '))).toBe(true);
+      expect(rows.some((row) => /UPSTREAM|TOOL_NOT_FOUND|INVALID_ARGUMENTS/.test(row))).toBe(true);
+      for (const row of rows) {
+        // Every column starts under its header, whatever the lengths of the names and codes before it.
+        for (const column of ['STATUS', 'TOOL', 'CALLER', 'ID']) {
+          const at = header!.indexOf(column);
+          expect({ row, column, before: row[at - 1], first: row[at] }).toEqual({ row, column, before: ' ', first: expect.stringMatching(/\S/) });
+        }
+        expect(row.slice(header!.indexOf('ID'))).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      const tailJson = await cli(['executions', 'tail', '-n', '30', '--json']);
+      expect(tailJson.stdout).not.toMatch(RAW_IN_JSON);
+      expect(tailJson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toContain(agentExecution);
+    });
+  });
+
   describe('keys and audit', () => {
     it('creates, lists and revokes a key', async () => {
       const created = await cli(['keys', 'create', 'cli-agent', '--role', 'agent', '--owner', 'team cli']);
@@ -304,7 +543,7 @@ describe('the toolplane CLI', () => {
       expect(run.stdout).toMatch(/^✓ migrations +\d+ applied, none pending$/m);
       expect(run.stdout).toMatch(/^✓ api key +accepted: \S+, role admin \(may: .*keys:manage/m);
       expect(run.stdout).toMatch(/^[✓!] sandbox /m);
-      expect(run.stdout).toMatch(/^✓ source ev +healthy, \d+ tool\(s\)$/m);
+      expect(run.stdout).toMatch(/^✓ source ev +healthy, \d+ tools$/m);
       expect(run.stdout).toContain('no problem found');
       const json = JSON.parse((await cli(['doctor', '--json'])).stdout);
       expect(json.ok).toBe(true);
@@ -315,7 +554,8 @@ describe('the toolplane CLI', () => {
       expect(wrongKey.code).toBe(1);
       expect(wrongKey.stdout).toMatch(/^✗ api key +refused: INVALID_API_KEY: /m);
       expect(wrongKey.stdout).toMatch(/^ +fix: use a valid, unrevoked, unexpired key/m);
-      expect(wrongKey.stdout).toContain('1 check(s) failed');
+      expect(wrongKey.stdout).toContain('1 check failed');
+      expect(wrongKey.stdout).not.toContain('(s)');
 
       const broken = await h.api.post('/api/v1/sources?wait=true', { name: 'broken', transport: 'stdio', command: 'node', args: ['-e', 'process.exit(3)'] });
       expect(broken.status).toBe(201);
@@ -336,7 +576,67 @@ describe('the toolplane CLI', () => {
     });
   });
 
+  describe('doctor, for a source whose process crashed', () => {
+    it('prints one line per failed check with its reason, never a stack trace', async () => {
+      const crashing = await h.api.post('/api/v1/sources?wait=true', { name: 'crashing', transport: 'stdio', command: 'node', args: ['-e', "throw new Error('boom')"] });
+      expect(crashing.status).toBe(201);
+      try {
+        const lastError: string = (await h.api.get('/api/v1/sources/crashing')).body.lastError;
+        // The upstream's own account has the trace: the detail view keeps it, the check does not.
+        expect(lastError).toMatch(/^\s+at /m);
+        const run = await cli(['doctor']);
+        expect(run.code).toBe(1);
+        const lines = run.stdout.split('\n');
+        const at = lines.findIndex((line) => line.startsWith('✗ source crashing '));
+        expect(lines[at]).toMatch(/^✗ source crashing +unhealthy \(1 failure in a row\): process exited with code 1: .*Error: boom$/);
+        expect(lines[at + 1]).toMatch(/^ +fix: "toolplane sources get crashing" shows the details/);
+        expect(lines[at + 2]).toMatch(/^(✓|!|✗|-) |^1 check failed$/);
+        expect(run.stdout).not.toMatch(/^\s+at /m);
+        expect(run.stdout).toMatch(/^1 check failed$/m);
+        const get = await cli(['sources', 'get', 'crashing']);
+        expect(get.stdout).toContain('Error: boom');
+      } finally {
+        expect((await h.api.delete('/api/v1/sources/crashing')).status).toBe(204);
+      }
+    });
+  });
+
   describe('connection settings', () => {
+    it('says how to give a key when the server asks for one, not how to send HTTP headers', async () => {
+      const noKey = await cli(['sources', 'ls'], { TOOLPLANE_API_KEY: undefined });
+      expect(noKey.code).toBe(1);
+      expect(noKey.stderr).toMatch(/^error UNAUTHENTICATED: /m);
+      expect(noKey.stderr).toContain('no API key was given');
+      expect(noKey.stderr).toContain('--key');
+      expect(noKey.stderr).toContain('TOOLPLANE_API_KEY');
+      expect(noKey.stderr).toContain(join(home, '.config', 'toolplane', 'cli.json'));
+      expect(noKey.stderr).toContain(join(home, '.toolplane', 'admin.key'));
+      expect(noKey.stderr).not.toMatch(/Authorization|Bearer/);
+
+      const wrongKey = await cli(['sources', 'ls'], { TOOLPLANE_API_KEY: 'not-a-key-at-all-1111' });
+      expect(wrongKey.code).toBe(1);
+      expect(wrongKey.stderr).toMatch(/^error INVALID_API_KEY: /m);
+      expect(wrongKey.stderr).toContain('the key comes from the environment; give another with --key KEY');
+
+      const doctor = await cli(['doctor'], { TOOLPLANE_API_KEY: undefined });
+      expect(doctor.stdout).toMatch(/^✗ api key +no API key given$/m);
+      expect(doctor.stdout).toContain(join(home, '.toolplane', 'admin.key'));
+    });
+
+    it('uses the admin key of the data directory for a Toolplane on this host when no key is given', async () => {
+      const data = mkdtempSync(join(tmpdir(), 'toolplane-cli-data-'));
+      try {
+        writeFileSync(join(data, 'admin.key'), `${h.adminKey}\n`, { mode: 0o600 });
+        const run = await cli(['sources', 'ls', '--json'], { TOOLPLANE_API_KEY: undefined, TOOLPLANE_DATA_DIR: data });
+        expect(run.code).toBe(0);
+        const doctor = await cli(['doctor'], { TOOLPLANE_API_KEY: undefined, TOOLPLANE_DATA_DIR: data });
+        expect(doctor.stdout).toMatch(/^✓ api key +accepted: /m);
+        expect(doctor.stdout).toContain(`(key from ${join(data, 'admin.key')})`);
+      } finally {
+        rmSync(data, { recursive: true, force: true });
+      }
+    });
+
     it('reads the config file under XDG_CONFIG_HOME; the environment and flags win over it', async () => {
       const config = mkdtempSync(join(tmpdir(), 'toolplane-cli-xdg-'));
       try {
@@ -404,7 +704,7 @@ describe('the toolplane CLI', () => {
       try {
         const first = await cli(['migrate'], env);
         expect(first.code).toBe(0);
-        expect(first.stdout).toMatch(/^applied \d+ migration\(s\): InitialSchema/);
+        expect(first.stdout).toMatch(/^applied \d+ migrations: InitialSchema/);
         const again = await cli(['migrate'], env);
         expect(again).toMatchObject({ code: 0, stdout: 'the database is up to date: no pending migration\n' });
         const badSettings = await cli(['migrate'], { ...env, DATABASE_URL: 'mysql://nope' });

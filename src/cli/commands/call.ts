@@ -4,8 +4,9 @@ import { contextOf } from '../context.js';
 import { ApiError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { parseJsonObjectOption, positiveInt } from '../input.js';
-import { formatDuration, type Output } from '../output.js';
+import { countOf, formatDuration, type Output } from '../output.js';
 import { startProgress } from '../progress.js';
+import { jsonText } from '../terminal-text.js';
 
 export interface Execution {
   id: string;
@@ -51,7 +52,8 @@ export function registerCallCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-The result's text goes to stdout; the upstream's progress while it runs, then the status, duration
+The result's text goes to stdout, every control character in it but newline and tab shown as an
+escape (\\x1b; --json gives it exactly); the upstream's progress while it runs, then the status, duration
 and execution id to stderr. With --json the whole execution record is printed. Exit status: 0 succeeded (or input_required), 4 the tool reported
 an error (tool_error), 1 the call failed (the error code is printed), 2 bad options, 3 unreachable.
 
@@ -103,7 +105,7 @@ function printResult(out: Output, execution: Execution): void {
     const text = contentText(result.content);
     if (text !== undefined) out.write(text.endsWith('\n') ? text : text + '\n');
     else if (result.structuredContent !== undefined) out.printJson(result.structuredContent);
-    if (result.truncated) out.note(out.ce.yellow(`the result was truncated (${result.originalBytes} bytes in full)`));
+    if (result.truncated) out.note(out.ce.yellow(`the result was truncated (${countOf(result.originalBytes, 'byte')} in full)`));
   }
   out.note(`${colorState(out.ce, execution.status)} in ${formatDuration(execution.durationMs)} ${out.ce.dim(`(execution ${execution.id})`)}`);
 }
@@ -123,5 +125,5 @@ export function describeProgress({ progress, total, message }: ProgressEvent): s
 /** Text blocks as they are; any other block (image, resource, …) as one JSON line. */
 function contentText(content: Record<string, unknown>[] | undefined): string | undefined {
   if (!content || content.length === 0) return undefined;
-  return content.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block))).join('\n');
+  return content.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : jsonText(block))).join('\n');
 }

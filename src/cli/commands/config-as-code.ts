@@ -61,7 +61,7 @@ Examples:
     .action(async (options: { output?: string }, command: Command) => {
       const { api, out } = contextOf(command);
       const { text } = await api.request('GET', '/api/v1/config/export', { accept: 'text/yaml, application/yaml' });
-      if (!options.output) return out.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+      if (!options.output) return out.verbatim(text.endsWith('\n') || text === '' ? text : text + '\n');
       try {
         writeFileSync(options.output, text);
       } catch (error) {

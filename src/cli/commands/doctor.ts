@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import { isLoopback } from '../../config/app-config.js';
 import { decideSandbox } from '../../mcp/stdio/sandbox-probe.js';
 import type { ApiClient } from '../api-client.js';
-import { configFilePath, describeOrigin, type SettingOrigin } from '../connection-settings.js';
+import { describeOrigin, keyAdvice, type ConnectionSettings } from '../connection-settings.js';
 import { contextOf, type CliContext } from '../context.js';
 import { ApiError, ServerUnreachable } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { countOf, failureSummary } from '../output.js';
+import { oneLine } from '../terminal-text.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -41,8 +43,8 @@ export function registerDoctorCommand(program: Command): void {
 Checks: the server answers /health/ready; the database and migrations (their detail needs a key
 with ops:read); the API key is accepted, and its role; the plugin sandbox (from /metrics, else
 bubblewrap on this host when the server is on loopback); each enabled source's health and last error.
-Each failed check says what to fix. Exit status: 0 all passed (warnings allowed), 1 a check failed,
-3 the server could not be reached.`,
+Each check is one line with its reason; a failed one says what to fix. Exit status: 0 all passed
+(warnings allowed), 1 a check failed, 3 the server could not be reached.`,
     )
     .action(async (_options: unknown, command: Command) => {
       const ctx = contextOf(command);
@@ -62,12 +64,11 @@ async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
     health = response.body;
     if (!health || typeof health !== 'object' || !health.details) throw new ApiError(response.status, 'NOT_TOOLPLANE', `${api.baseUrl}/health/ready did not answer as Toolplane does`);
   } catch (error) {
-    const where = `the URL comes from ${describeOrigin(settings.origin.url)}; set it with --url, TOOLPLANE_URL or "url" in ${configFilePath()}`;
+    const where = `the URL comes from ${describeOrigin(settings.origin.url, settings)}; set it with --url, TOOLPLANE_URL or "url" in ${settings.configFile}`;
     if (error instanceof ServerUnreachable) {
       checks.push({ name: 'server', status: 'fail', detail: error.message, fix: `start Toolplane ("toolplane serve" or "npm start") or point the CLI at it (${where})` });
     } else {
-      const message = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
-      checks.push({ name: 'server', status: 'fail', detail: `${api.baseUrl} is not a Toolplane that answers: ${message}`, fix: `check the URL (${where})` });
+      checks.push({ name: 'server', status: 'fail', detail: `${api.baseUrl} is not a Toolplane that answers: ${messageOf(error)}`, fix: `check the URL (${where})` });
     }
     return checks;
   }
@@ -85,12 +86,23 @@ async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
     checks.push({ name: 'calls', status: 'fail', detail: 'Toolplane is shutting down (draining): new calls are refused', fix: 'wait for it to stop and start it again' });
   }
 
-  const access = await keyCheck(api, settings.origin.key);
+  const access = await keyCheck(api, settings).catch((error: unknown) => ({ check: failedCheck('api key', error), permissions: new Set<string>() }));
   checks.push(access.check);
-  checks.push(await sandboxCheck(api, access.permissions.has('ops:read')));
-  if (access.permissions.has('sources:read')) checks.push(...(await sourceChecks(api)));
+  checks.push(await sandboxCheck(api, access.permissions.has('ops:read')).catch((error: unknown) => failedCheck('sandbox', error)));
+  if (access.permissions.has('sources:read')) checks.push(...(await sourceChecks(api).catch((error: unknown) => [failedCheck('sources', error)])));
   else if (access.check.status === 'ok') checks.push({ name: 'sources', status: 'skip', detail: 'this key may not read sources (sources:read)' });
   return checks;
+}
+
+/** A check that could not be made (the server failed to answer it, say): its reason, not a trace. */
+function failedCheck(name: string, error: unknown): Check {
+  return { name, status: 'fail', detail: `could not check: ${messageOf(error)}` };
+}
+
+/** An error's code and reason, on one line. */
+function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return `${error.code}: ${failureSummary(error.message)}`;
+  return failureSummary(error instanceof Error ? error.message : String(error));
 }
 
 function databaseCheck(check: Health['details'][string] | undefined, withDetail: boolean): Check {
@@ -101,7 +113,7 @@ function databaseCheck(check: Health['details'][string] | undefined, withDetail:
   return {
     name: 'database',
     status: 'fail',
-    detail: `PostgreSQL does not answer${withDetail && check.error ? `: ${String(check.error)}` : ''}`,
+    detail: `PostgreSQL does not answer${withDetail && check.error ? `: ${failureSummary(String(check.error))}` : ''}`,
     fix: 'check that PostgreSQL is running and DATABASE_URL (or the embedded database in TOOLPLANE_DATA_DIR) is right; Toolplane\'s log says more',
   };
 }
@@ -130,17 +142,9 @@ interface CurrentPrincipal {
 }
 
 /** Whether the key is accepted, and who it names with which roles and permissions (GET /api/v1/access/me). */
-async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise<{ check: Check; permissions: Set<string> }> {
+async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{ check: Check; permissions: Set<string> }> {
   if (!api.hasKey) {
-    return {
-      check: {
-        name: 'api key',
-        status: 'fail',
-        detail: 'no API key given',
-        fix: `pass --key, set TOOLPLANE_API_KEY or put "key" in ${configFilePath()} (the admin key is in the server's data directory, admin.key)`,
-      },
-      permissions: new Set(),
-    };
+    return { check: { name: 'api key', status: 'fail', detail: 'no API key given', fix: oneLine(keyAdvice(settings)) }, permissions: new Set() };
   }
   let me: CurrentPrincipal;
   try {
@@ -149,12 +153,14 @@ async function keyCheck(api: ApiClient, origin: SettingOrigin | 'none'): Promise
     if (!(error instanceof ApiError)) throw error;
     const fix =
       error.status === 401 || error.status === 429
-        ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(origin)}); an admin creates one with "toolplane keys create NAME --role agent"`
+        ? `use a valid, unrevoked, unexpired key (this one comes from ${describeOrigin(settings.origin.key, settings)}); an admin creates one with "toolplane keys create NAME --role agent"`
         : undefined;
-    return { check: { name: 'api key', status: 'fail', detail: `refused: ${error.code}: ${error.message}`, fix }, permissions: new Set() };
+    return { check: { name: 'api key', status: 'fail', detail: `refused: ${messageOf(error)}`, fix }, permissions: new Set() };
   }
   const restricted = me.allowedSources || me.allowedTools ? `; restricted to sources ${me.allowedSources?.join(', ') ?? 'any'}, tools ${me.allowedTools?.join(', ') ?? 'any'}` : '';
-  const detail = `accepted: ${me.name}, role ${me.roles.join(', ') || 'none'} (may: ${[...me.permissions].sort().join(', ')})${restricted}`;
+  // A key the CLI found by itself is named, so that nobody wonders which key was used.
+  const found = settings.origin.key === 'admin-key' ? ` (key from ${settings.adminKeyFile})` : '';
+  const detail = `accepted: ${me.name}, role ${me.roles.join(', ') || 'none'} (may: ${[...me.permissions].sort().join(', ')})${restricted}${found}`;
   return { check: { name: 'api key', status: 'ok', detail }, permissions: new Set(me.permissions) };
 }
 
@@ -167,8 +173,9 @@ async function sandboxCheck(api: ApiClient, canReadMetrics: boolean): Promise<Ch
       return match ? Number(match[1]) : 0;
     };
     const [inside, outside] = [count(true), count(false)];
-    if (outside > 0) return { name: 'sandbox', status: 'warn', detail: `${outside} plugin process(es) run without a sandbox`, fix };
-    if (inside > 0) return { name: 'sandbox', status: 'ok', detail: `${inside} plugin process(es) run sandboxed` };
+    const processes = (n: number) => countOf(n, 'plugin process', 'plugin processes');
+    if (outside > 0) return { name: 'sandbox', status: 'warn', detail: `${processes(outside)} ${outside === 1 ? 'runs' : 'run'} without a sandbox`, fix };
+    if (inside > 0) return { name: 'sandbox', status: 'ok', detail: `${processes(inside)} ${inside === 1 ? 'runs' : 'run'} sandboxed` };
   }
   const host = new URL(api.baseUrl).hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || isLoopback(host)) {
@@ -202,13 +209,15 @@ async function sourceChecks(api: ApiClient): Promise<Check[]> {
     const fix = `"toolplane sources get ${s.name}" shows the details; fix the cause (command, env, secrets, the upstream itself), then "toolplane sources refresh ${s.name}"`;
     switch (s.health) {
       case 'healthy':
-        return { name, status: 'ok', detail: `healthy, ${s.toolCount} tool(s)` };
+        return { name, status: 'ok', detail: `healthy, ${countOf(s.toolCount, 'tool')}` };
       case 'unknown':
         return { name, status: 'warn', detail: 'not discovered yet', fix: `wait, or run "toolplane sources refresh ${s.name}"` };
       case 'degraded':
-        return { name, status: 'warn', detail: `degraded${s.lastError ? `: ${s.lastError}` : ''}`, fix };
-      default:
-        return { name, status: 'fail', detail: `${s.health}${s.consecutiveFailures ? ` (${s.consecutiveFailures} failures in a row)` : ''}${s.lastError ? `: ${s.lastError}` : ''}`, fix };
+        return { name, status: 'warn', detail: `degraded${s.lastError ? `: ${failureSummary(s.lastError)}` : ''}`, fix };
+      default: {
+        const inARow = s.consecutiveFailures ? ` (${countOf(s.consecutiveFailures, 'failure')} in a row)` : '';
+        return { name, status: 'fail', detail: `${s.health}${inARow}${s.lastError ? `: ${failureSummary(s.lastError)}` : ''}`, fix };
+      }
     }
   });
 }
@@ -219,9 +228,11 @@ function print({ out, api }: CliContext, checks: Check[]): void {
   const c = out.c;
   const mark: Record<CheckStatus, string> = { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('-') };
   const width = Math.max(...checks.map((check) => check.name.length));
+  // One line per check, whatever its detail holds (a source's last error is an upstream's text).
   for (const check of checks) {
-    out.line(`${mark[check.status]} ${check.name.padEnd(width)}  ${check.status === 'skip' ? c.dim(check.detail) : check.detail}`);
-    if (check.fix && check.status !== 'ok') out.line(`  ${' '.repeat(width)}  ${c.bold('fix:')} ${check.fix}`);
+    const detail = oneLine(check.detail);
+    out.line(`${mark[check.status]} ${oneLine(check.name).padEnd(width)}  ${check.status === 'skip' ? c.dim(detail) : detail}`);
+    if (check.fix && check.status !== 'ok') out.line(`  ${' '.repeat(width)}  ${c.bold('fix:')} ${oneLine(check.fix)}`);
   }
-  out.line(failed === 0 ? c.green('no problem found') : c.red(`${failed} check(s) failed`));
+  out.line(failed === 0 ? c.green('no problem found') : c.red(`${countOf(failed, 'check')} failed`));
 }

@@ -3,7 +3,8 @@ import { colorState } from '../colors.js';
 import { contextOf, type CliContext } from '../context.js';
 import { positiveInt } from '../input.js';
 import { formatDuration, orDash, shortTime, type Output } from '../output.js';
-import type { Column } from '../table.js';
+import type { Column, FixedColumn } from '../table.js';
+import { indentLines, jsonText } from '../terminal-text.js';
 import type { Execution } from './call.js';
 
 interface ExecutionPage {
@@ -42,6 +43,12 @@ function columns(out: Output): Column<Execution>[] {
     { header: 'ERROR', value: (e) => orDash(e.error?.code) },
     { header: 'ID', value: (e) => e.id },
   ];
+}
+
+/** The same columns at fixed widths, for rows printed as they come (`tail`): longer values are cut with an ellipsis. */
+function tailColumns(out: Output): FixedColumn<Execution>[] {
+  const widths: Record<string, number> = { STARTED: 19, STATUS: 17, TOOL: 40, DURATION: 9, CALLER: 20, ERROR: 23, ID: 36 };
+  return columns(out).map((column) => ({ ...column, width: widths[column.header]! }));
 }
 
 export function registerExecutionCommands(program: Command): void {
@@ -88,26 +95,12 @@ const LOOKBACK_MS = 10 * 60_000;
 async function tail(ctx: CliContext, options: Filters & { lines: number; follow?: boolean; interval: number }): Promise<void> {
   const { api, out } = ctx;
   const seen = new Map<string, number>();
-  const widths = { status: 17, tool: 32 };
-  const print = (e: Execution) => {
-    if (out.json) return out.line(JSON.stringify(e));
-    out.line(
-      [
-        shortTime(e.startedAt),
-        colorState(out.c, e.status.padEnd(widths.status)),
-        e.qualifiedName.padEnd(widths.tool),
-        formatDuration(e.durationMs).padStart(9),
-        callerName(e),
-        e.error ? out.c.red(e.error.code) : '',
-        out.c.dim(e.id),
-      ]
-        .join('  ')
-        .trimEnd(),
-    );
-  };
+  const columns = tailColumns(out);
+  const print = (e: Execution) => (out.json ? out.jsonLine(e) : out.fixedRow(e, columns));
 
   const first = await api.get<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), limit: Math.min(500, Math.max(options.lines, 100)) });
   for (const e of first.body.items) seen.set(e.id, Date.parse(e.startedAt));
+  if (!out.json) out.fixedHeader(columns);
   for (const e of first.body.items.slice(0, options.lines).reverse()) print(e);
   if (!options.follow) return;
 
@@ -172,11 +165,11 @@ function printExecution(out: Output, e: Execution): void {
     ['correlation id', e.caller?.correlationId],
     ['error', e.error ? `${out.c.red(e.error.code)}: ${e.error.message}` : null],
   ]);
-  for (const d of e.error?.details ?? []) out.line(`  - ${d.path}: ${d.message}`);
+  for (const d of e.error?.details ?? []) out.line(`  - ${d.path}: ${indentLines(d.message, 4)}`);
   out.line(out.c.bold('arguments:'));
-  out.line(JSON.stringify(e.arguments, null, 2));
+  out.line(jsonText(e.arguments, 2));
   if (e.result) {
     out.line(out.c.bold('result:'));
-    out.line(JSON.stringify(e.result, null, 2));
+    out.line(jsonText(e.result, 2));
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
+import { countOf } from '../output.js';
 
 export function registerServerCommands(program: Command): void {
   program
@@ -39,7 +40,7 @@ export function registerServerCommands(program: Command): void {
       const database = await openDatabase(config);
       try {
         const applied = database.appliedMigrations;
-        process.stdout.write(applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'the database is up to date: no pending migration\n');
+        process.stdout.write(applied.length > 0 ? `applied ${countOf(applied.length, 'migration')}: ${applied.join(', ')}\n` : 'the database is up to date: no pending migration\n');
       } finally {
         await database.close();
       }

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
 import { UsageError } from '../errors.js';
-import { keyValue, parseJsonObjectOption, positiveInt } from '../input.js';
-import { orDash, shortTime, type Output } from '../output.js';
+import { keyValue, nonNegativeInt, parseJsonObjectOption, positiveInt } from '../input.js';
+import { countOf, failureSummary, formatDuration, orDash, shortTime, type Output } from '../output.js';
 
 interface Source {
   id: string;
@@ -22,6 +22,10 @@ interface Source {
   consecutiveFailures: number;
   toolCount: number;
   readOnly: boolean;
+  timeoutMs: number;
+  maxConcurrency: number;
+  rateLimitPerMinute: number | null;
+  refreshIntervalSeconds: number;
   lifecycle: string;
   protocol: { era?: string; version?: string } | null;
   serverInfo: { name?: string; version?: string } | null;
@@ -63,7 +67,7 @@ export function registerSourceCommands(program: Command): void {
           { header: 'HEALTH', value: (s) => (s.enabled ? s.health : 'disabled'), style: (t) => colorState(out.c, t) },
           { header: 'TOOLS', value: (s) => String(s.toolCount), align: 'right' },
           { header: 'LAST REFRESH', value: (s) => shortTime(s.lastRefreshAt) },
-          { header: 'LAST ERROR', value: (s) => orDash(s.lastError), maxWidth: 60 },
+          { header: 'LAST ERROR', value: (s) => orDash(s.lastError && failureSummary(s.lastError)), maxWidth: 60 },
         ],
         'no sources (register one with "toolplane sources add")',
       );
@@ -81,21 +85,15 @@ export function registerSourceCommands(program: Command): void {
       printSource(out, source);
     });
 
-  sources
-    .command('add')
-    .description('Register a source and wait for its first discovery')
-    .argument('<name>', 'the source name (lowercase letters, digits and dashes)')
-    .argument('[command...]', 'stdio: the command and its arguments, after "--"')
-    .option('--mcp-url <url>', 'a remote MCP server (streamable HTTP unless --transport sse)')
-    .option('--transport <transport>', 'stdio, streamable-http or sse (default: stdio with a command or plugin dir, streamable-http with --mcp-url)')
-    .option('--plugin-dir <dir>', 'stdio: a directory holding server.json or plugin.json')
-    .option('--cwd <dir>', 'stdio: the working directory of the command')
-    .option('--lifecycle <lifecycle>', 'stdio: transient (a process per call) or singleton (one shared process)')
-    .option('-e, --env <NAME=VALUE>', 'an environment variable for the plugin; values may be ${secret:NAME} (repeatable)', keyValue('--env'))
-    .option('-H, --header <NAME=VALUE>', 'an HTTP header for a remote source (repeatable)', keyValue('--header'))
-    .option('--description <text>', 'what the source is for')
-    .option('--read-only', 'offer only the tools annotated readOnlyHint')
-    .option('--timeout-ms <ms>', 'default timeout of a call', positiveInt('--timeout-ms'))
+  settingOptions(
+    sources
+      .command('add')
+      .description('Register a source and wait for its first discovery')
+      .argument('<name>', 'the source name (lowercase letters, digits and dashes)')
+      .argument('[command...]', 'stdio: the command and its arguments, after "--"')
+      .option('--transport <transport>', 'stdio, streamable-http or sse (default: stdio with a command or plugin dir, streamable-http with --mcp-url)'),
+    'an environment variable for the plugin; values may be ${secret:NAME} (repeatable)',
+  )
     .option('--disabled', 'register it disabled')
     .option('-f, --file <file>', 'the registration as JSON (the POST /api/v1/sources body; "-" for stdin); other options override its fields')
     .option('--no-wait', 'answer at once and discover in the background')
@@ -116,6 +114,59 @@ Examples:
       out.note(out.ce.green(`registered ${source.name}`));
       printSource(out, source);
     });
+
+  settingOptions(
+    sources
+      .command('update')
+      .description('Change a source\'s settings; those not given stay as they are')
+      .argument('<source>', 'source name or id')
+      .argument('[command...]', 'stdio: a new command and its arguments, after "--"'),
+    'an environment variable for the plugin (repeatable); given, they replace all of the source\'s variables',
+  )
+    .option('--no-read-only', 'offer every tool again, not only those annotated readOnlyHint')
+    .option('--no-rate-limit', 'no limit on the calls per minute')
+    .option('-f, --file <file>', 'the changes as JSON (the PATCH /api/v1/sources/{name} body; "-" for stdin); other options override its fields')
+    .option('--if-version <n>', 'change it only if its version is still this one (see "toolplane sources get"), else fail with STALE_VERSION', positiveInt('--if-version'))
+    .option('--no-wait', 'answer at once and discover in the background when the change calls for it')
+    .addHelpText(
+      'after',
+      `
+Variables (-e) and headers (-H) cannot be read back, so those given replace the source's whole set.
+Secrets are never given here: store them with "toolplane secrets put NAME" and refer to them as \${secret:NAME}.
+
+Examples:
+  $ toolplane sources update github --timeout-ms 30000 --refresh-interval 600
+  $ toolplane sources update github -e 'GITHUB_TOKEN=\${secret:GITHUB_TOKEN_2}'
+  $ toolplane sources update github --no-read-only`,
+    )
+    .action(async (name: string, commandLine: string[], options: UpdateOptions, command: Command) => {
+      const { api, out } = contextOf(command);
+      const body = changes(commandLine, options);
+      const { body: source } = await api.request<Source>('PATCH', `/api/v1/sources/${encodeURIComponent(name)}`, {
+        json: body,
+        query: { wait: options.wait === false ? false : undefined },
+        timeoutMs: 120_000,
+      });
+      if (out.json) return out.printJson(source);
+      out.note(out.ce.green(`updated ${source.name}`));
+      printSource(out, source);
+    });
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    sources
+      .command(verb)
+      .description(enabled ? 'Put a disabled source back into use and discover its tools' : 'Take a source out of use: its tools leave the catalog, its processes stop; its settings and history stay')
+      .argument('<source>', 'source name or id')
+      .action(async (name: string, _options: unknown, command: Command) => {
+        const { api, out } = contextOf(command);
+        const { body: source } = await api.request<Source>('PATCH', `/api/v1/sources/${encodeURIComponent(name)}`, { json: { enabled }, timeoutMs: 120_000 });
+        if (out.json) return out.printJson(source);
+        out.note(`${enabled ? 'enabled' : 'disabled'} ${source.name}`);
+      });
+  }
 
   sources
     .command('refresh')
@@ -141,9 +192,25 @@ Examples:
     });
 }
 
-interface AddOptions {
+/** The settings an operator gives on "add" and changes on "update", as the same flags. */
+function settingOptions(command: Command, envHelp: string): Command {
+  return command
+    .option('--mcp-url <url>', 'the URL of a remote MCP server')
+    .option('--plugin-dir <dir>', 'stdio: a directory holding server.json or plugin.json')
+    .option('--cwd <dir>', 'stdio: the working directory of the command')
+    .option('--lifecycle <lifecycle>', 'stdio: transient (a process per call) or singleton (one shared process)')
+    .option('-e, --env <NAME=VALUE>', envHelp, keyValue('--env'))
+    .option('-H, --header <NAME=VALUE>', 'an HTTP header for a remote source; values may be ${secret:NAME} (repeatable)', keyValue('--header'))
+    .option('--description <text>', 'what the source is for')
+    .option('--read-only', 'offer only the tools annotated readOnlyHint')
+    .option('--timeout-ms <ms>', 'default timeout of a call', positiveInt('--timeout-ms'))
+    .option('--max-concurrency <n>', 'calls at once to the source', positiveInt('--max-concurrency'))
+    .option('--rate-limit <n>', 'calls per minute to each of its tools, from all callers together', positiveInt('--rate-limit'))
+    .option('--refresh-interval <seconds>', 'seconds between discoveries of its tools (0: none)', nonNegativeInt('--refresh-interval'));
+}
+
+interface SettingOptions {
   mcpUrl?: string;
-  transport?: string;
   pluginDir?: string;
   cwd?: string;
   lifecycle?: string;
@@ -152,14 +219,26 @@ interface AddOptions {
   description?: string;
   readOnly?: boolean;
   timeoutMs?: number;
-  disabled?: boolean;
+  maxConcurrency?: number;
+  /** false: --no-rate-limit. */
+  rateLimit?: number | false;
+  refreshInterval?: number;
   file?: string;
   wait?: boolean;
 }
 
-function registration(name: string, commandLine: string[], options: AddOptions): Record<string, unknown> {
+interface AddOptions extends SettingOptions {
+  transport?: string;
+  disabled?: boolean;
+}
+
+interface UpdateOptions extends SettingOptions {
+  ifVersion?: number;
+}
+
+/** The fields the flags (and a command after "--") set, over those of --file. */
+function settingsBody(commandLine: string[], options: SettingOptions): Record<string, unknown> {
   const body: Record<string, unknown> = options.file ? parseJsonObjectOption(`@${options.file}`, '--file') : {};
-  body.name = name;
   if (commandLine.length > 0) {
     if (options.mcpUrl) throw new UsageError('give either a command (after "--") or --mcp-url, not both');
     body.command = commandLine[0];
@@ -171,9 +250,18 @@ function registration(name: string, commandLine: string[], options: AddOptions):
   if (options.lifecycle) body.lifecycle = options.lifecycle;
   if (options.env) body.env = { ...(body.env as object | undefined), ...options.env };
   if (options.header) body.headers = { ...(body.headers as object | undefined), ...options.header };
-  if (options.description) body.description = options.description;
-  if (options.readOnly) body.readOnly = true;
-  if (options.timeoutMs) body.timeoutMs = options.timeoutMs;
+  if (options.description !== undefined) body.description = options.description;
+  if (options.readOnly !== undefined) body.readOnly = options.readOnly;
+  if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
+  if (options.maxConcurrency !== undefined) body.maxConcurrency = options.maxConcurrency;
+  if (options.rateLimit !== undefined) body.rateLimitPerMinute = options.rateLimit === false ? null : options.rateLimit;
+  if (options.refreshInterval !== undefined) body.refreshIntervalSeconds = options.refreshInterval;
+  return body;
+}
+
+function registration(name: string, commandLine: string[], options: AddOptions): Record<string, unknown> {
+  const body = settingsBody(commandLine, options);
+  body.name = name;
   if (options.disabled) body.enabled = false;
   body.transport = options.transport ?? body.transport ?? (body.url ? 'streamable-http' : 'stdio');
   if (!body.url && !body.command && !body.pluginDir) {
@@ -182,11 +270,19 @@ function registration(name: string, commandLine: string[], options: AddOptions):
   return body;
 }
 
+function changes(commandLine: string[], options: UpdateOptions): Record<string, unknown> {
+  const body = settingsBody(commandLine, options);
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give the settings to change (see toolplane sources update --help)');
+  if (options.ifVersion !== undefined) body.version = options.ifVersion;
+  return body;
+}
+
 function printSource(out: Output, s: Source): void {
   const launch = s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ') || s.pluginDir : s.url;
   out.fields([
     ['name', s.name],
     ['id', s.id],
+    ['description', s.description],
     ['transport', s.transport + (s.transport === 'stdio' ? ` (${s.lifecycle})` : '')],
     [s.transport === 'stdio' ? 'command' : 'url', launch],
     ['enabled', s.enabled],
@@ -195,6 +291,10 @@ function printSource(out: Output, s: Source): void {
     ['failures in a row', s.consecutiveFailures],
     ['tools', s.toolCount],
     ['read-only', s.readOnly],
+    ['timeout', formatDuration(s.timeoutMs)],
+    ['max concurrency', s.maxConcurrency],
+    ['rate limit', s.rateLimitPerMinute === null ? 'none' : `${s.rateLimitPerMinute} calls a minute to each tool`],
+    ['refresh every', s.refreshIntervalSeconds ? countOf(s.refreshIntervalSeconds, 'second') : 'never'],
     ['protocol', s.protocol ? [s.protocol.era, s.protocol.version].filter(Boolean).join(' ') : null],
     ['server', s.serverInfo ? [s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ') : null],
     ['last refresh', shortTime(s.lastRefreshAt)],

@@ -3,6 +3,7 @@ import { colorState } from '../colors.js';
 import { contextOf, type CliContext } from '../context.js';
 import { positiveInt } from '../input.js';
 import { orDash, type Output } from '../output.js';
+import { jsonText } from '../terminal-text.js';
 
 interface Tool {
   id: string;
@@ -126,13 +127,13 @@ function printTool(out: Output, t: Tool): void {
     ['unusable', t.unusableReason],
     ['title', t.title],
     ['description', t.description],
-    ['annotations', t.annotations ? JSON.stringify(t.annotations) : null],
+    ['annotations', t.annotations ? jsonText(t.annotations) : null],
     ['last seen', t.lastSeenAt],
   ]);
   out.line(out.c.bold('input schema:'));
-  out.line(JSON.stringify(t.inputSchema, null, 2));
+  out.line(jsonText(t.inputSchema, 2));
   if (t.outputSchema) {
     out.line(out.c.bold('output schema:'));
-    out.line(JSON.stringify(t.outputSchema, null, 2));
+    out.line(jsonText(t.outputSchema, 2));
   }
 }

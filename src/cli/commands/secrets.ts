@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { contextOf } from '../context.js';
+import { UsageError } from '../errors.js';
+import { positiveInt } from '../input.js';
+import { shortTime } from '../output.js';
+import { readSecretValue } from '../secret-input.js';
+
+interface SecretMetadata {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function registerSecretCommands(program: Command): void {
+  const secrets = program.command('secrets').description('Secrets that sources refer to as ${secret:NAME}: stored encrypted, never shown');
+
+  secrets
+    .command('put')
+    .description('Store a secret, or replace its value: typed at a prompt that does not show it, or read from standard input')
+    .argument('<name>', 'the secret\'s name, e.g. GITHUB_TOKEN')
+    .option('--value <value>', 'the value itself (kept in the shell\'s history and seen in the process list: prefer the prompt or a pipe)')
+    .addHelpText(
+      'after',
+      `
+On a terminal the value is asked for and not shown; otherwise standard input is the value, without
+the line break that ends it.
+
+Examples:
+  $ toolplane secrets put GITHUB_TOKEN
+  $ printf %s "$GITHUB_TOKEN" | toolplane secrets put GITHUB_TOKEN
+  $ toolplane secrets put TLS_KEY < key.pem`,
+    )
+    .action(async (name: string, options: { value?: string }, command: Command) => {
+      const { api, out } = contextOf(command);
+      if (options.value !== undefined) {
+        out.note(out.ce.yellow('warning: a value on the command line is kept in the shell\'s history and seen by other users in the process list; type it at the prompt or pipe it in instead'));
+      }
+      const value = options.value ?? (await readSecretValue(name));
+      if (value === '') throw new UsageError('no value given: type it at the prompt (on a terminal) or pipe it in, e.g. printf %s "$TOKEN" | toolplane secrets put NAME');
+      const response = await api.request<SecretMetadata>('PUT', `/api/v1/secrets/${encodeURIComponent(name)}`, { json: { value } });
+      if (out.json) return out.printJson(response.body);
+      out.note(`${response.status === 201 ? 'created' : 'replaced'} secret ${response.body.name}`);
+    });
+
+  secrets
+    .command('ls')
+    .description('List the secrets\' names (never their values)')
+    .option('--limit <n>', 'secrets per page (1-500)', positiveInt('--limit'))
+    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
+    .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
+      const { api, out } = contextOf(command);
+      const page = await api.getJson<{ items: SecretMetadata[]; nextCursor: string | null }>('/api/v1/secrets', { limit: options.limit, cursor: options.cursor });
+      if (out.json) return out.printJson(page);
+      out.table(
+        page.items,
+        [
+          { header: 'NAME', value: (s) => s.name },
+          { header: 'CREATED', value: (s) => shortTime(s.createdAt) },
+          { header: 'UPDATED', value: (s) => shortTime(s.updatedAt) },
+        ],
+        'no secrets (store one with "toolplane secrets put NAME")',
+      );
+      out.moreHint(page.nextCursor);
+    });
+
+  secrets
+    .command('rm')
+    .description('Remove a secret; sources that refer to it fail until it is stored again')
+    .argument('<name>', 'the secret\'s name')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const { api, out } = contextOf(command);
+      await api.request('DELETE', `/api/v1/secrets/${encodeURIComponent(name)}`);
+      if (out.json) return out.printJson({ removed: name });
+      out.note(`removed secret ${name}`);
+    });
+}
