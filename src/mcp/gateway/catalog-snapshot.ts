@@ -1,10 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { decideTool, isRestricted, type ToolScope } from '../../modules/access/domain/tool-scope.js';
+import { decideSource, decideTool, isRestricted, type ScopeDecision, type ToolScope } from '../../modules/access/domain/tool-scope.js';
 import type { ToolView } from '../../modules/inventory/application/tool-view.js';
 import { toMcpTool } from '../../modules/catalog/domain/tool-formats.js';
 
 /** What the MCP endpoints need to know about a source: whether it exists, and its tools by upstream name. */
 export interface CatalogSource {
+  /** Absent only for a source read without its row (its tools name it). */
+  id?: string;
   name: string;
   enabled: boolean;
   /** Every active tool of the source (enabled or not), by its upstream name. */
@@ -29,17 +31,17 @@ export class CatalogSnapshot {
 
   constructor(
     tools: readonly ToolView[],
-    sources: readonly { name: string; enabled: boolean }[],
+    sources: readonly { id?: string; name: string; enabled: boolean }[],
   ) {
     const sorted = [...tools].sort((a, b) => compare(a.qualifiedName, b.qualifiedName));
     this.usable = sorted.filter(isUsable);
     this.byQualifiedName = new Map(sorted.map((tool) => [tool.qualifiedName, tool]));
     const byName = new Map<string, CatalogSource>();
-    for (const source of sources) byName.set(source.name, { name: source.name, enabled: source.enabled, byName: new Map(), usable: [] });
+    for (const source of sources) byName.set(source.name, { ...(source.id ? { id: source.id } : {}), name: source.name, enabled: source.enabled, byName: new Map(), usable: [] });
     for (const tool of sorted) {
       let source = byName.get(tool.source.name);
       if (!source) {
-        source = { name: tool.source.name, enabled: tool.source.enabled, byName: new Map(), usable: [] };
+        source = { id: tool.source.id, name: tool.source.name, enabled: tool.source.enabled, byName: new Map(), usable: [] };
         byName.set(source.name, source);
       }
       source.byName.set(tool.name, tool);
@@ -59,6 +61,17 @@ export class CatalogSnapshot {
   /** The usable tools `scope` allows (all without one), in qualified-name order. */
   usableFor(scope?: ToolScope): readonly ToolView[] {
     return isRestricted(scope) ? this.usable.filter((tool) => allows(scope, tool)) : this.usable;
+  }
+
+  /**
+   * The source of `/mcp/sources/{name}` and whether `scope` lets its principal use it (decideSource,
+   * over every active tool of the source, enabled or not: enabling is the tool's state, not access);
+   * undefined when there is no such source.
+   */
+  sourceFor(sourceName: string, scope?: ToolScope): { source: CatalogSource; decision: ScopeDecision } | undefined {
+    const source = this.sources.get(sourceName);
+    if (!source) return undefined;
+    return { source, decision: decideSource(scope, { name: source.name, toolNames: qualifiedNames(source) }) };
   }
 
   /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in name order. */
@@ -92,6 +105,11 @@ function asListed(tool: ToolView, name: string): Tool {
 
 function allows(scope: ToolScope, tool: ToolView): boolean {
   return decideTool(scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
+}
+
+/** The qualified names of a source's tools, read only as far as a decision needs them. */
+function* qualifiedNames(source: CatalogSource): Iterable<string> {
+  for (const tool of source.byName.values()) yield tool.qualifiedName;
 }
 
 function compare(a: string, b: string): number {

@@ -238,6 +238,33 @@ export class McpToolServers {
     return settleLegacyInputRequired(first, context.signal, (requestState) => this.callCatalogTool(exchange, call.name, call.arguments, { ...context, requestState }));
   }
 
+  /**
+   * A `tools/call` refused at the door of a source its caller may not use (see SourceGate): recorded
+   * through ExecuteTool as a call refused by the caller's scope, with the rule that refused it;
+   * nothing reaches the source.
+   */
+  async recordRefusedCall(exchange: McpExchange, name: string, args: unknown, meta: Record<string, unknown>, rule: string): Promise<void> {
+    const { surface } = exchange;
+    if (surface.kind !== 'source') return;
+    const snapshot = await this.catalog.snapshot().catch(() => undefined);
+    const qualifiedName = snapshot?.sources.get(surface.source)?.byName.get(name)?.qualifiedName ?? `${surface.source}__${name}`;
+    const info = meta[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const version = meta[PROTOCOL_VERSION_META_KEY] ?? exchange.session?.protocolVersion ?? exchange.protocolVersionHeader;
+    const client: CallingClient = {
+      ...exchange.session?.clientInfo,
+      ...(typeof info?.name === 'string' ? { name: info.name } : {}),
+      ...(typeof info?.version === 'string' ? { version: info.version } : {}),
+      ...(typeof version === 'string' ? { protocolVersion: version } : {}),
+    };
+    await this.commands.execute(
+      new ExecuteToolCommand(
+        { qualifiedName: qualifiedName.slice(0, 200), arguments: args ?? {}, scope: exchange.principal.scope, sourceRefusal: rule, requestId: exchange.requestId },
+        callerOf(exchange, client),
+        'mcp',
+      ),
+    );
+  }
+
   private async callTool(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const { surface } = exchange;
     const { name } = request.params;
