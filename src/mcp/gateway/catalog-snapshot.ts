@@ -11,7 +11,7 @@ export interface CatalogSource {
   enabled: boolean;
   /** Every active tool of the source (enabled or not), by its upstream name. */
   byName: Map<string, ToolView>;
-  /** The tools a caller may use, in qualified-name order. */
+  /** The tools a caller may use, in the order the source's upstream lists them. */
   usable: ToolView[];
 }
 
@@ -47,8 +47,9 @@ export class CatalogSnapshot {
       source.byName.set(tool.name, tool);
       if (isUsable(tool)) source.usable.push(tool);
     }
+    for (const source of byName.values()) source.usable.sort(listedOrder);
     this.sources = byName;
-    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}\u0000${tool.declaredHash}`).join('\u0001');
+    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}\u0000${tool.declaredHash}\u0000${tool.listPosition}`).join('\u0001');
   }
 
   /** The MCP definitions of every usable tool (of those `scope` allows), named by qualified name, in name order. */
@@ -74,15 +75,13 @@ export class CatalogSnapshot {
     return { source, decision: decideSource(scope, { name: source.name, toolNames: qualifiedNames(source) }) };
   }
 
-  /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in name order. */
+  /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in the order it lists them. */
   sourceTools(sourceName: string, scope?: ToolScope): Tool[] {
-    if (isRestricted(scope)) {
-      const allowed = (this.sources.get(sourceName)?.usable ?? []).filter((tool) => allows(scope, tool));
-      return allowed.map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
-    }
+    const usable = this.sources.get(sourceName)?.usable ?? [];
+    if (isRestricted(scope)) return usable.filter((tool) => allows(scope, tool)).map((tool) => asListed(tool, tool.name));
     let definitions = this.sourceDefinitions.get(sourceName);
     if (!definitions) {
-      definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+      definitions = usable.map((tool) => asListed(tool, tool.name));
       this.sourceDefinitions.set(sourceName, definitions);
     }
     return definitions;
@@ -110,6 +109,14 @@ function allows(scope: ToolScope, tool: ToolView): boolean {
 /** The qualified names of a source's tools, read only as far as a decision needs them. */
 function* qualifiedNames(source: CatalogSource): Iterable<string> {
   for (const tool of source.byName.values()) yield tool.qualifiedName;
+}
+
+/** The upstream's order; a tool not listed since its place was kept comes after the others, by name. */
+function listedOrder(a: ToolView, b: ToolView): number {
+  if (a.listPosition === b.listPosition) return compare(a.name, b.name);
+  if (a.listPosition === null) return 1;
+  if (b.listPosition === null) return -1;
+  return a.listPosition - b.listPosition;
 }
 
 function compare(a: string, b: string): number {
