@@ -15,6 +15,8 @@ export interface CatalogSource {
   usable: ToolView[];
 }
 
+const MAX_REMEMBERED_DECISIONS = 10_000;
+
 /**
  * One immutable reading of the catalog, shared by every MCP request until the catalog changes.
  * The MCP tool definitions are projected once per reading and served from here.
@@ -28,6 +30,8 @@ export class CatalogSnapshot {
   readonly fingerprint: string;
   private qualifiedDefinitions?: Tool[];
   private readonly sourceDefinitions = new Map<string, Tool[]>();
+  /** Decisions already made on this reading, by source and scope: a restricted caller may ask per request, and a refusal reads every tool of the source. */
+  private readonly sourceDecisions = new Map<string, ScopeDecision>();
 
   constructor(
     tools: readonly ToolView[],
@@ -72,7 +76,15 @@ export class CatalogSnapshot {
   sourceFor(sourceName: string, scope?: ToolScope): { source: CatalogSource; decision: ScopeDecision } | undefined {
     const source = this.sources.get(sourceName);
     if (!source) return undefined;
-    return { source, decision: decideSource(scope, { name: source.name, toolNames: qualifiedNames(source) }) };
+    if (!isRestricted(scope)) return { source, decision: decideSource(scope, { name: source.name, toolNames: [] }) };
+    const key = `${sourceName}\u0000${JSON.stringify(scope)}`;
+    let decision = this.sourceDecisions.get(key);
+    if (!decision) {
+      decision = decideSource(scope, { name: source.name, toolNames: qualifiedNames(source) });
+      if (this.sourceDecisions.size >= MAX_REMEMBERED_DECISIONS) this.sourceDecisions.clear();
+      this.sourceDecisions.set(key, decision);
+    }
+    return { source, decision };
   }
 
   /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in the order it lists them. */

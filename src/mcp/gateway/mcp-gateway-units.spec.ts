@@ -209,6 +209,19 @@ describe('CatalogSnapshot', () => {
     expect(snapshot.sourceTools('dis')).toEqual([]);
   });
 
+  it('tells whether a scope lets its principal use a source, over every active tool of it', () => {
+    const snapshot = new CatalogSnapshot([view('ev__echo'), view('ev__off', { enabled: false }), view('mem__read')], [{ id: 'empty-id', name: 'empty', enabled: true }]);
+    expect(snapshot.sourceFor('nothing', { sources: ['*'] })).toBeUndefined();
+    expect(snapshot.sourceFor('ev')!.decision.allowed).toBe(true);
+    expect(snapshot.sourceFor('ev', { sources: ['mem'] })!.decision).toEqual({ allowed: false, rule: 'allowedSources: "ev" matches none of ["mem"]' });
+    // A disabled tool still makes its source one the principal may use: enabling is not access.
+    expect(snapshot.sourceFor('ev', { tools: ['ev__off'] })!.decision).toEqual({ allowed: true, rule: 'allowedTools: "ev__off" matches "ev__off"' });
+    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
+    // Asked again on the same reading: the same answer.
+    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
+    expect(snapshot.sourceFor('empty', { sources: ['empty'] })).toMatchObject({ source: { id: 'empty-id', name: 'empty' }, decision: { allowed: true } });
+  });
+
   it("lists a source's tools in the upstream's order, those without a place last, and tells a new order", () => {
     const tools = [view('s__c', { listPosition: 0 }), view('s__a', { listPosition: 2 }), view('s__b', { listPosition: 1 }), view('s__old', { listPosition: null }), view('s__older', { listPosition: null })];
     const snapshot = new CatalogSnapshot(tools, []);
