@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { McpCatalog } from './gateway/mcp-catalog.js';
 import { McpGatewayServer } from './gateway/mcp-gateway-server.js';
 import { McpToolServers } from './gateway/mcp-tool-servers.js';
+import { SourceGate } from './gateway/source-gate.js';
 import { SourcePrimitives } from './gateway/source-primitives.js';
 import { hostPolicy } from '../shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
@@ -99,6 +100,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
     McpCatalog,
     SourcePrimitives,
     McpToolServers,
+    SourceGate,
     McpGatewayServer,
     FirstUseWarmUp,
   ],

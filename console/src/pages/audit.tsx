@@ -11,7 +11,7 @@ interface ChainReport {
   firstProblem: { seq: number; problem: string; detail: string } | null;
 }
 
-const ACTIONS = ['source.registered', 'source.updated', 'source.enabled', 'source.disabled', 'source.removed', 'source.refreshed', 'source.validated', 'tool.enabled', 'tool.disabled', 'secret.put', 'secret.deleted', 'api-key.created', 'api-key.revoked', 'api-key.updated', 'config.applied'];
+const ACTIONS = ['source.registered', 'source.updated', 'source.enabled', 'source.disabled', 'source.removed', 'source.refreshed', 'source.validated', 'source.access-refused', 'tool.enabled', 'tool.disabled', 'secret.put', 'secret.deleted', 'api-key.created', 'api-key.revoked', 'api-key.updated', 'config.applied'];
 
 /** Who changed what: the audit trail, filtered, with the signed chain's verification. */
 export function AuditPage() {

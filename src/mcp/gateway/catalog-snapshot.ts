@@ -1,17 +1,21 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { decideTool, isRestricted, type ToolScope } from '../../modules/access/domain/tool-scope.js';
+import { decideSource, decideTool, isRestricted, type ScopeDecision, type ToolScope } from '../../modules/access/domain/tool-scope.js';
 import type { ToolView } from '../../modules/inventory/application/tool-view.js';
 import { toMcpTool } from '../../modules/catalog/domain/tool-formats.js';
 
 /** What the MCP endpoints need to know about a source: whether it exists, and its tools by upstream name. */
 export interface CatalogSource {
+  /** Absent only for a source read without its row (its tools name it). */
+  id?: string;
   name: string;
   enabled: boolean;
   /** Every active tool of the source (enabled or not), by its upstream name. */
   byName: Map<string, ToolView>;
-  /** The tools a caller may use, in qualified-name order. */
+  /** The tools a caller may use, in the order the source's upstream lists them. */
   usable: ToolView[];
 }
+
+const MAX_REMEMBERED_DECISIONS = 10_000;
 
 /**
  * One immutable reading of the catalog, shared by every MCP request until the catalog changes.
@@ -26,27 +30,30 @@ export class CatalogSnapshot {
   readonly fingerprint: string;
   private qualifiedDefinitions?: Tool[];
   private readonly sourceDefinitions = new Map<string, Tool[]>();
+  /** Decisions already made on this reading, by source and scope: a restricted caller may ask per request, and a refusal reads every tool of the source. */
+  private readonly sourceDecisions = new Map<string, ScopeDecision>();
 
   constructor(
     tools: readonly ToolView[],
-    sources: readonly { name: string; enabled: boolean }[],
+    sources: readonly { id?: string; name: string; enabled: boolean }[],
   ) {
     const sorted = [...tools].sort((a, b) => compare(a.qualifiedName, b.qualifiedName));
     this.usable = sorted.filter(isUsable);
     this.byQualifiedName = new Map(sorted.map((tool) => [tool.qualifiedName, tool]));
     const byName = new Map<string, CatalogSource>();
-    for (const source of sources) byName.set(source.name, { name: source.name, enabled: source.enabled, byName: new Map(), usable: [] });
+    for (const source of sources) byName.set(source.name, { ...(source.id ? { id: source.id } : {}), name: source.name, enabled: source.enabled, byName: new Map(), usable: [] });
     for (const tool of sorted) {
       let source = byName.get(tool.source.name);
       if (!source) {
-        source = { name: tool.source.name, enabled: tool.source.enabled, byName: new Map(), usable: [] };
+        source = { id: tool.source.id, name: tool.source.name, enabled: tool.source.enabled, byName: new Map(), usable: [] };
         byName.set(source.name, source);
       }
       source.byName.set(tool.name, tool);
       if (isUsable(tool)) source.usable.push(tool);
     }
+    for (const source of byName.values()) source.usable.sort(listedOrder);
     this.sources = byName;
-    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}\u0000${tool.declaredHash}`).join('\u0001');
+    this.fingerprint = this.usable.map((tool) => `${tool.qualifiedName}\u0000${tool.definitionHash}\u0000${tool.declaredHash}\u0000${tool.listPosition}`).join('\u0001');
   }
 
   /** The MCP definitions of every usable tool (of those `scope` allows), named by qualified name, in name order. */
@@ -61,15 +68,32 @@ export class CatalogSnapshot {
     return isRestricted(scope) ? this.usable.filter((tool) => allows(scope, tool)) : this.usable;
   }
 
-  /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in name order. */
-  sourceTools(sourceName: string, scope?: ToolScope): Tool[] {
-    if (isRestricted(scope)) {
-      const allowed = (this.sources.get(sourceName)?.usable ?? []).filter((tool) => allows(scope, tool));
-      return allowed.map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+  /**
+   * The source of `/mcp/sources/{name}` and whether `scope` lets its principal use it (decideSource,
+   * over every active tool of the source, enabled or not: enabling is the tool's state, not access);
+   * undefined when there is no such source.
+   */
+  sourceFor(sourceName: string, scope?: ToolScope): { source: CatalogSource; decision: ScopeDecision } | undefined {
+    const source = this.sources.get(sourceName);
+    if (!source) return undefined;
+    if (!isRestricted(scope)) return { source, decision: decideSource(scope, { name: source.name, toolNames: [] }) };
+    const key = `${sourceName}\u0000${JSON.stringify(scope)}`;
+    let decision = this.sourceDecisions.get(key);
+    if (!decision) {
+      decision = decideSource(scope, { name: source.name, toolNames: qualifiedNames(source) });
+      if (this.sourceDecisions.size >= MAX_REMEMBERED_DECISIONS) this.sourceDecisions.clear();
+      this.sourceDecisions.set(key, decision);
     }
+    return { source, decision };
+  }
+
+  /** The MCP definitions of one source's usable tools (of those `scope` allows), named as the source names them, in the order it lists them. */
+  sourceTools(sourceName: string, scope?: ToolScope): Tool[] {
+    const usable = this.sources.get(sourceName)?.usable ?? [];
+    if (isRestricted(scope)) return usable.filter((tool) => allows(scope, tool)).map((tool) => asListed(tool, tool.name));
     let definitions = this.sourceDefinitions.get(sourceName);
     if (!definitions) {
-      definitions = (this.sources.get(sourceName)?.usable ?? []).map((tool) => asListed(tool, tool.name)).sort((a, b) => compare(a.name, b.name));
+      definitions = usable.map((tool) => asListed(tool, tool.name));
       this.sourceDefinitions.set(sourceName, definitions);
     }
     return definitions;
@@ -92,6 +116,19 @@ function asListed(tool: ToolView, name: string): Tool {
 
 function allows(scope: ToolScope, tool: ToolView): boolean {
   return decideTool(scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
+}
+
+/** The qualified names of a source's tools, read only as far as a decision needs them. */
+function* qualifiedNames(source: CatalogSource): Iterable<string> {
+  for (const tool of source.byName.values()) yield tool.qualifiedName;
+}
+
+/** The upstream's order; a tool not listed since its place was kept comes after the others, by name. */
+function listedOrder(a: ToolView, b: ToolView): number {
+  if (a.listPosition === b.listPosition) return compare(a.name, b.name);
+  if (a.listPosition === null) return 1;
+  if (b.listPosition === null) return -1;
+  return a.listPosition - b.listPosition;
 }
 
 function compare(a: string, b: string): number {

@@ -17,10 +17,10 @@ import { isEventStream } from '../http/large-message-rework.js';
 import { EXECUTION_ID_HEADER } from './call-result.js';
 import { jsonRpcError, McpGatewayServer, surfaceKey } from './mcp-gateway-server.js';
 import { LazyAnswerStream } from './lazy-answer-stream.js';
-import { McpCatalog } from './mcp-catalog.js';
 import { CALL_TOOL, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from './stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from './sealed-session.js';
+import { SourceGate } from './source-gate.js';
 import { CallerDeparture } from '../../shared/caller-signal.js';
 import { onClientGone } from '../../shared/http/client-gone.js';
 import { McpTelemetry, type McpServerOperation } from '../../ops/tracing/mcp-telemetry.js';
@@ -52,7 +52,7 @@ type McpRequest = FastifyRequest & { principal?: Principal };
  */
 export async function registerMcpRoutes(app: NestFastifyApplication, options: McpRoutesOptions): Promise<void> {
   const gateway = app.get(McpGatewayServer);
-  const catalog = app.get(McpCatalog);
+  const sourceGate = app.get(SourceGate);
   const telemetry = app.get(McpTelemetry);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
@@ -74,9 +74,6 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
 
     const serve = async (request: McpRequest, reply: FastifyReply, surface: McpSurface) => {
       const principal = request.principal!;
-      if (surface.kind === 'source' && !(await catalog.snapshot()).sources.has(surface.source)) {
-        return sendResponse(reply, jsonRpcError(404, -32001, `No source named "${surface.source.slice(0, 100)}"`, null));
-      }
       const exchange: McpExchange = {
         principal,
         surface,
@@ -85,6 +82,11 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         correlationId: header(request, 'x-correlation-id'),
         protocolVersionHeader: header(request, 'mcp-protocol-version'),
       };
+      if (surface.kind === 'source') {
+        // Before anything else: a source that does not exist, or that the caller may not use, answers alike.
+        const closed = await sourceGate.pass(exchange, { httpMethod: request.method, body: async () => bodyValue(await parseBody(request)), clientAddress: clientOf(request).address });
+        if (closed) return sendResponse(reply, closed);
+      }
       const sessionId = header(request, 'mcp-session-id');
       if (sessionId?.startsWith(SEALED_SESSION_PREFIX)) {
         const claims = gateway.sealedSessions.read(sessionId, principal.id);
@@ -176,6 +178,10 @@ async function parseBody(request: FastifyRequest): Promise<{ value: unknown } | 
   if (parsed.ok) return { value: parsed.value };
   if (parsed.code === 'INVALID_JSON') return { value: undefined };
   return { refusal: jsonRpcError(400, -32600, `Invalid Request: ${parsed.message}`, null, {}, { code: parsed.code, details: parsed.details }) };
+}
+
+function bodyValue(parsed: { value: unknown } | { refusal: Response }): unknown {
+  return 'value' in parsed ? parsed.value : undefined;
 }
 
 function bodyOf(request: FastifyRequest): Buffer | undefined {

@@ -147,6 +147,7 @@ function view(id: string, tool: { name: string; status: 'active' | 'deprecated';
     declaredHash: `${id}:${tool.version}`,
     status: tool.status,
     enabled: tool.enabled,
+    listPosition: null,
     firstSeenAt: '',
     lastSeenAt: '',
     updatedAt: '',

@@ -100,6 +100,18 @@ describe('paginate', () => {
     expect(last).toEqual({ tools: [tools[4]] });
   });
 
+  it('pages a list in the upstream order by the tool last served, or by place once that tool is gone', () => {
+    const listed: Tool[] = ['zeta', 'alpha', 'mid', 'beta', 'omega'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+    const first = paginate(listed, undefined, 2, 'as-listed');
+    expect(first.tools.map((t) => t.name)).toEqual(['zeta', 'alpha']);
+    const second = paginate(listed, first.nextCursor, 2, 'as-listed');
+    expect(second.tools.map((t) => t.name)).toEqual(['mid', 'beta']);
+    expect(paginate(listed, second.nextCursor, 2, 'as-listed')).toEqual({ tools: [listed[4]] });
+    // alpha removed since the first page: the next page starts where the cursor left off.
+    expect(paginate(listed.filter((t) => t.name !== 'alpha'), first.nextCursor, 2, 'as-listed').tools.map((t) => t.name)).toEqual(['mid', 'beta']);
+    expect(() => paginate(listed, Buffer.from('{"after":"x","next":-1}').toString('base64url'), 2, 'as-listed')).toThrow(expect.objectContaining({ code: -32602 }));
+  });
+
   it('refuses a cursor it did not issue with -32602', () => {
     expect(() => paginate(tools, 'not a cursor', 2)).toThrow(expect.objectContaining({ code: -32602 }));
     expect(() => paginate(tools, Buffer.from('{"x":1}').toString('base64url'), 2)).toThrow(expect.objectContaining({ code: -32602 }));
@@ -195,5 +207,28 @@ describe('CatalogSnapshot', () => {
     expect(snapshot.sources.get('b')!.byName.get('off')!.qualifiedName).toBe('b__off');
     expect(snapshot.sources.has('empty')).toBe(true);
     expect(snapshot.sourceTools('dis')).toEqual([]);
+  });
+
+  it('tells whether a scope lets its principal use a source, over every active tool of it', () => {
+    const snapshot = new CatalogSnapshot([view('ev__echo'), view('ev__off', { enabled: false }), view('mem__read')], [{ id: 'empty-id', name: 'empty', enabled: true }]);
+    expect(snapshot.sourceFor('nothing', { sources: ['*'] })).toBeUndefined();
+    expect(snapshot.sourceFor('ev')!.decision.allowed).toBe(true);
+    expect(snapshot.sourceFor('ev', { sources: ['mem'] })!.decision).toEqual({ allowed: false, rule: 'allowedSources: "ev" matches none of ["mem"]' });
+    // A disabled tool still makes its source one the principal may use: enabling is not access.
+    expect(snapshot.sourceFor('ev', { tools: ['ev__off'] })!.decision).toEqual({ allowed: true, rule: 'allowedTools: "ev__off" matches "ev__off"' });
+    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
+    // Asked again on the same reading: the same answer.
+    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
+    expect(snapshot.sourceFor('empty', { sources: ['empty'] })).toMatchObject({ source: { id: 'empty-id', name: 'empty' }, decision: { allowed: true } });
+  });
+
+  it("lists a source's tools in the upstream's order, those without a place last, and tells a new order", () => {
+    const tools = [view('s__c', { listPosition: 0 }), view('s__a', { listPosition: 2 }), view('s__b', { listPosition: 1 }), view('s__old', { listPosition: null }), view('s__older', { listPosition: null })];
+    const snapshot = new CatalogSnapshot(tools, []);
+    expect(snapshot.sourceTools('s').map((t) => t.name)).toEqual(['c', 'b', 'a', 'old', 'older']);
+    expect(snapshot.sourceTools('s', { tools: ['s__a', 's__c'] }).map((t) => t.name)).toEqual(['c', 'a']);
+    expect(snapshot.qualifiedTools().map((t) => t.name)).toEqual(['s__a', 's__b', 's__c', 's__old', 's__older']);
+    const reordered = new CatalogSnapshot([view('s__c', { listPosition: 1 }), view('s__a', { listPosition: 2 }), view('s__b', { listPosition: 0 }), tools[3]!, tools[4]!], []);
+    expect(reordered.fingerprint).not.toBe(snapshot.fingerprint);
   });
 });

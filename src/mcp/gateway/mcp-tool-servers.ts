@@ -200,8 +200,8 @@ export class McpToolServers {
     const { surface, principal } = exchange;
     if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
-    const tools = surface.kind === 'all' ? snapshot.qualifiedTools(principal.scope) : snapshot.sourceTools(surface.source, principal.scope);
-    return paginate(tools, cursor, this.config.mcpPageSize);
+    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope), cursor, this.config.mcpPageSize);
+    return paginate(snapshot.sourceTools(surface.source, principal.scope), cursor, this.config.mcpPageSize, 'as-listed');
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -236,6 +236,33 @@ export class McpToolServers {
     const first = await this.callCatalogTool(exchange, call.name, call.arguments, context);
     if (call.era === 'modern') return first;
     return settleLegacyInputRequired(first, context.signal, (requestState) => this.callCatalogTool(exchange, call.name, call.arguments, { ...context, requestState }));
+  }
+
+  /**
+   * A `tools/call` refused at the door of a source its caller may not use (see SourceGate): recorded
+   * through ExecuteTool as a call refused by the caller's scope, with the rule that refused it;
+   * nothing reaches the source.
+   */
+  async recordRefusedCall(exchange: McpExchange, name: string, args: unknown, meta: Record<string, unknown>, rule: string): Promise<void> {
+    const { surface } = exchange;
+    if (surface.kind !== 'source') return;
+    const snapshot = await this.catalog.snapshot().catch(() => undefined);
+    const qualifiedName = snapshot?.sources.get(surface.source)?.byName.get(name)?.qualifiedName ?? `${surface.source}__${name}`;
+    const info = meta[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const version = meta[PROTOCOL_VERSION_META_KEY] ?? exchange.session?.protocolVersion ?? exchange.protocolVersionHeader;
+    const client: CallingClient = {
+      ...exchange.session?.clientInfo,
+      ...(typeof info?.name === 'string' ? { name: info.name } : {}),
+      ...(typeof info?.version === 'string' ? { version: info.version } : {}),
+      ...(typeof version === 'string' ? { protocolVersion: version } : {}),
+    };
+    await this.commands.execute(
+      new ExecuteToolCommand(
+        { qualifiedName: qualifiedName.slice(0, 200), arguments: args ?? {}, scope: exchange.principal.scope, sourceRefusal: rule, requestId: exchange.requestId },
+        callerOf(exchange, client),
+        'mcp',
+      ),
+    );
   }
 
   private async callTool(server: Server, exchange: McpExchange, era: ServedEra, request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
@@ -456,12 +483,31 @@ function callerOf(exchange: McpExchange, client: CallingClient): ExecutionCaller
   return caller;
 }
 
-/** One page of a list sorted by name; the cursor is the last name served (opaque to clients). */
-export function paginate(tools: readonly Tool[], cursor: string | undefined, pageSize: number): ListToolsResult {
-  const start = cursor === undefined ? 0 : firstAfter(tools, decodeCursor(cursor));
+/**
+ * One page of a list, in name order (`/mcp`, the gateway) or as the source's upstream lists its
+ * tools (`/mcp/sources/{name}`). The cursor (opaque to clients) names the last tool served: a list
+ * in name order goes on after that name; one in the upstream's order after that tool, or — when it
+ * is gone since — by the place the cursor also records.
+ */
+export function paginate(tools: readonly Tool[], cursor: string | undefined, pageSize: number, order: 'by-name' | 'as-listed' = 'by-name'): ListToolsResult {
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  const start = after === undefined ? 0 : order === 'by-name' ? firstAfter(tools, after.name) : nextListed(tools, after);
   const page = tools.slice(start, start + pageSize);
-  const more = start + pageSize < tools.length;
-  return { tools: page, ...(more ? { nextCursor: Buffer.from(JSON.stringify({ after: page.at(-1)!.name })).toString('base64url') } : {}) };
+  if (start + pageSize >= tools.length) return { tools: page };
+  const next: PageCursor = order === 'by-name' ? { after: page.at(-1)!.name } : { after: page.at(-1)!.name, next: start + page.length };
+  return { tools: page, nextCursor: Buffer.from(JSON.stringify(next)).toString('base64url') };
+}
+
+interface PageCursor {
+  after: string;
+  /** In the upstream's order: the place of the next page. */
+  next?: number;
+}
+
+/** Where a list in the upstream's order goes on after the named tool (gone since: one place up from where the next page was). */
+function nextListed(tools: readonly Tool[], after: { name: string; next?: number }): number {
+  const index = tools.findIndex((tool) => tool.name === after.name);
+  return index >= 0 ? index + 1 : Math.min(Math.max(0, (after.next ?? 0) - 1), tools.length);
 }
 
 /** Index of the first tool named after `name` (binary search: the list is in name order). */
@@ -476,12 +522,14 @@ function firstAfter(tools: readonly Tool[], name: string): number {
   return low;
 }
 
-function decodeCursor(cursor: string): string {
+function decodeCursor(cursor: string): { name: string; next?: number } {
   try {
     if (cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('malformed');
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown; next?: unknown };
     if (typeof parsed?.after !== 'string') throw new Error('malformed');
-    return parsed.after;
+    if (parsed.next === undefined) return { name: parsed.after };
+    if (typeof parsed.next !== 'number' || !Number.isSafeInteger(parsed.next) || parsed.next < 0) throw new Error('malformed');
+    return { name: parsed.after, next: parsed.next };
   } catch {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: not one this endpoint issued');
   }

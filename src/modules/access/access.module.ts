@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { CreateApiKeyHandler } from './application/create-api-key/create-api-key.handler.js';
 import { GetApiKeyHandler } from './application/get-api-key/get-api-key.handler.js';
 import { ListApiKeysHandler } from './application/list-api-keys/list-api-keys.handler.js';
+import { RecordSourceRefusalHandler } from './application/record-source-refusal/record-source-refusal.handler.js';
 import { RevokeApiKeyHandler } from './application/revoke-api-key/revoke-api-key.handler.js';
 import { UpdateApiKeyHandler } from './application/update-api-key/update-api-key.handler.js';
 import { ApiKeyRepository } from './domain/api-key.js';
@@ -35,6 +36,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
     ListApiKeysHandler,
     GetApiKeyHandler,
     ExplainAccessHandler,
+    RecordSourceRefusalHandler,
     ForgetChangedKeysHandler,
   ],
   exports: [ApiKeyAuthenticator, OIDC_VERIFIER, ApiKeyRepository, ApiKeySecrets],

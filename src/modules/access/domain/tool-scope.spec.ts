@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decideTool, likePattern, matches } from './tool-scope.js';
+import { decideSource, decideTool, likePattern, matches } from './tool-scope.js';
 
 /** The reference: a regular expression with `*` as `.*`, everything else literal. */
 const reference = (pattern: string, value: string) =>
@@ -21,6 +21,34 @@ describe('tool scope', () => {
     expect(decideTool({ sources: ['github'], tools: ['*__create_*'] }, tool).allowed).toBe(true);
     expect(decideTool({ sources: ['jira'], tools: ['*'] }, tool).allowed).toBe(false);
     expect(decideTool({ sources: [] }, tool).allowed).toBe(false);
+  });
+
+  it('lets a source be used when one of its tools may be, by the same rules', () => {
+    const github = { name: 'github', toolNames: ['github__create_issue', 'github__get_issue'] };
+    expect(decideSource(undefined, github)).toEqual({ allowed: true, rule: 'role: no tool restriction' });
+    expect(decideSource({ sources: ['git*'] }, github)).toEqual({ allowed: true, rule: 'allowedSources: "github" matches "git*"' });
+    expect(decideSource({ sources: ['jira'] }, github)).toEqual({ allowed: false, rule: 'allowedSources: "github" matches none of ["jira"]' });
+    expect(decideSource({ tools: ['github__get_*'] }, github)).toEqual({ allowed: true, rule: 'allowedTools: "github__get_issue" matches "github__get_*"' });
+    expect(decideSource({ tools: ['jira__*'] }, github)).toEqual({ allowed: false, rule: 'allowedTools: no tool of "github" matches any of ["jira__*"]' });
+    expect(decideSource({ sources: ['jira'], tools: ['*'] }, github).allowed).toBe(false);
+    expect(decideSource({ sources: ['github'], tools: ['*__get_*'] }, github).allowed).toBe(true);
+    // A source of only prompts and resources: named by allowedSources, or out of reach of allowedTools.
+    expect(decideSource({ sources: ['docs'] }, { name: 'docs', toolNames: [] }).allowed).toBe(true);
+    expect(decideSource({ tools: ['docs__*'] }, { name: 'docs', toolNames: [] }).allowed).toBe(false);
+  });
+
+  it('agrees with decideTool: a source may be used exactly when one of its tools may', () => {
+    const name = fc.constantFrom('a', 'b', 'ab');
+    const scope = fc.record({ sources: fc.option(fc.array(fc.constantFrom('a', 'b', '*', 'a*'), { maxLength: 2 }), { nil: undefined }), tools: fc.option(fc.array(fc.constantFrom('a__x', 'b__*', '*__y', '*'), { maxLength: 2 }), { nil: undefined }) });
+    const tools = fc.uniqueArray(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(scope, name, tools, (s, source, names) => {
+        const toolNames = names.map((tool) => `${source}__${tool}`);
+        const anyTool = toolNames.some((qualifiedName) => decideTool(s, { qualifiedName, sourceName: source }).allowed);
+        return decideSource(s, { name: source, toolNames }).allowed === anyTool;
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('turns patterns into LIKE patterns in which only `*` is a wildcard', () => {

@@ -41,6 +41,32 @@ export function decideTool(scope: ToolScope | undefined, tool: ScopedTool): Scop
   return { allowed: true, rule: `allowedTools: "${tool.qualifiedName}" matches "${match}"` };
 }
 
+/** What the decision needs to know of a source: its name and the qualified names of its tools. */
+export interface ScopedSource {
+  name: string;
+  toolNames: Iterable<string>;
+}
+
+/**
+ * Whether a principal may use a source at all — reach its endpoint, its prompts and resources — by
+ * the same rules as decideTool: it may when it may use at least one of the source's tools. A source
+ * that `allowedSources` names (and no `allowedTools` narrows) may be used even while it lists no
+ * tools, as a source of only prompts and resources does.
+ */
+export function decideSource(scope: ToolScope | undefined, source: ScopedSource): ScopeDecision {
+  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
+  if (scope.sources !== undefined) {
+    const match = scope.sources.find((pattern) => matches(pattern, source.name));
+    if (match === undefined) return { allowed: false, rule: `allowedSources: "${source.name}" matches none of ${JSON.stringify(scope.sources)}` };
+    if (scope.tools === undefined) return { allowed: true, rule: `allowedSources: "${source.name}" matches "${match}"` };
+  }
+  for (const qualifiedName of source.toolNames) {
+    const decision = decideTool(scope, { qualifiedName, sourceName: source.name });
+    if (decision.allowed) return decision;
+  }
+  return { allowed: false, rule: `allowedTools: no tool of "${source.name}" matches any of ${JSON.stringify(scope.tools)}` };
+}
+
 /** `*` matches any run of characters (none included); everything else only itself. */
 export function matches(pattern: string, value: string): boolean {
   const parts = pattern.split('*');

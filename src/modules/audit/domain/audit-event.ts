@@ -6,6 +6,7 @@ export type AuditAction =
   | 'source.disabled'
   | 'source.refreshed'
   | 'source.validated'
+  | 'source.access-refused'
   | 'tool.enabled'
   | 'tool.disabled'
   | 'secret.put'

@@ -19,6 +19,8 @@ export interface ToolView {
   declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
+  /** Where the source's upstream lists the tool in its tools/list (0 first); null until a refresh has seen it since Toolplane began keeping it. */
+  listPosition: number | null;
   firstSeenAt: string;
   lastSeenAt: string;
   updatedAt: string;

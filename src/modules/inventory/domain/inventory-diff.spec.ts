@@ -53,6 +53,23 @@ describe('reconcileInventory', () => {
     expect(result.changes).toEqual({ added: 1, changed: 1, deprecated: 0, restored: 0, unchanged: 2 });
   });
 
+  it("keeps each tool's place in the listing, a new order being no change but written and told", () => {
+    const known = firstRun([tool('z'), tool('a'), tool('m')]);
+    expect(known.map((t) => [t.name, t.snapshot().listPosition])).toEqual([['z', 0], ['a', 1], ['m', 2]]);
+    const same = reconcileInventory('s1', 'src', known, [tool('z'), tool('a'), tool('m')], new Set(), newId, t1);
+    expect([same.reordered, same.dirty, same.seen.length]).toEqual([false, [], 3]);
+
+    const moved = reconcileInventory('s1', 'src', known, [tool('m'), tool('z'), tool('a')], new Set(), newId, t1);
+    expect(moved.changes).toEqual({ added: 0, changed: 0, deprecated: 0, restored: 0, unchanged: 3 });
+    expect(moved.reordered).toBe(true);
+    expect(moved.dirty.map((t) => [t.name, t.snapshot().listPosition])).toEqual([['m', 0], ['z', 1], ['a', 2]]);
+
+    // A name listed twice takes its first place only.
+    const added = reconcileInventory('s1', 'src', known, [tool('m'), tool('m'), tool('n'), tool('z'), tool('a')], new Set(), newId, t1);
+    expect(added.dirty.map((t) => [t.name, t.snapshot().listPosition])).toEqual([['n', 1], ['z', 2], ['a', 3]]);
+    expect(added.seen.map((t) => t.name)).toEqual(['m']);
+  });
+
   it('writes a restored tool whole', () => {
     const known = firstRun([tool('a')]);
     reconcileInventory('s1', 'src', known, [], new Set(), newId, t1);

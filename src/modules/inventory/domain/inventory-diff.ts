@@ -18,6 +18,8 @@ export interface ReconcileResult {
   seen: SourceTool[];
   /** The definition hashes of the tools now active. */
   activeHashes: string[];
+  /** Whether a tool known before is listed at another place now (agents of a source see the upstream's order). */
+  reordered: boolean;
 }
 
 /**
@@ -50,17 +52,22 @@ export function reconcileInventory(
   const seenAgain: SourceTool[] = [];
   const seen = new Set<string>();
   const activeHashes: string[] = [];
+  let reordered = false;
 
   for (const definition of discovered) {
     if (seen.has(definition.name)) continue; // an upstream listing a name twice: the first wins
+    // Its place among the tools listed so far (a name listed twice takes none the second time).
+    const position = seen.size;
     seen.add(definition.name);
     const existing = byName.get(definition.name);
     if (existing) {
-      const declaredBefore = existing.snapshot().declaredHash;
-      const outcome = existing.observe(definition, now);
+      const before = existing.snapshot();
+      const outcome = existing.observe(definition, now, position);
       changes[outcome] += 1;
-      // Unchanged and listed in the same key order: nothing but lastSeenAt to write.
-      if (outcome === 'unchanged' && existing.snapshot().declaredHash === declaredBefore) seenAgain.push(existing);
+      const moved = before.listPosition !== position;
+      if (moved && before.status === 'active') reordered = true;
+      // Unchanged, in the same key order and at the same place: nothing but lastSeenAt to write.
+      if (outcome === 'unchanged' && existing.snapshot().declaredHash === before.declaredHash && !moved) seenAgain.push(existing);
       else dirty.push(existing);
       activeHashes.push(existing.definitionHash);
       continue;
@@ -68,7 +75,7 @@ export function reconcileInventory(
     let qualified = qualifiedNameFor(sourceName, definition.name);
     if (used.has(qualified)) qualified = disambiguatedName(sourceName, definition.name);
     used.add(qualified);
-    const tool = SourceTool.discover(newId(), sourceId, qualified, definition, now);
+    const tool = SourceTool.discover(newId(), sourceId, qualified, definition, now, position);
     changes.added += 1;
     dirty.push(tool);
     activeHashes.push(tool.definitionHash);
@@ -80,5 +87,5 @@ export function reconcileInventory(
       dirty.push(tool);
     }
   }
-  return { changes, dirty, seen: seenAgain, activeHashes };
+  return { changes, dirty, seen: seenAgain, activeHashes, reordered };
 }

@@ -11,6 +11,8 @@ export interface SourceToolProps extends ToolDefinition {
   declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
+  /** Where the upstream listed it in its last tools/list (0 first); null for a tool not listed since this was kept. */
+  listPosition: number | null;
   firstSeenAt: Date;
   lastSeenAt: Date;
   updatedAt: Date;
@@ -26,7 +28,7 @@ export class SourceTool {
     return new SourceTool({ ...props });
   }
 
-  static discover(id: string, sourceId: string, qualifiedName: string, definition: ToolDefinition, now: Date): SourceTool {
+  static discover(id: string, sourceId: string, qualifiedName: string, definition: ToolDefinition, now: Date, listPosition: number): SourceTool {
     return new SourceTool({
       ...pickDefinition(definition),
       id,
@@ -36,6 +38,7 @@ export class SourceTool {
       declaredHash: declaredHash(definition),
       status: 'active',
       enabled: true,
+      listPosition,
       firstSeenAt: now,
       lastSeenAt: now,
       updatedAt: now,
@@ -61,10 +64,11 @@ export class SourceTool {
   }
 
   /**
-   * Seen again upstream; answers how this sighting changes the inventory. A definition that differs
-   * only in its key order is not a change, but is kept as now listed, so agents see the upstream's order.
+   * Seen again upstream, at `listPosition` of its listing; answers how this sighting changes the
+   * inventory. A definition that differs only in its key order, or a tool listed at another place,
+   * is not a change, but is kept as now listed, so agents see the upstream's order.
    */
-  observe(definition: ToolDefinition, now: Date): 'unchanged' | 'changed' | 'restored' {
+  observe(definition: ToolDefinition, now: Date, listPosition: number): 'unchanged' | 'changed' | 'restored' {
     const hash = definitionHash(definition);
     const wasDeprecated = this.props.status === 'deprecated';
     const changed = hash !== this.props.definitionHash;
@@ -75,6 +79,7 @@ export class SourceTool {
       ...(changed || reordered ? { ...pickDefinition(definition), declaredHash: declared } : {}),
       ...(changed ? { definitionHash: hash, updatedAt: now } : {}),
       status: 'active',
+      listPosition,
       lastSeenAt: now,
     };
     if (wasDeprecated) {

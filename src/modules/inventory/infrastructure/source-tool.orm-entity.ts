@@ -15,6 +15,8 @@ export class SourceToolOrmEntity {
   @Column('text', { name: 'declared_hash' }) declaredHash!: string;
   @Column('jsonb', { nullable: true }) annotations!: Record<string, unknown> | null;
   @Column('text', { name: 'unusable_reason', nullable: true }) unusableReason!: string | null;
+  /** Where the upstream lists the tool in its tools/list (0 first); null until a refresh has seen it since this was kept. */
+  @Column('integer', { name: 'list_position', nullable: true }) listPosition!: number | null;
   @Column('text', { name: 'definition_hash' }) definitionHash!: string;
   @Column('text') status!: ToolStatus;
   @Column('boolean') enabled!: boolean;

@@ -17,6 +17,7 @@ export interface ToolRow {
   declared_hash: string;
   status: 'active' | 'deprecated';
   enabled: boolean;
+  list_position: number | null;
   /** The three times, already as Date.prototype.toISOString writes them (see isoTime). */
   first_seen_at: string;
   last_seen_at: string;
@@ -32,7 +33,7 @@ export const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC'
 
 export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
        s.read_only AS source_read_only, t.title, t.description, t.definition, t.unusable_reason,
-       t.definition_hash, t.declared_hash, t.status, t.enabled, ${isoTime('t.first_seen_at')} AS first_seen_at,
+       t.definition_hash, t.declared_hash, t.status, t.enabled, t.list_position, ${isoTime('t.first_seen_at')} AS first_seen_at,
        ${isoTime('t.last_seen_at')} AS last_seen_at, ${isoTime('t.updated_at')} AS updated_at`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
@@ -54,6 +55,7 @@ export function toToolView(r: ToolRow): ToolView {
     declaredHash: r.declared_hash,
     status: r.status,
     enabled: r.enabled,
+    listPosition: r.list_position,
     firstSeenAt: r.first_seen_at,
     lastSeenAt: r.last_seen_at,
     updatedAt: r.updated_at,

@@ -43,6 +43,13 @@ export class ToolResponseDto {
   @ApiProperty({ description: 'SHA-256 of the definition exactly as declared, key order included.' }) declaredHash!: string;
   @ApiProperty({ enum: ['active', 'deprecated'] }) status!: string;
   @ApiProperty() enabled!: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: 'integer',
+    description: "Where the source's upstream lists the tool in its tools/list, 0 first (null until a refresh has seen it): /mcp/sources/{name} lists a source's tools in this order.",
+    example: 0,
+  })
+  listPosition!: number | null;
   @ApiProperty({ format: 'date-time' }) firstSeenAt!: string;
   @ApiProperty({ format: 'date-time' }) lastSeenAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;

@@ -22,6 +22,7 @@ const entry = (qualifiedName: string): CatalogEntry => ({
   declaredHash: 'h',
   status: 'active',
   enabled: true,
+  listPosition: 0,
   firstSeenAt: '2026-01-01T00:00:00.000Z',
   lastSeenAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

@@ -20,6 +20,11 @@ export interface ExecuteToolInput {
   shapeProblems?: ProblemDetail[];
   /** The tools the caller may call, when it is restricted (its principal's scope). */
   scope?: ToolScope;
+  /**
+   * The rule by which the channel already refused the caller the tool's source (decideSource): the
+   * call is refused and recorded as a refusal by its scope, whatever the tool.
+   */
+  sourceRefusal?: string;
   /** The caller's calls per minute (its key's limit or the default); absent: no limit. */
   rateLimitPerMinute?: number;
   /** The HTTP request that carried the call (its X-Request-Id), named in the call's log line. */

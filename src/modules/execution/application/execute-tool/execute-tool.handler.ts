@@ -168,7 +168,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     if (this.inFlight.draining) return refuse('rejected', 'SHUTTING_DOWN', 'Toolplane is shutting down.', true);
     if (!route) return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
     const { tool, source } = route;
-    const decision = decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
+    const decision = input.sourceRefusal !== undefined ? { allowed: false, rule: input.sourceRefusal } : decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
     if (!decision.allowed) {
       return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
     }

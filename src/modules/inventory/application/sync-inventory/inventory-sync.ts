@@ -16,7 +16,8 @@ export class InventorySync {
     @Inject(IdGenerator) private readonly ids: IdGenerator,
   ) {}
 
-  async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string }> {
+  /** `reordered`: a tool known before is listed at another place now, which changes no count but what a source's agents list. */
+  async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string; reordered: boolean }> {
     const known = await this.tools.forSource(sourceId);
     // Only the names new tools could take are looked up among the other sources' tools.
     const taken = await this.tools.takenNames(sourceId, namesNewToolsMayTake(sourceName, known, discovered));
@@ -24,7 +25,7 @@ export class InventorySync {
     const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), now);
     await this.tools.saveAll(result.dirty);
     await this.tools.markSeen(result.seen, now);
-    return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes) };
+    return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes), reordered: result.reordered };
   }
 
   /** Preview for a dry run: the qualified names the tools would get, nothing written. */

@@ -110,7 +110,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
       const locked = await this.sources.findLive(sourceId, { lock: true });
       if (!locked) return { outcome: { ok: false as const, error: 'the source was removed during the refresh' }, changed: true };
       const previous = locked.snapshot();
-      const { changes, inventoryHash } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
+      const { changes, inventoryHash, reordered } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
       const before = previous.upstream;
       locked.recordRefreshSuccess(
         {
@@ -126,7 +126,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
       await this.sources.save(locked);
       // Other processes care about what they list and how they reach the upstream, not about health.
       const eraChanged = before?.era !== discovered.era || before?.protocolVersion !== discovered.protocolVersion;
-      const listingChanged = eraChanged || changes.added + changes.changed + changes.deprecated + changes.restored > 0;
+      const listingChanged = eraChanged || reordered || changes.added + changes.changed + changes.deprecated + changes.restored > 0;
       if (listingChanged) await this.notifier.notifyOthers(locked.id);
       return { outcome: { ok: true as const, changes }, changed: listingChanged || healthMoved(previous, locked.snapshot()) };
     });
