@@ -2,7 +2,6 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SSEClientTransport,
   type ClientCapabilities,
   type FetchLike,
   type DiscoverResult,
@@ -15,6 +14,7 @@ import type { Deadline } from './deadline.js';
 import { DirectToolCaller, type DirectCaller, type NegotiatedSession } from './http/direct-tool-call.js';
 import { StdioDirectToolCaller } from './stdio/stdio-direct-tool-call.js';
 import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
+import { sessionBoundSseTransport } from './http/session-bound-sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
@@ -123,8 +123,8 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         schemaLimits: settings.schemaLimits,
       });
     case 'sse':
-      // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
-      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: reworkingEventStreams(remoteFetch(settings), settings.schemaLimits) });
+      // The configured headers ride on the event stream's GET and on the message POSTs.
+      return sessionBoundSseTransport(remoteUrl(target), { ...target.headers }, reworkingEventStreams(remoteFetch(settings), settings.schemaLimits));
     default:
       throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
   }
