@@ -2,7 +2,6 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SSEClientTransport,
   type ClientCapabilities,
   type FetchLike,
   type DiscoverResult,
@@ -15,6 +14,7 @@ import type { Deadline } from './deadline.js';
 import { DirectToolCaller, type DirectCaller, type NegotiatedSession } from './http/direct-tool-call.js';
 import { StdioDirectToolCaller } from './stdio/stdio-direct-tool-call.js';
 import { KeepAliveRpcPoster } from './http/keep-alive-rpc-poster.js';
+import { sessionBoundSseTransport } from './http/session-bound-sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestScopedHttpTransport } from './http/request-scoped-http-transport.js';
 import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
@@ -26,6 +26,7 @@ import { trimOversizedSchemas } from './listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { listenForToolChanges } from './tool-change-listener.js';
+import { missingResultTypeNotice } from './missing-result-type.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
 import { StdioProcessExitError } from './stdio/stdio-errors.js';
 import type { SandboxPolicy } from './stdio/sandbox.js';
@@ -122,8 +123,8 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         schemaLimits: settings.schemaLimits,
       });
     case 'sse':
-      // v2 applies requestInit.headers to the EventSource GET as well as to the message POSTs.
-      return new SSEClientTransport(remoteUrl(target), { requestInit: { headers: { ...target.headers } }, fetch: reworkingEventStreams(remoteFetch(settings), settings.schemaLimits) });
+      // The configured headers ride on the event stream's GET and on the message POSTs.
+      return sessionBoundSseTransport(remoteUrl(target), { ...target.headers }, reworkingEventStreams(remoteFetch(settings), settings.schemaLimits));
     default:
       throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
   }
@@ -138,6 +139,8 @@ export class ToolplaneClient extends Client {
     private readonly modernCapabilities: ClientCapabilities,
     probeTimeoutMs?: number,
     private readonly schemaLimits?: SchemaLimits,
+    /** Told of a 2026-07-28 result without `resultType` (read as complete). */
+    private readonly onMissingResultType?: () => void,
   ) {
     super(
       { ...TOOLPLANE_CLIENT_INFO },
@@ -158,8 +161,10 @@ export class ToolplaneClient extends Client {
   }
 
   /**
-   * Two corrections before the SDK reads a response:
+   * Three corrections before the SDK reads a response:
    * - schemas over the limits in a `tools/list` result are replaced (see trimOversizedSchemas);
+   * - a 2026-07-28 result without `resultType` is read as complete (see checkModernResult), where
+   *   the SDK would refuse it;
    * - the SDK handles a response at once but each notification a microtask later, so a progress
    *   notification that arrives right before its request's answer (in the same read) would find
    *   its handler gone and be dropped: a response to a request that listens for progress is
@@ -168,6 +173,10 @@ export class ToolplaneClient extends Client {
   protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
     const result = (response as { result?: unknown }).result;
     if (this.schemaLimits && isRecord(result) && Array.isArray(result.tools)) trimOversizedSchemas(result, this.schemaLimits);
+    if (isRecord(result) && result.resultType === undefined && this.getProtocolEra() === 'modern') {
+      result.resultType = 'complete';
+      this.onMissingResultType?.();
+    }
     const progressHandlers = (this as unknown as { _progressHandlers: Map<number, unknown> })._progressHandlers;
     if (progressHandlers.has(Number(response.id))) setImmediate(() => super._onresponse(response));
     else super._onresponse(response);
@@ -184,8 +193,8 @@ export class ToolplaneClient extends Client {
  * @param probeTimeoutMs how long the `server/discover` probe may go unanswered; on stdio silence
  *   means a legacy server, so this leaves the `initialize` fallback part of the budget.
  */
-export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}): ToolplaneClient {
-  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs, settings.schemaLimits);
+export function createUpstreamClient(probeTimeoutMs?: number, settings: ClientFactorySettings = {}, onMissingResultType?: () => void): ToolplaneClient {
+  const client = new ToolplaneClient(settings.modernInputCapabilities ?? DEFAULT_MODERN_INPUT_CAPABILITIES, probeTimeoutMs, settings.schemaLimits, onMissingResultType);
   // Transport hiccups (stray stdout lines, dropped oversized messages) surface through the
   // failing request or the connection's transportFailure; the callback only keeps them handled.
   client.onerror = () => undefined;
@@ -235,9 +244,10 @@ async function connectOnce(
 ): Promise<McpConnection> {
   const identity = identityOf(target);
   const transport = createUpstreamTransport(target, settings);
-  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings);
+  const onMissingResultType = missingResultTypeNotice(target);
+  const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings, onMissingResultType);
   const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
-  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings), exclusive, LEGACY_INPUT_CAPABILITIES);
+  const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings, onMissingResultType), exclusive, LEGACY_INPUT_CAPABILITIES);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
     const onSessionEnded = settings.onSessionEnded;
@@ -264,17 +274,17 @@ async function connectOnce(
  * writing to the process, reusing what the SDK client negotiated (era, version, session); the
  * client carries everything else.
  */
-function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings): DirectCaller | undefined {
+function directCallerFor(target: UpstreamTarget, client: ToolplaneClient, transport: Transport, settings: ClientFactorySettings, onMissingResultType: () => void): DirectCaller | undefined {
   const negotiated = (sessionId?: () => string | undefined) => (): NegotiatedSession => ({
     era: client.getProtocolEra() ?? 'legacy',
     protocolVersion: client.getNegotiatedProtocolVersion() ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
     ...(sessionId?.() !== undefined ? { sessionId: sessionId() } : {}),
     metaEnvelope: () => client.metaEnvelope(),
   });
-  if (transport instanceof StdioProcessTransport) return new StdioDirectToolCaller(transport, negotiated());
+  if (transport instanceof StdioProcessTransport) return new StdioDirectToolCaller(transport, negotiated(), onMissingResultType);
   if (target.transport !== 'streamable-http' || !(transport instanceof RequestScopedHttpTransport)) return undefined;
   const poster = new KeepAliveRpcPoster(remoteUrl(target), { ...target.headers }, settings.http?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, settings.http?.hostPolicy);
-  return new DirectToolCaller(poster, negotiated(() => transport.sessionId));
+  return new DirectToolCaller(poster, negotiated(() => transport.sessionId), onMissingResultType);
 }
 
 function identityOf(target: UpstreamTarget): ConnectionIdentity {

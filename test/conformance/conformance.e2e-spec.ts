@@ -8,6 +8,11 @@ import { writeConformanceReport } from './conformance-report.js';
 import { failureDetail, runConformanceSuite, SUITES, type ConformanceEra, type SuiteRun } from './conformance-suite.js';
 
 const SOURCE = 'conformance';
+/**
+ * The tools the conformance project's own reference server answers without `resultType` on
+ * 2026-07-28 (bare-results.mjs): the fixture does as it does, and Toolplane reads them as complete.
+ */
+const BARE_RESULT_TOOLS = ['test_image_content', 'test_audio_content', 'test_embedded_resource', 'test_multiple_content_types', 'test_sampling', 'test_elicitation'];
 const SUITE_TIMEOUT_MS = 240_000;
 /** `npm run conformance` sets it: where the pass tables are written (docs/conformance.md). */
 const REPORT_FILE = process.env.TOOLPLANE_CONFORMANCE_REPORT;
@@ -31,6 +36,7 @@ describe('MCP conformance of /mcp/sources/{name}', () => {
       lifecycle: 'singleton',
       command: 'node',
       args: [join(FIXTURES, 'conformance-server.mjs'), tag],
+      env: { BARE_RESULT_TOOLS: BARE_RESULT_TOOLS.join(',') },
       refreshIntervalSeconds: 0,
     });
     expect(created.body).toMatchObject({ name: SOURCE, health: 'healthy' });

@@ -96,6 +96,8 @@ export interface CountingProxy {
   url: string;
   /** Requests that arrived, whatever became of them. */
   count(): number;
+  /** Cuts every connection open now, the client's and the upstream's side alike (an idle timeout, a proxy restarting); it keeps listening. */
+  sever(): void;
   stop(): Promise<void>;
 }
 
@@ -113,9 +115,12 @@ export async function startCountingProxy(upstreamPort: number, path = '/mcp'): P
       },
     );
     forward.on('error', () => {
+      if (res.destroyed) return;
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('upstream down');
     });
+    // The client gone, the upstream learns it too.
+    res.on('close', () => forward.destroy());
     req.pipe(forward);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -124,6 +129,7 @@ export async function startCountingProxy(upstreamPort: number, path = '/mcp'): P
   return {
     url: `http://127.0.0.1:${port}${path}`,
     count: () => count,
+    sever: () => server.closeAllConnections(),
     stop: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -330,6 +330,28 @@ describe('Toolplane as an MCP server (streamable HTTP, both eras)', () => {
     }
   });
 
+  it("answers a 2025-era standalone GET stream's headers at once, with or without a session held here", async () => {
+    const init = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    const base = { authorization: `Bearer ${h.adminKey}`, accept: 'text/event-stream', 'mcp-protocol-version': LEGACY };
+    // Nothing is sent on these streams until the catalog changes: a client waits for the headers before it counts the stream open.
+    for (const headers of [base, { ...base, 'mcp-session-id': sessionId }]) {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new Error('no response headers within 1 s')), 1000);
+      const started = performance.now();
+      try {
+        const response = await fetch(`${h.url}/mcp`, { headers, signal: abort.signal });
+        expect(performance.now() - started).toBeLessThan(1000);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toContain('text/event-stream');
+      } finally {
+        clearTimeout(timer);
+        abort.abort();
+      }
+    }
+    await fetch(`${h.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${h.adminKey}`, 'mcp-protocol-version': LEGACY, 'mcp-session-id': sessionId } });
+  });
+
   it('serves the 2025-era housekeeping statelessly: initialize, ping, logging/setLevel; DELETE without a session is 404', async () => {
     const init = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     expect(init.status).toBe(200);

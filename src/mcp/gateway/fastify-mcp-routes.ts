@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { CanActivate } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
@@ -243,8 +243,16 @@ async function sendResponse(reply: FastifyReply, response: Response, operation?:
   });
   if (!response.body) return reply.send();
   if (isEventStream(response)) {
-    // Streamed as it comes; a client going away destroys the stream, which cancels the exchange.
-    return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+    // The headers go out at once, not with the first event: a standalone stream may stay silent
+    // for long (the SDK's first keep-alive comes after 15 s), and a client counts it open only
+    // once they arrive. Then streamed as it comes; a client going away destroys the stream, which
+    // cancels the exchange.
+    void reply.hijack();
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.raw.writeHead(response.status);
+    reply.raw.flushHeaders();
+    pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), reply.raw, () => undefined);
+    return reply;
   }
   const body = Buffer.from(await response.arrayBuffer());
   operation?.answeredBody(body);

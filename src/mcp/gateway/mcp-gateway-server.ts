@@ -12,7 +12,8 @@ import {
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import { authInfoOf, exchangeOf } from './exchange-auth-info.js';
-import { LegacyListStreams, untilClosed } from './legacy-list-streams.js';
+import { LegacyListStreams } from './legacy-list-streams.js';
+import { untilClosed } from '../../shared/until-closed.js';
 import { declaresInputCapabilities, LegacySessions } from './legacy-sessions.js';
 import { McpCatalog } from './mcp-catalog.js';
 import type { ServedEra } from './call-result.js';

@@ -59,6 +59,8 @@ export class DirectToolCaller implements DirectCaller {
   constructor(
     private readonly poster: KeepAliveRpcPoster,
     private readonly session: () => NegotiatedSession,
+    /** Told of a 2026-07-28 result without `resultType` (read as complete). */
+    private readonly onMissingResultType?: () => void,
   ) {}
 
   /** Closes the pooled HTTP connections; calls under way fail. */
@@ -100,7 +102,7 @@ export class DirectToolCaller implements DirectCaller {
       const { code, message: text, data } = answer.error;
       throw new ProtocolError(typeof code === 'number' ? code : -32603, typeof text === 'string' ? text : 'unknown error', data);
     }
-    return modern ? checkModernResult(answer.result) : answer.result;
+    return modern ? checkModernResult(answer.result, this.onMissingResultType) : answer.result;
   }
 
   private onServerMessage(session: NegotiatedSession, message: RpcMessage, progressToken: string, options: DirectCallOptions): void {
@@ -169,11 +171,19 @@ export function toolsCallRequest(session: NegotiatedSession, id: string, params:
   return { jsonrpc: '2.0', id, method: 'tools/call', params: sent };
 }
 
-/** A 2026-07-28 result must say what it is; anything but complete or input_required is not a tool result. */
-export function checkModernResult(result: unknown): unknown {
+/**
+ * A 2026-07-28 result says what it is; anything but complete or input_required is not a tool
+ * result. One that says nothing is read as complete (the revision requires `resultType`, some
+ * servers leave it out), and `onMissingResultType` is told.
+ */
+export function checkModernResult(result: unknown, onMissingResultType?: () => void): unknown {
   if (!isRecord(result)) throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not an object');
   const { resultType } = result;
   if (resultType === 'complete') return result;
+  if (resultType === undefined) {
+    onMissingResultType?.();
+    return result;
+  }
   if (resultType === 'input_required') {
     const asks = isRecord(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
     if (!asks && typeof result.requestState !== 'string') {
@@ -181,7 +191,6 @@ export function checkModernResult(result: unknown): unknown {
     }
     return result;
   }
-  if (resultType === undefined) throw new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: missing required resultType');
   throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: unsupported resultType ${JSON.stringify(resultType)}`);
 }
 

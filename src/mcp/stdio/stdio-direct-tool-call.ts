@@ -34,6 +34,8 @@ export class StdioDirectToolCaller implements DirectCaller {
   constructor(
     private readonly transport: StdioProcessTransport,
     private readonly session: () => NegotiatedSession,
+    /** Told of a 2026-07-28 result without `resultType` (read as complete). */
+    private readonly onMissingResultType?: () => void,
   ) {
     transport.interceptMessages({ message: (message) => this.take(message), closed: () => this.failAll() });
   }
@@ -101,7 +103,7 @@ export class StdioDirectToolCaller implements DirectCaller {
       return true;
     }
     try {
-      call.resolve(call.modern ? checkModernResult(fields.result) : fields.result);
+      call.resolve(call.modern ? checkModernResult(fields.result, this.onMissingResultType) : fields.result);
     } catch (error) {
       call.reject(error as Error);
     }
