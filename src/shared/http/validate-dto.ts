@@ -2,6 +2,7 @@ import { validate, type ValidationError } from 'class-validator';
 import { ProblemDetail, ValidationFailed } from '../domain-error.js';
 
 export interface DtoValidation<T> {
+  /** The body's properties that passed: one with a problem is left out, so no code reads a value of the wrong type. */
   value: T;
   problems: ProblemDetail[];
 }
@@ -18,6 +19,7 @@ export async function validateDto<T extends object>(type: ClassConstructor<T>, b
   }
   const value = instantiate(type, body as Record<string, unknown>);
   const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  for (const error of errors) delete (value as Record<string, unknown>)[error.property];
   return { value, problems: flatten(errors, '') };
 }
 

@@ -69,7 +69,8 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
       connection: null,
       tools: [],
     };
-    if (!connection) return report;
+    // A body of the wrong shape is not run: its command or URL may not be what the caller meant.
+    if (!connection || shapeProblems.length > 0) return report;
 
     // A throwaway identity and a transient connection: the dry run owns no pooled state.
     const previewId = randomUUID();
