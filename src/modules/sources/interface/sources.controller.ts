@@ -60,11 +60,20 @@ export class SourcesController {
   @Requires('sources:write')
   @HttpCode(200)
   @ApiBody({ type: RegisterSourceDto })
+  @ApiQuery({
+    name: 'connect',
+    required: false,
+    type: Boolean,
+    description: 'false: every check but the connection (settings, manifest, command on PATH, secrets): nothing is started, nothing audited, and `valid` means no problems. For checking a form as it is typed.',
+  })
   @ApiOkResponse({ type: ValidationReportDto, description: 'A dry run: every check, a real connection and a tool preview. Nothing is stored.' })
   @applyAll(...errors(400, 401))
-  async validate(@Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
+  async validate(@Body() body: unknown, @Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
+    const params = new QueryParams(query);
+    const connect = params.boolean('connect') ?? true;
+    params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    return this.queries.execute(new ValidateSourceQuery(toSourceSpec(value), problems, principal.id));
+    return this.queries.execute(new ValidateSourceQuery(toSourceSpec(value), problems, principal.id, connect));
   }
 
   @Get()
