@@ -1,4 +1,5 @@
-import { validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { nearMiss } from '../near-miss.js';
 import { ProblemDetail, ValidationFailed } from '../domain-error.js';
 
 export interface DtoValidation<T> {
@@ -56,11 +57,19 @@ function flatten(errors: ValidationError[], prefix: string): ProblemDetail[] {
   for (const error of errors) {
     const path = joinPath(prefix, error.property);
     for (const [rule, message] of Object.entries(error.constraints ?? {})) {
-      out.push({ path, message: rule === 'whitelistValidation' ? 'is not a known property' : stripProperty(message, error.property) });
+      out.push({ path, message: rule === 'whitelistValidation' ? unknownProperty(error) : stripProperty(message, error.property) });
     }
     if (error.children?.length) out.push(...flatten(error.children, path));
   }
   return out;
+}
+
+/** An unknown property, with the known one it nearly spells (`plugindir`: `pluginDir`). */
+function unknownProperty(error: ValidationError): string {
+  const type = (error.target as object | undefined)?.constructor;
+  const known = type ? [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((rule) => rule.propertyName))] : [];
+  const meant = nearMiss(error.property, known);
+  return meant === undefined ? 'is not a known property' : `is not a known property; did you mean \`${meant}\`?`;
 }
 
 function joinPath(prefix: string, property: string): string {
