@@ -25,7 +25,11 @@ export async function runToolplane(): Promise<void> {
     logger.fatal(error instanceof Error ? error.message : String(error), 'startup');
     process.exit(1);
   });
-  logger.log(`Toolplane ready on ${toolplane.url} in ${Math.round(performance.now() - started)} ms (API docs at ${toolplane.url}/docs)`, 'startup');
+  const adminKey = toolplane.adminKeyFile ? `the admin key in ${toolplane.adminKeyFile}` : 'the admin key from TOOLPLANE_ADMIN_KEY';
+  logger.log(
+    `Toolplane ready on ${toolplane.url} in ${Math.round(performance.now() - started)} ms: console at ${toolplane.url}/console (sign in with ${adminKey}), API docs at ${toolplane.url}/docs`,
+    'startup',
+  );
   if (config.authDisabled) logger.warn('TOOLPLANE_AUTH=off: every request is served without credentials', 'access');
 
   let stopping = false;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { packageVersion } from '../shared/package-version.js';
 import { ApiClient } from './api-client.js';
 import { keyAdvice, resolveConnection, type ConnectionSettings } from './connection-settings.js';
 import { Output } from './output.js';
@@ -31,15 +31,4 @@ export function contextOf(command: Command): CliContext {
   return { api: new ApiClient(settings.url, settings.key, `toolplane-cli/${CLI_VERSION}`, keyAdvice(settings)), out, settings };
 }
 
-export const CLI_VERSION = packageVersion();
-
-/** The package's version; dist/src/cli sits three levels under the package root. */
-function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
-    if (manifest.name === 'toolplane' && manifest.version) return manifest.version;
-  } catch {
-    // run from the sources (tests): no version to tell
-  }
-  return 'dev';
-}
+export const CLI_VERSION = packageVersion() ?? 'dev';

@@ -66,7 +66,7 @@ function loadFiles(dir: string): Map<string, StaticFile> {
 
 /**
  * Serves the console at `/console` (and `/console/*`, where any path that is not a file is one of
- * its pages: index.html). Public: the pages hold no data, the API calls they make carry the
+ * its pages: index.html), and sends `/` there. Public: the pages hold no data, the API calls they make carry the
  * credential. The Host and Origin check of the request edge runs here as on every route.
  */
 export function registerConsoleRoutes(fastify: FastifyInstance, options: { dir?: string; oidc?: ConsoleOidc } = {}): void {
@@ -90,5 +90,7 @@ export function registerConsoleRoutes(fastify: FastifyInstance, options: { dir?:
     return reply.type(file.type).send(file.body);
   };
   fastify.get('/console', (_request, reply) => send(reply, 'index.html'));
+  // Someone opening the address Toolplane logged is shown the console.
+  fastify.get('/', (_request, reply) => reply.redirect('/console', 302));
   fastify.get<{ Params: { '*': string } }>('/console/*', (request, reply) => send(reply, request.params['*'] || 'index.html'));
 }

@@ -20,6 +20,8 @@ import type { HostPolicy } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { guardedFetch } from './http/guarded-network.js';
+import { speaksLegacySse } from './http/legacy-sse-probe.js';
+import { abortSignalOf } from '../shared/caller-signal.js';
 import { isEventStream, reworkLargeMessages } from './http/large-message-rework.js';
 import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
 import { trimOversizedSchemas } from './listing-guard.js';
@@ -265,6 +267,15 @@ async function connectOnce(
       // Remember that the process ended by itself during negotiation (see connectUpstream).
       throw new UpstreamError(described.kind, described.message, { cause: new ProbeExit(failure) });
     }
+    if (target.transport === 'streamable-http' && REFUSED_POST.has(described.httpStatus ?? 0)) {
+      const sse = await speaksLegacySse(remoteUrl(target), { ...target.headers }, remoteFetch(settings), abortSignalOf(deadline.signal));
+      if (sse) {
+        throw new UpstreamError(described.kind, `${identity.endpoint} answered a Streamable HTTP POST with HTTP ${described.httpStatus} and speaks the legacy SSE transport: register it with transport: sse`, {
+          cause: error,
+          httpStatus: described.httpStatus,
+        });
+      }
+    }
     throw described;
   }
 }
@@ -311,6 +322,9 @@ function remoteUrl(target: UpstreamTarget): URL {
   return url;
 }
 
+
+/** What a legacy SSE endpoint may answer to a Streamable HTTP POST. */
+const REFUSED_POST: ReadonlySet<number> = new Set([400, 404, 405]);
 
 class ProbeExit extends Error {
   constructor(readonly exit: StdioProcessExitError) {

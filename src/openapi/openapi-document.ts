@@ -1,7 +1,18 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { packageVersion } from '../shared/package-version.js';
 
-export const API_VERSION = '1.0.0';
+/** The operations' groups, in the order the README introduces them (its openapi.yaml entry lists them). */
+const TAGS: ReadonlyArray<[name: string, description: string]> = [
+  ['sources', 'MCP servers registered as sources: register, check, change, remove, rediscover'],
+  ['tools', 'The catalog of discovered tools, and calling them'],
+  ['executions', 'Every call, recorded: history, statistics, the signed chain'],
+  ['secrets', 'Encrypted values that env and headers refer to as ${secret:NAME}'],
+  ['access', 'API keys, roles and what a credential may do'],
+  ['config', 'Sources and keys as one configuration file: apply and export'],
+  ['audit', 'The hash-chained trail of every change'],
+  ['ops', 'Health and metrics'],
+];
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -10,8 +21,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'A control plane for AI tools: register MCP sources, discover their tools, and call them through one audited, ' +
         'validated and protected endpoint. Every error answers `{"error": {code, message, details[]}}`.',
     )
-    .setVersion(API_VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (TOOLPLANE_ADMIN_KEY or the generated admin.key).' })
-    .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+    .setVersion(packageVersion() ?? '0.0.0')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key',
+      description: 'An API key (TOOLPLANE_ADMIN_KEY, the generated admin.key, or one made with POST /api/v1/api-keys); with OIDC configured, also an access token of the issuer.',
+    });
+  for (const [name, description] of TAGS) config.addTag(name, description);
+  return SwaggerModule.createDocument(app, config.build(), { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
 }

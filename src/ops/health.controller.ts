@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '../modules/access/domain/principal.js';
 import { PublicWithDetailFor } from '../modules/access/interface/auth.guard.js';
@@ -44,12 +44,14 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @ApiOperation({ summary: 'Is the process up' })
   @ApiOkResponse({ type: HealthDto, description: 'The process is up and answers.' })
   live(@Req() request: RequestWithPrincipal): HealthReport {
     return healthReport([{ name: 'process', up: true, detail: { uptimeSeconds: Math.round(process.uptime()), pid: process.pid } }], request.principal !== undefined);
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Is Toolplane ready to serve (database, migrations, not shutting down)' })
   @ApiOkResponse({ type: HealthDto, description: 'The database answers, every migration is applied, and Toolplane is not shutting down.' })
   @ApiResponse({ status: 503, type: HealthDto, description: 'Not ready: `error` names the checks that are down.' })
   async ready(@Req() request: RequestWithPrincipal, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {

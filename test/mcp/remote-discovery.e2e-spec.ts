@@ -75,6 +75,20 @@ describe('MCP discovery over HTTP', () => {
     expect(result.tools.find((t) => t.name === 'get-env')?.annotations).toMatchObject({ readOnlyHint: true });
   });
 
+  test('an SSE endpoint registered as Streamable HTTP fails with the transport to use instead', async () => {
+    const server = await start([paths.everything, 'sse']);
+    const url = `http://127.0.0.1:${server.port}/sse`;
+    const error = (await fetcher.discover(remoteTarget('streamable-http', url), { timeoutMs: 10_000 }).catch((e: unknown) => e)) as UpstreamError;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.message).toContain(url);
+    expect(error.message).toMatch(/speaks the legacy SSE transport: register it with transport: sse/);
+    // A Streamable HTTP server's own 404 suggests nothing of the kind.
+    const modern = await start([paths.modern, 'http', '--port', '{port}']);
+    const wrong = `http://127.0.0.1:${modern.port}/sse`;
+    const other = (await fetcher.discover(remoteTarget('streamable-http', wrong), { timeoutMs: 5000 }).catch((e: unknown) => e)) as UpstreamError;
+    expect(other.message).not.toMatch(/transport: sse/);
+  });
+
   test('a 2026-07-28 server over Streamable HTTP, then again from the recorded verdict', async () => {
     const server = await start([paths.modern, 'http', '--port', '{port}']);
     const target = remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`);

@@ -115,8 +115,9 @@ function ProblemList(props: { id: string; problems: Problem[] }) {
 }
 
 /**
- * Register or change a source. Every change is checked by a dry run (`/sources/validate`, after a
- * pause in typing) and each problem is shown beside its field before anything is saved.
+ * Register or change a source. Every change is checked (`/sources/validate?connect=false`, after a
+ * pause in typing: it starts nothing) and each problem is shown beside its field before anything
+ * is saved; only *Test connection* runs the dry run that starts the command or calls the URL.
  */
 export function SourceFormPage(props: { name?: string }) {
   const editing = props.name !== undefined;
@@ -130,6 +131,9 @@ export function SourceFormPage(props: { name?: string }) {
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<unknown>();
   const [saveProblems, setSaveProblems] = useState<Problem[]>([]);
+  /** The last connection test, and the form it tested: shown while the form is still that. */
+  const [tested, setTested] = useState<{ payload: string; report: Report } | null>(null);
+  const [testing, setTesting] = useState(false);
   useEffect(() => {
     if (existing.data) setForm(fromSource(existing.data));
   }, [existing.data]);
@@ -145,7 +149,7 @@ export function SourceFormPage(props: { name?: string }) {
     if (!touched) return;
     const mine = ++generation.current;
     setChecking(true);
-    send<Report>('POST', '/api/v1/sources/validate', JSON.parse(settled)).then(
+    send<Report>('POST', '/api/v1/sources/validate?connect=false', JSON.parse(settled)).then(
       (answer) => mine === generation.current && setReport(answer),
       (error: unknown) => {
         if (mine !== generation.current) return;
@@ -155,6 +159,19 @@ export function SourceFormPage(props: { name?: string }) {
     ).finally(() => mine === generation.current && setChecking(false));
     // Only a settled change is checked (not the form as it was before the first keystroke).
   }, [settled]);
+
+  const testConnection = async () => {
+    const tried = JSON.stringify(payload);
+    setTesting(true);
+    try {
+      setTested({ payload: tried, report: await send<Report>('POST', '/api/v1/sources/validate', payload) });
+    } catch (error) {
+      setTested({ payload: tried, report: { valid: false, problems: [], connection: { ok: false, error: describeError(error), durationMs: 0 } } });
+    } finally {
+      setTesting(false);
+    }
+  };
+  const test = tested && tested.payload === JSON.stringify(payload) ? tested.report : null;
 
   // Editing: the source's own name is not a problem, nor are unchanged secret values the form cannot see.
   const problems = (report?.problems ?? []).filter((problem) => !(editing && /already|taken/i.test(problem.message) && fieldOf(problem.path) === 'name'));
@@ -358,17 +375,22 @@ export function SourceFormPage(props: { name?: string }) {
           )}
           {!checking && report && allProblems.length === 0 && (
             <p class="ok">
-              Valid{report.connection?.ok ? `: connected in ${Math.round(report.connection.durationMs)} ms` : ''}
-              {report.tools ? `, ${report.tools.length} tools found` : ''}.
+              Valid{test?.connection?.ok ? `: connected in ${Math.round(test.connection.durationMs)} ms, ${test.tools?.length ?? 0} tools found.` : '. Test connection starts it and lists its tools.'}
             </p>
           )}
           {!checking && allProblems.length > 0 && <p class="problem">{allProblems.length === 1 ? '1 problem' : `${allProblems.length} problems`} to fix before saving.</p>}
+          {testing && (
+            <p>
+              <span class="spinner" aria-hidden="true" /> Connecting…
+            </p>
+          )}
+          {!testing && test?.connection && !test.connection.ok && <p class="problem">Could not connect: {test.connection.error}</p>}
           <ProblemList id="general-problems" problems={general} />
-          {report?.tools && report.tools.length > 0 && (
+          {test?.tools && test.tools.length > 0 && (
             <details>
-              <summary>Tools it would offer ({report.tools.length})</summary>
+              <summary>Tools it would offer ({test.tools.length})</summary>
               <ul class="plain">
-                {report.tools.map((tool) => (
+                {test.tools.map((tool) => (
                   <li key={tool.qualifiedName}>
                     <code>{tool.qualifiedName}</code>
                   </li>
@@ -381,6 +403,9 @@ export function SourceFormPage(props: { name?: string }) {
         <div class="actions">
           <button type="submit" disabled={saving}>
             {saving ? 'Saving…' : editing ? 'Save changes' : 'Register'}
+          </button>
+          <button type="button" class="secondary" disabled={testing} onClick={() => void testConnection()}>
+            Test connection
           </button>
         </div>
       </form>

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../modules/access/interface/auth.guard.js';
 import { PrometheusMetrics } from './prometheus-metrics.js';
@@ -12,6 +12,7 @@ export class MetricsController {
 
   /** Prometheus text exposition; for a scraper with a key of a role that has ops:read (admin, operator). */
   @Get()
+  @ApiOperation({ summary: 'Prometheus metrics' })
   @Requires('ops:read')
   @Header('cache-control', 'no-store')
   @ApiProduces('text/plain')

@@ -1,7 +1,9 @@
-import { validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { nearMiss } from '../near-miss.js';
 import { ProblemDetail, ValidationFailed } from '../domain-error.js';
 
 export interface DtoValidation<T> {
+  /** The body's properties that passed: one with a problem is left out, so no code reads a value of the wrong type. */
   value: T;
   problems: ProblemDetail[];
 }
@@ -18,6 +20,7 @@ export async function validateDto<T extends object>(type: ClassConstructor<T>, b
   }
   const value = instantiate(type, body as Record<string, unknown>);
   const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  for (const error of errors) delete (value as Record<string, unknown>)[error.property];
   return { value, problems: flatten(errors, '') };
 }
 
@@ -54,11 +57,19 @@ function flatten(errors: ValidationError[], prefix: string): ProblemDetail[] {
   for (const error of errors) {
     const path = joinPath(prefix, error.property);
     for (const [rule, message] of Object.entries(error.constraints ?? {})) {
-      out.push({ path, message: rule === 'whitelistValidation' ? 'is not a known property' : stripProperty(message, error.property) });
+      out.push({ path, message: rule === 'whitelistValidation' ? unknownProperty(error) : stripProperty(message, error.property) });
     }
     if (error.children?.length) out.push(...flatten(error.children, path));
   }
   return out;
+}
+
+/** An unknown property, with the known one it nearly spells (`plugindir`: `pluginDir`). */
+function unknownProperty(error: ValidationError): string {
+  const type = (error.target as object | undefined)?.constructor;
+  const known = type ? [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((rule) => rule.propertyName))] : [];
+  const meant = nearMiss(error.property, known);
+  return meant === undefined ? 'is not a known property' : `is not a known property; did you mean \`${meant}\`?`;
 }
 
 function joinPath(prefix: string, property: string): string {

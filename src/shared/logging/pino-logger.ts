@@ -5,6 +5,12 @@ import { activeTrace } from '../active-trace.js';
 import { requestContext } from '../request-context.js';
 import { logLevel, type LineLevel } from './log-level.js';
 
+/**
+ * Nest's own start-up lines (each module loaded, each route mapped: some 90 lines), which the
+ * ready line sums up; they are debug lines here, whatever level Nest gives them.
+ */
+const FRAMEWORK_CONTEXTS: ReadonlySet<string> = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
 /** Nest's logger interface over pino: one JSON line per event on stdout, naming the request it served (`requestId`) and, when traces are on, its trace (`traceId`, `spanId`). */
 export class PinoLogger implements LoggerService {
   readonly pino: Logger;
@@ -25,7 +31,7 @@ export class PinoLogger implements LoggerService {
   }
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    this.write(context !== undefined && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.write('error', trace ? `${String(message)}\n${trace}` : message, context);

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
@@ -54,6 +54,7 @@ export class AccessController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get('me')
+  @ApiOperation({ summary: 'Who the credential is and what it may do' })
   @Requires('catalog:read')
   @ApiOkResponse({ type: CurrentPrincipalDto, description: 'Who the credential names and what it may do (the console shows only what the caller may use).' })
   me(@CurrentPrincipal() principal: Principal): CurrentPrincipalDto {
@@ -69,6 +70,7 @@ export class AccessController {
   }
 
   @Post('explain')
+  @ApiOperation({ summary: 'Explain whether a key may see and call a tool' })
   @HttpCode(200)
   @Requires('keys:manage')
   @ApiOkResponse({ type: AccessExplanationDto, description: 'May this principal call this tool, and which rule decided (the same rules a call meets).' })

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
-import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
+import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { ApiKeyView } from '../application/api-key-view.js';
 import { CreateApiKeyCommand } from '../application/create-api-key/create-api-key.command.js';
 import type { CreatedApiKey } from '../application/create-api-key/create-api-key.handler.js';
@@ -15,36 +15,34 @@ import { ROLES } from '../domain/permissions.js';
 import type { Principal } from '../domain/principal.js';
 import { CurrentPrincipal, Requires } from './auth.guard.js';
 
+/** Only names the fields: CreateApiKey checks every value (checkApiKeySpec), so each problem is reported at once. */
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'billing-agent', maxLength: 100 })
-  @IsString()
-  name!: string;
+  @Allow()
+  name!: unknown;
 
-  // Checked with the other fields by CreateApiKey, so every problem is reported at once.
   @ApiProperty({ enum: ROLES })
-  @IsString()
-  role!: string;
+  @Allow()
+  role!: unknown;
 
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Whom the key belongs to: a person, a team, an agent.' })
-  @IsOptional()
-  @IsString()
-  owner?: string | null;
+  @Allow()
+  owner?: unknown;
 
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'Refused from then on; absent: never expires.' })
-  @IsOptional()
-  @IsString()
-  expiresAt?: string | null;
+  @Allow()
+  expiresAt?: unknown;
 
   @ApiPropertyOptional({ nullable: true, type: [String], example: ['github', 'jira*'], description: 'Source names (`*`: any run of characters) whose tools the key may see and call; absent or null: any.' })
-  @IsOptional()
+  @Allow()
   allowedSources?: unknown;
 
   @ApiPropertyOptional({ nullable: true, type: [String], example: ['github__get_*'], description: 'Qualified tool names (`*` patterns) the key may see and call; with allowedSources, a tool must match both.' })
-  @IsOptional()
+  @Allow()
   allowedTools?: unknown;
 
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: 1, description: 'Calls per minute of this key (a token bucket holding ten seconds of it); absent or null: TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL.' })
-  @IsOptional()
+  @Allow()
   rateLimitPerMinute?: unknown;
 }
 
@@ -84,15 +82,17 @@ export class ApiKeysController {
   ) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an API key' })
   @Requires('keys:manage')
   @ApiCreatedResponse({ type: CreatedApiKeyDto, description: 'The key is in `key`, this once.' })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
   async create(@Body() body: CreateApiKeyDto, @CurrentPrincipal() principal: Principal): Promise<CreatedApiKey> {
-    const dto = await validateDtoOrThrow(CreateApiKeyDto, body);
-    return this.commands.execute(new CreateApiKeyCommand(dto, principal.id));
+    const { value, problems } = await validateDto(CreateApiKeyDto, body);
+    return this.commands.execute(new CreateApiKeyCommand(value, principal.id, undefined, problems));
   }
 
   @Get()
+  @ApiOperation({ summary: 'List API keys' })
   @Requires('keys:manage')
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number })
@@ -107,6 +107,7 @@ export class ApiKeysController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one API key' })
   @Requires('keys:manage')
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
@@ -115,6 +116,7 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Revoke an API key' })
   @HttpCode(200)
   @Requires('keys:manage')
   @ApiOkResponse({ type: ApiKeyDto, description: 'The key, revoked (revoking again changes nothing).' })

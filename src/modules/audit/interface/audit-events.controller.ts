@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
 import { Requires } from '../../access/interface/auth.guard.js';
@@ -43,6 +43,7 @@ export class AuditEventsController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get('verify')
+  @ApiOperation({ summary: "Verify the audit trail's hash chain" })
   @Requires('audit:read')
   @ApiOkResponse({ type: AuditChainReportDto })
   verify(): Promise<AuditChainReport> {
@@ -50,6 +51,7 @@ export class AuditEventsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List audit events' })
   @Requires('audit:read')
   @ApiQuery({ name: 'action', required: false })
   @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret', 'api-key', 'config', 'executions'] })

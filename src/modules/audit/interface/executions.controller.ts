@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/com
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
@@ -26,6 +26,7 @@ export class ExecutionsController {
   constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ summary: 'List executions' })
   @Requires('executions:read')
   @ApiQuery({ name: 'tool', required: false, description: 'Qualified tool name.' })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
@@ -67,6 +68,7 @@ export class ExecutionsController {
 
   // Declared before ':id'; the router also prefers the static segment.
   @Get('verify')
+  @ApiOperation({ summary: "Verify the executions' signed hash chain" })
   @Requires('audit:read')
   @ApiOkResponse({ type: ExecutionChainReportDto })
   verify(): Promise<ExecutionChainReport> {
@@ -74,6 +76,7 @@ export class ExecutionsController {
   }
 
   @Get('stats')
+  @ApiOperation({ summary: 'Calls, error rate and latency over time' })
   @Requires('stats:read')
   @ApiQuery({ name: 'groupBy', required: false, enum: ['tool', 'source', 'caller'], description: 'Default tool; caller: per principal.' })
   @ApiQuery({ name: 'caller', required: false, description: 'Only the calls of this principal.' })
@@ -94,6 +97,7 @@ export class ExecutionsController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one execution' })
   @Requires('executions:read')
   @ApiOkResponse({ type: ExecutionResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND, also for an id that is not a uuid.' })

@@ -40,17 +40,18 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
     if (!TOP_LEVEL_KEYS.includes(key)) problems.push({ path: key.slice(0, 100), message: `is not a known key (known: ${TOP_LEVEL_KEYS.join(', ')})` });
   }
   if (!('sources' in document)) problems.push({ path: 'sources', message: 'is required' });
+  // Read whatever the sources are: the keys' problems are listed with theirs.
+  const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
   const entries = document.sources ?? [];
-  if (!Array.isArray(entries)) {
-    problems.push({ path: 'sources', message: 'must be a list' });
-    return { sources: [], problems };
+  if (!Array.isArray(entries) || document.sources === null) {
+    problems.push({ path: 'sources', message: 'must be a list (an empty list declares no source)' });
+    return { sources: [], ...(keys ? { keys } : {}), problems };
   }
   if (entries.length > MAX_SOURCES) {
     problems.push({ path: 'sources', message: `declares ${entries.length} sources; at most ${MAX_SOURCES} fit in one file` });
-    return { sources: [], problems };
+    return { sources: [], ...(keys ? { keys } : {}), problems };
   }
 
-  const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
   const sources: DeclaredSource[] = [];
   const firstIndex = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {

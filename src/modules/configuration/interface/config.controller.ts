@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { stringify } from 'yaml';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -69,6 +69,7 @@ export class ConfigController {
   ) {}
 
   @Post('apply')
+  @ApiOperation({ summary: 'Apply a configuration file' })
   @Requires('sources:write')
   @HttpCode(200)
   @ApiConsumes('application/yaml', 'application/json')
@@ -89,6 +90,7 @@ export class ConfigController {
   }
 
   @Get('export')
+  @ApiOperation({ summary: 'Export the sources (and keys) as a configuration file' })
   @Requires('sources:read')
   @ApiProduces('application/yaml', 'application/json')
   @ApiOkResponse({ description: 'The live sources, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`).', schema: FILE_SCHEMA })

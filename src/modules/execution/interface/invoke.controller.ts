@@ -1,7 +1,7 @@
 import { heavySteps, isHeavy } from '../../../shared/heavy-steps.js';
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { McpTelemetry } from '../../../ops/tracing/mcp-telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
@@ -35,6 +35,7 @@ export class InvokeController {
   ) {}
 
   @Post(INVOKE_PATH)
+  @ApiOperation({ summary: 'Call a tool' })
   @Requires('tools:invoke')
   @ApiBody({ type: InvokeToolDto })
   @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })

@@ -8,23 +8,23 @@ export const INVOKE_TIMEOUT_MS = { min: 1, max: 3_600_000 } as const;
 export const MAX_REQUEST_STATE_LENGTH = 1_000_000;
 
 export class InvokeToolDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The tool arguments, checked against its inputSchema. Default {}.' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'The tool arguments, checked against its inputSchema. Absent or null: {}.' })
   @IsOptional()
   arguments?: unknown;
 
-  @ApiPropertyOptional({ minimum: INVOKE_TIMEOUT_MS.min, maximum: INVOKE_TIMEOUT_MS.max, description: "Per-call timeout; default the source's timeoutMs, capped by TOOLPLANE_MAX_CALL_TIMEOUT_MS." })
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: INVOKE_TIMEOUT_MS.min, maximum: INVOKE_TIMEOUT_MS.max, description: "Per-call timeout; default the source's timeoutMs, capped by TOOLPLANE_MAX_CALL_TIMEOUT_MS." })
   @IsOptional()
   @IsInt()
   @Min(INVOKE_TIMEOUT_MS.min)
   @Max(INVOKE_TIMEOUT_MS.max)
   timeoutMs?: number;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Answers to an input_required result (2026-07-28 multi round-trip), keyed as asked.' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'Answers to an input_required result (2026-07-28 multi round-trip), keyed as asked.' })
   @IsOptional()
   @IsObject()
   inputResponses?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'The requestState of the input_required result, echoed unchanged.' })
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The requestState of the input_required result, echoed unchanged.' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_REQUEST_STATE_LENGTH)

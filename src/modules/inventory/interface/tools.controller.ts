@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Inject, Param, Patch } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../access/domain/principal.js';
@@ -23,6 +23,7 @@ export class ToolsController {
   ) {}
 
   @Get(':qualifiedName')
+  @ApiOperation({ summary: 'Get one tool' })
   @Requires('catalog:read')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
@@ -34,6 +35,7 @@ export class ToolsController {
   }
 
   @Patch(':qualifiedName')
+  @ApiOperation({ summary: 'Enable or disable a tool' })
   @Requires('tools:write')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 400, type: ErrorResponseDto })

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -39,6 +39,7 @@ export class SecretsController {
   ) {}
 
   @Put(':name')
+  @ApiOperation({ summary: 'Store or replace a secret' })
   @Requires('secrets:write')
   @ApiCreatedResponse({ type: SecretMetadataDto, description: 'Created (200 when replaced).' })
   @ApiOkResponse({ type: SecretMetadataDto, description: 'Replaced.' })
@@ -56,6 +57,7 @@ export class SecretsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List secret names' })
   @Requires('secrets:read')
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number })
@@ -69,6 +71,7 @@ export class SecretsController {
   }
 
   @Delete(':name')
+  @ApiOperation({ summary: 'Delete a secret' })
   @Requires('secrets:write')
   @HttpCode(204)
   @ApiNoContentResponse()

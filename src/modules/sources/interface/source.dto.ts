@@ -5,6 +5,7 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsObject,
   IsInt,
   IsOptional,
   IsString,
@@ -15,7 +16,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { IsStringMap } from '../../../shared/http/validators.js';
+import { IsOmittable, IsStringMap } from '../../../shared/http/validators.js';
 import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
 import type { SourceSpecInput } from '../application/source-spec.js';
@@ -41,12 +42,12 @@ const SANDBOX_PATH_MESSAGE = 'each must be an absolute path without NUL characte
 
 export class SandboxDto {
   @ApiPropertyOptional({ default: true, description: 'Network access (loopback included). false gives the plugin a network namespace of its own with no interfaces but a down loopback.' })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   network?: boolean;
 
   @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths made visible read-only (needed only for paths the base view hides, e.g. under /tmp).' })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(SANDBOX_MAX_PATHS)
   @IsString({ each: true })
@@ -55,7 +56,7 @@ export class SandboxDto {
   readOnlyPaths?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user.' })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(SANDBOX_MAX_PATHS)
   @IsString({ each: true })
@@ -76,7 +77,7 @@ class SourceSettingsDto {
   description?: string | null;
 
   @ApiPropertyOptional({ enum: LIFECYCLES, default: 'transient', description: 'stdio only: a process per call, or one kept alive.' })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(LIFECYCLES)
   lifecycle?: StdioLifecycle;
 
@@ -88,7 +89,7 @@ class SourceSettingsDto {
   pluginDir?: string | null;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 49, description: 'Which manifest package to use (default: the first stdio one).' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(49)
@@ -103,6 +104,7 @@ class SourceSettingsDto {
 
   @ApiPropertyOptional({ type: [String], maxItems: 256, nullable: true })
   @IsOptional()
+  @IsArray()
   @ArrayMaxSize(256)
   @IsString({ each: true })
   @MaxLength(32768, { each: true })
@@ -116,7 +118,8 @@ class SourceSettingsDto {
   cwd?: string | null;
 
   @ApiPropertyOptional({ type: SandboxDto, description: 'stdio: what the plugin sandbox adds to the base view; on update, given fields replace the stored ones.' })
-  @IsOptional()
+  @IsOmittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => SandboxDto)
   sandbox?: SandboxDto;
@@ -128,29 +131,29 @@ class SourceSettingsDto {
   url?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: `streamable-http / sse: request headers. ${ENV_DOC}` })
-  @IsOptional()
+  @IsOmittable()
   @IsStringMap(100)
   headers?: Record<string, string>;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: `stdio: environment variables. ${ENV_DOC}` })
-  @IsOptional()
+  @IsOmittable()
   @IsStringMap(200)
   env?: Record<string, string>;
 
   @ApiPropertyOptional({ default: false, description: 'Admit only tools annotated readOnlyHint.' })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   readOnly?: boolean;
 
   @ApiPropertyOptional({ minimum: 100, maximum: 600000, default: 60000 })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(100)
   @Max(600_000)
   timeoutMs?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 16 })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(1000)
@@ -170,20 +173,21 @@ class SourceSettingsDto {
   rateLimitPerMinute?: number | null;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 604800, default: 300, description: 'Seconds between inventory refreshes; 0 turns them off.' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(604_800)
   refreshIntervalSeconds?: number;
 
   @ApiPropertyOptional({ type: CircuitBreakerDto })
-  @IsOptional()
+  @IsOmittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => CircuitBreakerDto)
   circuitBreaker?: CircuitBreakerDto;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
 }
@@ -201,7 +205,7 @@ export class RegisterSourceDto extends SourceSettingsDto {
 
 export class UpdateSourceDto extends SourceSettingsDto {
   @ApiPropertyOptional({ description: 'The version you last read; the update fails with 409 STALE_VERSION if it changed since.' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   version?: number;

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch,
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiCreatedResponse, ApiNoContentResponse, ApiQuery, ApiTags, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
@@ -40,6 +40,7 @@ export class SourcesController {
   ) {}
 
   @Post()
+  @ApiOperation({ summary: 'Register a source' })
   @Requires('sources:write')
   @ApiBody({ type: RegisterSourceDto })
   @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before the first discovery finishes.' })
@@ -55,17 +56,28 @@ export class SourcesController {
   }
 
   @Post('validate')
+  @ApiOperation({ summary: 'Check a registration without storing it (dry run)' })
   @Requires('sources:write')
   @HttpCode(200)
   @ApiBody({ type: RegisterSourceDto })
+  @ApiQuery({
+    name: 'connect',
+    required: false,
+    type: Boolean,
+    description: 'false: every check but the connection (settings, manifest, command on PATH, secrets): nothing is started, nothing audited, and `valid` means no problems. For checking a form as it is typed.',
+  })
   @ApiOkResponse({ type: ValidationReportDto, description: 'A dry run: every check, a real connection and a tool preview. Nothing is stored.' })
   @applyAll(...errors(400, 401))
-  async validate(@Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
+  async validate(@Body() body: unknown, @Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal): Promise<ValidationReport> {
+    const params = new QueryParams(query);
+    const connect = params.boolean('connect') ?? true;
+    params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    return this.queries.execute(new ValidateSourceQuery(toSourceSpec(value), problems, principal.id));
+    return this.queries.execute(new ValidateSourceQuery(toSourceSpec(value), problems, principal.id, connect));
   }
 
   @Get()
+  @ApiOperation({ summary: 'List sources' })
   @Requires('sources:read')
   @ApiQuery({ name: 'enabled', required: false, type: Boolean })
   @ApiQuery({ name: 'health', required: false, enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] })
@@ -95,6 +107,7 @@ export class SourcesController {
   }
 
   @Get(':idOrName')
+  @ApiOperation({ summary: 'Get one source' })
   @Requires('sources:read')
   @ApiOkResponse({ type: SourceResponseDto })
   @applyAll(...errors(401, 404))
@@ -103,6 +116,7 @@ export class SourcesController {
   }
 
   @Patch(':idOrName')
+  @ApiOperation({ summary: "Change a source's settings" })
   @Requires('sources:write')
   @ApiBody({ type: UpdateSourceDto })
   @ApiQuery({ name: 'wait', required: false, type: Boolean, description: 'false: answer before a triggered rediscovery finishes.' })
@@ -123,6 +137,7 @@ export class SourcesController {
   }
 
   @Delete(':idOrName')
+  @ApiOperation({ summary: 'Remove a source' })
   @Requires('sources:write')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed: processes stopped, tools out of the catalog, history kept.' })
@@ -132,6 +147,7 @@ export class SourcesController {
   }
 
   @Post(':idOrName/refresh')
+  @ApiOperation({ summary: "Rediscover a source's tools now" })
   @Requires('sources:write')
   @HttpCode(200)
   @ApiOkResponse({ type: InventoryChangesDto })

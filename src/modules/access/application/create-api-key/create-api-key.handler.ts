@@ -25,9 +25,10 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
     @Inject(EventBus) private readonly events: EventBus,
   ) {}
 
-  async execute({ input, actor, presetKey }: CreateApiKeyCommand): Promise<CreatedApiKey> {
+  async execute({ input, actor, presetKey, shapeProblems }: CreateApiKeyCommand): Promise<CreatedApiKey> {
     const now = this.clock.now();
     const problems = new ProblemList();
+    problems.addAll(shapeProblems);
     const settings = checkApiKeySpec(input, now, problems);
     problems.throwIfAny('The API key request is invalid.');
 

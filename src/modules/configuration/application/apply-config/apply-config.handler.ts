@@ -82,7 +82,7 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
   private async runKey(step: KeyStep, actor: string): Promise<void> {
     switch (step.action) {
       case 'create':
-        await this.commands.execute(new CreateApiKeyCommand({ ...step.spec, name: String(step.spec.name), role: String(step.spec.role) }, actor, step.presetKey));
+        await this.commands.execute(new CreateApiKeyCommand(step.spec, actor, step.presetKey));
         return;
       case 'update':
         await this.commands.execute(new UpdateApiKeyCommand(step.id, step.spec, actor, step.presetKey));

@@ -29,6 +29,8 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
 
   async execute(query: ValidateSourceQuery): Promise<ValidationReport> {
     const report = await this.dryRun(query);
+    // Audited because it starts the command: a check without the connection starts nothing.
+    if (!query.connect) return report;
     await this.uow.run(() =>
       this.audit.record({
         actor: query.actor,
@@ -42,7 +44,7 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
     return report;
   }
 
-  private async dryRun({ spec, shapeProblems }: ValidateSourceQuery): Promise<ValidationReport> {
+  private async dryRun({ spec, shapeProblems, connect }: ValidateSourceQuery): Promise<ValidationReport> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     const checked = await this.checker.check(spec, problems);
@@ -69,7 +71,12 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
       connection: null,
       tools: [],
     };
-    if (!connection) return report;
+    // A body of the wrong shape is not run: its command or URL may not be what the caller meant.
+    if (!connection || shapeProblems.length > 0) return report;
+    if (!connect) {
+      report.valid = report.problems.length === 0;
+      return report;
+    }
 
     // A throwaway identity and a transient connection: the dry run owns no pooled state.
     const previewId = randomUUID();

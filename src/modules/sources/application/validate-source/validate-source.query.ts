@@ -25,13 +25,15 @@ export interface ValidationReport {
   tools: { name: string; qualifiedName: string; title?: string; description?: string; annotations?: Record<string, unknown> }[];
 }
 
-/** A dry run of RegisterSource: every check, a real connection and a tool preview; nothing stored. */
+/** A dry run of RegisterSource: every check, a real connection (unless told not to) and a tool preview; nothing stored. */
 export class ValidateSourceQuery extends Query<ValidationReport> {
   constructor(
     readonly spec: SourceSpecInput,
     readonly shapeProblems: ProblemDetail[],
     /** Who asked: a dry run starts the given command, so it is audited like a registration. */
     readonly actor: string,
+    /** false: every check but the connection; nothing is started (and nothing audited). */
+    readonly connect: boolean = true,
   ) {
     super();
   }
