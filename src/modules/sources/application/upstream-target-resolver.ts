@@ -47,7 +47,8 @@ export class UpstreamTargetResolver {
       env: { ...withDeclaredDefaults({}, source.manifest?.env ?? []), ...env },
       url: source.url ?? undefined,
       headers,
-      secrets,
+      // Fixed from here on: scrubbers are built once per list (SecretScrubber.of).
+      secrets: Object.freeze(secrets),
       era: source.upstream?.era,
       discoverResult: source.upstream?.discoverResult,
     };
