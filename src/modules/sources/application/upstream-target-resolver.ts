@@ -79,6 +79,13 @@ export class UpstreamTargetResolver {
           secrets.push({ name: ref.name, value: revealed.get(ref.name)! });
           return revealed.get(ref.name)!;
         }
+        // Checked at registration too; this holds for sources stored before a variable was refused.
+        const refusal = this.host.refusal(ref.name);
+        if (refusal) {
+          throw new DomainError('invalid', 'ENV_REFERENCE_REFUSED', `\${env:${ref.name}} referenced by ${field}.${key} is ${refusal}.`, [
+            { path: `${field}.${key}`, message: `refers to \${env:${ref.name}}, ${refusal}` },
+          ]);
+        }
         const value = this.host.get(ref.name);
         if (value === undefined) {
           throw new DomainError('invalid', 'ENV_NOT_SET', `\${env:${ref.name}} referenced by ${field}.${key} is not set.`, [
