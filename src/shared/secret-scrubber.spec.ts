@@ -38,6 +38,13 @@ describe('SecretScrubber', () => {
     expect(input.n).toBe(1);
   });
 
+  it('builds one scrubber per list of secrets, which no longer changes', () => {
+    const list = Object.freeze([{ name: 'API_TOKEN', value: 's3cr3t-token' }]);
+    expect(SecretScrubber.of(list)).toBe(SecretScrubber.of(list));
+    expect(SecretScrubber.of(list).text('a s3cr3t-token')).toBe(`a ${secretMarker('API_TOKEN')}`);
+    expect(SecretScrubber.of([...list])).not.toBe(SecretScrubber.of(list));
+  });
+
   it('returns the same value when it knows no secret', () => {
     const value = { a: 's3cr3t-token' };
     expect(SecretScrubber.none.json(value)).toBe(value);

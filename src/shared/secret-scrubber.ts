@@ -1,3 +1,4 @@
+import { LiteralReplacer } from './literal-replacer.js';
 import { secretForms } from './secret-forms.js';
 
 /** A secret value Toolplane knows, and the name a scrubbed copy shows in its place. */
@@ -12,40 +13,19 @@ export const MIN_SCRUBBED_LENGTH = 4;
 /** What stands in for a scrubbed value: names the secret, never shows it. */
 export const secretMarker = (name: string): string => `[secret:${name}]`;
 
-/** Slots of the tables keyed by three characters of text: 2^15, hashed. */
-const SLOT_BITS = 15;
-const SLOTS = 1 << SLOT_BITS;
-/** Characters of each form the skip table looks at, at most. */
-const WINDOW_CAP = 64;
-const blockSlot = (text: string, end: number): number =>
-  Math.imul((text.charCodeAt(end - 2) << 16) ^ (text.charCodeAt(end - 1) << 8) ^ text.charCodeAt(end), 0x9e3779b1) >>> (32 - SLOT_BITS);
-
 /** Scrubbers of the secret lists they were built from: a resolved target's list serves many calls. */
 const built = new WeakMap<readonly KnownSecret[], SecretScrubber>();
 
 /**
  * Replaces every occurrence of known secret values, and of their encoded forms (percent-encoded,
  * hex, base64 as a whole or inside a longer base64 text: see {@link secretForms}), in text and in
- * JSON-like values by a marker naming the secret. The text is read through a window as long as the
- * shortest form (Wu–Manber): one table look-up on the window's last three characters says how far
- * it may move without passing the start of any form, usually most of its length. Only where a form
- * may start are the forms ending their window with those characters compared, longest first, so a
- * value that contains another is replaced whole. The cost is linear in the text: at most those
- * comparisons at each position, whatever the text.
+ * JSON-like values by a marker naming the secret; a value that contains another is replaced whole.
+ * The cost is linear in the text ({@link LiteralReplacer}).
  */
 export class SecretScrubber {
   static readonly none = new SecretScrubber([]);
 
-  /**
-   * How far the window (as long as the shortest form, capped) may move when its last three
-   * characters are these: no form has them closer to the end of its first window characters.
-   */
-  private readonly shifts = new Uint8Array(SLOTS);
-  /** Bucket number + 1 of the forms whose window ends with these three characters; 0: none. */
-  private readonly ends = new Uint16Array(SLOTS);
-  /** Per bucket, forms longest first, and the marker standing in for each. */
-  private readonly buckets: { forms: string[]; markers: string[] }[] = [];
-  private readonly window: number = 0;
+  private readonly replacer: LiteralReplacer;
 
   constructor(secrets: Iterable<KnownSecret>, marker: (name: string) => string = secretMarker) {
     const markers = new Map<string, string>();
@@ -55,21 +35,7 @@ export class SecretScrubber {
         if (form.length >= MIN_SCRUBBED_LENGTH && !markers.has(form)) markers.set(form, marker(name));
       }
     }
-    const forms = [...markers.keys()].sort((a, b) => b.length - a.length);
-    if (forms.length === 0) return;
-    this.window = Math.min(forms.at(-1)!.length, WINDOW_CAP);
-    this.shifts.fill(this.window - 2);
-    for (const form of forms) {
-      for (let end = 2; end < this.window; end++) {
-        const slot = blockSlot(form, end);
-        this.shifts[slot] = Math.min(this.shifts[slot]!, this.window - 1 - end);
-      }
-      const slot = blockSlot(form, this.window - 1);
-      if (this.ends[slot] === 0) this.ends[slot] = this.buckets.push({ forms: [], markers: [] });
-      const bucket = this.buckets[this.ends[slot]! - 1]!;
-      bucket.forms.push(form);
-      bucket.markers.push(markers.get(form)!);
-    }
+    this.replacer = new LiteralReplacer(markers);
   }
 
   /** The scrubber of a list that no longer changes (a resolved target's), built once for it. */
@@ -83,35 +49,11 @@ export class SecretScrubber {
   }
 
   get empty(): boolean {
-    return this.window === 0;
+    return this.replacer.empty;
   }
 
   text(text: string): string {
-    const { shifts, ends, buckets, window } = this;
-    if (window === 0) return text;
-    let out = '';
-    let copied = 0;
-    for (let at = 0; at + window <= text.length; ) {
-      const slot = blockSlot(text, at + window - 1);
-      const shift = shifts[slot]!;
-      if (shift > 0) {
-        at += shift;
-        continue;
-      }
-      const bucket = ends[slot]!;
-      if (bucket !== 0) {
-        const { forms, markers } = buckets[bucket - 1]!;
-        const found = firstStartingAt(forms, text, at);
-        if (found >= 0) {
-          out += text.slice(copied, at) + markers[found];
-          at += forms[found]!.length;
-          copied = at;
-          continue;
-        }
-      }
-      at += 1;
-    }
-    return copied === 0 ? text : out + text.slice(copied);
+    return this.replacer.replace(text);
   }
 
   /**
@@ -139,11 +81,6 @@ export class SecretScrubber {
     }
     return root as T;
   }
-}
-
-function firstStartingAt(forms: readonly string[], text: string, at: number): number {
-  for (let index = 0; index < forms.length; index++) if (text.startsWith(forms[index]!, at)) return index;
-  return -1;
 }
 
 function emptyLike(value: object): Record<string, unknown> | unknown[] {
