@@ -41,14 +41,16 @@ describe('${env:NAME} references to what Toolplane reads itself', () => {
       DB: '${env:PGHOST}',
       FINE: 'literal',
     });
-    for (const path of ['/api/v1/sources', '/api/v1/sources/validate']) {
-      const answer = await h.api.post(path, body);
-      expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 400, code: 'VALIDATION_FAILED' });
-      const details = answer.body.error.details as { path: string; message: string }[];
+    const registered = await h.api.post('/api/v1/sources', body);
+    expect({ status: registered.status, code: registered.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    // A dry run reports the same problems in its report, and connects to nothing.
+    const validated = await h.api.post('/api/v1/sources/validate', body);
+    expect({ status: validated.status, valid: validated.body.valid, connection: validated.body.connection }).toEqual({ status: 200, valid: false, connection: null });
+    for (const details of [registered.body.error.details, validated.body.problems] as { path: string; message: string }[][]) {
       expect(details.map((detail) => detail.path).sort()).toEqual(['env.DB', 'env.NODE', 'env.OWN', 'env.PROXY', 'env.TRACES']);
       expect(details.find((detail) => detail.path === 'env.TRACES')!.message).toMatch(/\$\{env:OTEL_EXPORTER_OTLP_HEADERS\}, a variable Toolplane itself reads .*TOOLPLANE_ENV_REFERENCES_ALLOW/);
-      expect(JSON.stringify(answer.body)).not.toContain('otlp-9d2b7a41');
     }
+    expect(JSON.stringify([registered.body, validated.body])).not.toContain('otlp-9d2b7a41');
     const remote = await h.api.post('/api/v1/sources', { name: 'remote-refused', transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:OTEL_EXPORTER_OTLP_HEADERS}' } });
     expect(remote.status).toBe(400);
     expect(remote.body.error.details).toEqual([{ path: 'headers.Authorization', message: expect.stringContaining('${env:OTEL_EXPORTER_OTLP_HEADERS}') }]);
