@@ -78,6 +78,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads TOOLPLANE_ENV_REFERENCES_ALLOW as variable names, refusing Toolplane\'s own settings in it', () => {
+    expect(loadConfig({ PATH: '/usr/bin' }).envReferencesAllow).toEqual([]);
+    expect(loadConfig({ TOOLPLANE_ENV_REFERENCES_ALLOW: 'PGPASSWORD, https_proxy' }).envReferencesAllow).toEqual(['PGPASSWORD', 'https_proxy']);
+    let error: unknown;
+    try {
+      loadConfig({ TOOLPLANE_ENV_REFERENCES_ALLOW: 'TOOLPLANE_ENCRYPTION_KEY,DATABASE_URL,NODE_*', PORT: 'x' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'PORT must be an integer between 0 and 65535 (got "x")',
+      'TOOLPLANE_ENV_REFERENCES_ALLOW',
+      'TOOLPLANE_ENV_REFERENCES_ALLOW',
+      'TOOLPLANE_ENV_REFERENCES_ALLOW',
+    ]);
+  });
+
   it('allows auth off on loopback only', () => {
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '127.0.0.1' }).authDisabled).toBe(true);
     expect(loadConfig({ TOOLPLANE_AUTH: 'off', HOST: '::1' }).authDisabled).toBe(true);

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { envReferenceAllowList } from '../modules/sources/domain/env-reference-policy.js';
 import { hostPolicyLists, type HostPolicyLists } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { parseRetention } from './duration.js';
@@ -80,6 +81,8 @@ export interface AppConfig {
   sourceQueueLimit: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
   sourceHosts: HostPolicyLists;
+  /** Variables Toolplane reads itself that sources may still refer to as `${env:NAME}` (TOOLPLANE_ENV_REFERENCES_ALLOW). */
+  envReferencesAllow: string[];
   /** OpenTelemetry traces; off unless an OTLP endpoint or a traces exporter is configured (OTEL_*). */
   tracing: TracingSettings;
 }
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const oidc = oidcSettings(env, int, problems);
   const tracing = tracingSettings(env, problems);
   const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
+  const envReferences = envReferenceAllowList(env.TOOLPLANE_ENV_REFERENCES_ALLOW);
   const config: AppConfig = {
     port: int('PORT', 8080, 0, 65535),
     host,
@@ -188,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sandboxGid: int('TOOLPLANE_SANDBOX_GID', 65534, 1, 4_294_967_294),
     sandboxBwrapPath,
     sourceHosts: sourceHosts.lists,
+    envReferencesAllow: envReferences.names,
     sourceQueueLimit: int('TOOLPLANE_SOURCE_QUEUE_LIMIT', 1000, 0, 100_000),
     loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
@@ -206,7 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxObjects: int('TOOLPLANE_SCHEMA_MAX_OBJECTS', 1000, 10, 100_000),
     },
   };
-  problems.push(...sourceHosts.problems);
+  problems.push(...sourceHosts.problems, ...envReferences.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -101,7 +101,7 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
       }
       const stdio = settings.stdio ?? {};
       const onStderrLine = stdio.onStderrLine;
-      const scrubber = new SecretScrubber(target.secrets);
+      const scrubber = SecretScrubber.of(target.secrets);
       return new StdioProcessTransport({
         command: target.command,
         args: target.args,

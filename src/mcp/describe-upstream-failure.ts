@@ -1,6 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { STREAM_ENDED_MARK } from './http/request-scoped-http-transport.js';
 import { isMessageTooLargeText, StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio/stdio-errors.js';
+import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface FailureContext {
@@ -154,11 +155,10 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** Replaces every secret value in `message`; short values are skipped to keep messages readable. */
+/** Replaces every secret value in `message`, and its encoded forms; short values are skipped to keep messages readable. */
 export function redact(message: string, secrets: readonly string[]): string {
-  let result = message;
-  for (const secret of secrets) {
-    if (secret.length >= 4) result = result.split(secret).join('[redacted]');
-  }
-  return result;
+  return new SecretScrubber(
+    secrets.map((value) => ({ name: '', value })),
+    () => '[redacted]',
+  ).text(message);
 }

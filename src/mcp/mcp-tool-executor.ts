@@ -69,7 +69,7 @@ export class McpToolExecutor extends ToolInvoker {
     }
     // The CLIENT span of this attempt: what it carries upstream names it as the parent.
     const operation = this.telemetry.upstreamCall(request.target, request.toolName);
-    const scrubber = this.telemetry.payloads && operation.recording ? new SecretScrubber(request.target.secrets) : undefined;
+    const scrubber = this.telemetry.payloads && operation.recording ? SecretScrubber.of(request.target.secrets) : undefined;
     if (scrubber) operation.payload('gen_ai.tool.call.arguments', scrubber.json(redactArguments(request.arguments, request.definition?.inputSchema)));
     try {
       const outcome = await operation.run(() =>

@@ -37,4 +37,11 @@ describe('upstream endpoint helpers', () => {
     });
     expect(error.message).toBe('connecting https://api.example.com/mcp failed: server said: [redacted] is invalid');
   });
+
+  test('so are their base64, hex and percent-encoded forms', () => {
+    const value = 'Bearer header-secret';
+    for (const form of [Buffer.from(value).toString('base64'), Buffer.from(value).toString('hex'), encodeURIComponent(value), Buffer.from(`x:${value}`).toString('base64url')]) {
+      expect(redact(`sent ${form} to server`, [value])).toMatch(/^sent [A-Za-z0-9]*\[redacted\][A-Za-z0-9]* to server$/);
+    }
+  });
 });

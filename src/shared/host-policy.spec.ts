@@ -36,6 +36,27 @@ describe('the source host policy', () => {
     expect(policyOf(undefined, '10.0.0.0/8').refusesHost('169.254.169.254')).toBeUndefined();
   });
 
+  it('counts the unspecified addresses (0.0.0.0, ::, in any spelling) as the loopback they reach', () => {
+    // Spellings as a URL's hostname gives them, and as DNS answers.
+    const unspecified = ['0.0.0.0', '[::]', '[0:0:0:0:0:0:0:0]', '[::ffff:0.0.0.0]', '[::ffff:0:0]', '[::0.0.0.0]'].map((host) => new URL(`http://${host}:1/`).hostname);
+    const mapped = ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:127.0.0.2]'].map((host) => new URL(`http://${host}:1/`).hostname);
+    for (const deny of ['127.0.0.0/8,::1', '127.0.0.1', '::1', 'localhost,127.0.0.1,::1']) {
+      const policy = policyOf(undefined, deny);
+      for (const host of unspecified) expect({ deny, host, refused: policy.refusesHost(host) }).toEqual({ deny, host, refused: expect.stringMatching(/is denied \(TOOLPLANE_SOURCE_HOSTS_DENY\)/) });
+      for (const address of ['0.0.0.0', '::', '::ffff:0.0.0.0', '0:0:0:0:0:0:0:0']) {
+        expect({ deny, address, refused: policy.refusesAddress('rebound.example', address) }).toEqual({ deny, address, refused: expect.stringMatching(/^rebound\.example resolves to .*, which is denied/) });
+      }
+    }
+    const loopback = policyOf(undefined, '127.0.0.0/8,::1');
+    for (const host of mapped) expect({ host, refused: loopback.refusesHost(host) }).toEqual({ host, refused: expect.stringMatching(/denied/) });
+    // Allowed where loopback is, and by default denied like the rest of "this network".
+    expect(policyOf(undefined, '10.0.0.0/8').refusesHost('[::]')).toBeUndefined();
+    expect(policyOf(undefined, 'none').refusesHost('0.0.0.0')).toBeUndefined();
+    for (const host of unspecified) expect({ host, refused: policyOf().refusesHost(host) }).toEqual({ host, refused: expect.stringMatching(/denied/) });
+    // An allow list naming loopback does not admit them: only what it names.
+    expect(policyOf('127.0.0.1', 'none').refusesHost('[::]')).toMatch(/not in TOOLPLANE_SOURCE_HOSTS_ALLOW/);
+  });
+
   it('with an allow list, admits only what it names, and deny still wins', () => {
     const policy = policyOf('*.tools.example,10.1.0.0/16,127.0.0.1', undefined);
     expect(policy.refusesAddress('a.tools.example', '203.0.113.9')).toBeUndefined();

@@ -19,6 +19,7 @@ export const DEFAULT_DENIED_HOSTS = [
   'fd00:ec2::254/128', // AWS metadata over IPv6
   '100.100.100.200/32', // Alibaba Cloud metadata
   '0.0.0.0/8', // "this network": reaches the local machine on some systems
+  '::/128', // the IPv6 unspecified address: reaches the local machine, as 0.0.0.0 does
   'metadata.google.internal',
   'metadata.goog',
   'metadata',
@@ -65,13 +66,15 @@ export function hostPolicy(lists: HostPolicyLists): HostPolicy {
     },
     refusesAddress(host, address) {
       const bare = unbracket(host).toLowerCase();
-      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-      const mapped = unmapIpv4(address);
-      const addressFamily = isIP(mapped) === 6 ? 'ipv6' : 'ipv4';
-      if (deny.names(bare) || deny.addresses.check(mapped, addressFamily) || deny.addresses.check(address, family)) {
-        return bare === address ? `${address} is denied (TOOLPLANE_SOURCE_HOSTS_DENY)` : `${bare} resolves to ${address}, which is denied (TOOLPLANE_SOURCE_HOSTS_DENY)`;
+      const canonical = canonicalAddress(address);
+      const denied = deny.names(bare) || deny.addresses.check(canonical, familyOf(canonical)) || deny.addresses.check(address, familyOf(address));
+      // Connecting to an unspecified address reaches this machine's loopback: denied wherever loopback is.
+      const deniedLoopback = !denied && UNSPECIFIED.has(canonical) && LOOPBACK.some((loopback) => deny.addresses.check(loopback, familyOf(loopback)));
+      if (denied || deniedLoopback) {
+        const why = deniedLoopback ? ' (TOOLPLANE_SOURCE_HOSTS_DENY): the unspecified address reaches loopback' : ' (TOOLPLANE_SOURCE_HOSTS_DENY)';
+        return bare === address ? `${address} is denied${why}` : `${bare} resolves to ${address}, which is denied${why}`;
       }
-      if (restricted && !allow.names(bare) && !allow.addresses.check(mapped, addressFamily)) {
+      if (restricted && !allow.names(bare) && !allow.addresses.check(canonical, familyOf(canonical))) {
         return `${bare === address ? address : `${bare} (${address})`} is not in TOOLPLANE_SOURCE_HOSTS_ALLOW`;
       }
       return undefined;
@@ -121,8 +124,28 @@ function unbracket(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** `::ffff:169.254.169.254` is the IPv4 address it carries. */
-function unmapIpv4(address: string): string {
-  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return match ? match[1]! : address;
+const UNSPECIFIED = new Set(['0.0.0.0', '::']);
+const LOOPBACK = ['127.0.0.1', '::1'];
+
+function familyOf(address: string): 'ipv4' | 'ipv6' {
+  return isIP(address) === 6 ? 'ipv6' : 'ipv4';
+}
+
+/**
+ * One spelling per address: an IPv4-mapped IPv6 address (`::ffff:169.254.169.254`,
+ * `::ffff:a9fe:a9fe`) is the IPv4 address it carries, another IPv6 address its compressed lower-case
+ * form (`0:0:0:0:0:0:0:0` is `::`). Anything else is returned as it is.
+ */
+function canonicalAddress(address: string): string {
+  if (isIP(address) !== 6) return address;
+  let compressed: string;
+  try {
+    compressed = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(compressed);
+  if (!mapped) return compressed;
+  const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }

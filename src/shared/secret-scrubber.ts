@@ -1,3 +1,6 @@
+import { LiteralReplacer } from './literal-replacer.js';
+import { secretForms } from './secret-forms.js';
+
 /** A secret value Toolplane knows, and the name a scrubbed copy shows in its place. */
 export interface KnownSecret {
   name: string;
@@ -10,41 +13,47 @@ export const MIN_SCRUBBED_LENGTH = 4;
 /** What stands in for a scrubbed value: names the secret, never shows it. */
 export const secretMarker = (name: string): string => `[secret:${name}]`;
 
+/** Scrubbers of the secret lists they were built from: a resolved target's list serves many calls. */
+const built = new WeakMap<readonly KnownSecret[], SecretScrubber>();
+
 /**
- * Replaces every occurrence of known secret values (and their URL-encoded form) in text and in
- * JSON-like values by a marker naming the secret. Matching is one literal alternation, longest
- * value first, so a value that contains another is replaced whole; the cost is linear in the text.
+ * Replaces every occurrence of known secret values, and of their encoded forms (percent-encoded,
+ * hex, base64 as a whole or inside a longer base64 text: see {@link secretForms}), in text and in
+ * JSON-like values by a marker naming the secret; a value that contains another is replaced whole.
+ * The cost is linear in the text ({@link LiteralReplacer}).
  */
 export class SecretScrubber {
   static readonly none = new SecretScrubber([]);
 
-  private readonly pattern: RegExp | undefined;
-  private readonly names = new Map<string, string>();
+  private readonly replacer: LiteralReplacer;
 
-  constructor(secrets: Iterable<KnownSecret>) {
+  constructor(secrets: Iterable<KnownSecret>, marker: (name: string) => string = secretMarker) {
+    const markers = new Map<string, string>();
     for (const { name, value } of secrets) {
       if (typeof value !== 'string' || value.length < MIN_SCRUBBED_LENGTH) continue;
-      for (const form of new Set([value, encodeURIComponent(value)])) {
-        if (!this.names.has(form)) this.names.set(form, name);
+      for (const form of secretForms(value)) {
+        if (form.length >= MIN_SCRUBBED_LENGTH && !markers.has(form)) markers.set(form, marker(name));
       }
     }
-    if (this.names.size === 0) return;
-    const alternatives = [...this.names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.pattern = new RegExp(alternatives.join('|'), 'g');
+    this.replacer = new LiteralReplacer(markers);
+  }
+
+  /** The scrubber of a list that no longer changes (a resolved target's), built once for it. */
+  static of(secrets: readonly KnownSecret[]): SecretScrubber {
+    let scrubber = built.get(secrets);
+    if (!scrubber) {
+      scrubber = new SecretScrubber(secrets);
+      built.set(secrets, scrubber);
+    }
+    return scrubber;
   }
 
   get empty(): boolean {
-    return this.pattern === undefined;
-  }
-
-  /** A scrubber that knows the secrets of both. */
-  with(secrets: Iterable<KnownSecret>): SecretScrubber {
-    return new SecretScrubber([...[...this.names].map(([value, name]) => ({ name, value })), ...secrets]);
+    return this.replacer.empty;
   }
 
   text(text: string): string {
-    if (!this.pattern) return text;
-    return text.replace(this.pattern, (match) => secretMarker(this.names.get(match)!));
+    return this.replacer.replace(text);
   }
 
   /**
@@ -52,7 +61,7 @@ export class SecretScrubber {
    * depth is no danger; keys such as `__proto__` stay own properties of the copy.
    */
   json<T>(value: T): T {
-    if (!this.pattern) return value;
+    if (this.empty) return value;
     if (typeof value === 'string') return this.text(value) as T;
     if (value === null || typeof value !== 'object') return value;
     const root = emptyLike(value);
@@ -76,8 +85,4 @@ export class SecretScrubber {
 
 function emptyLike(value: object): Record<string, unknown> | unknown[] {
   return Array.isArray(value) ? new Array<unknown>(value.length) : {};
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

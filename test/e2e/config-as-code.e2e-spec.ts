@@ -101,7 +101,7 @@ describe('configuration as code', () => {
 
   it('exports the sources as the file declares them, without any secret value, and apply → export → apply changes nothing', async () => {
     // A token typed in place (not a reference) must never leave Toolplane through an export.
-    const patched = await h.api.patch('/api/v1/sources/everything', { env: { API_TOKEN: LITERAL_TOKEN, MODE: 'test ${env:PATH}' } });
+    const patched = await h.api.patch('/api/v1/sources/everything', { env: { API_TOKEN: LITERAL_TOKEN, MODE: 'test ${env:HOME}' } });
     expect(patched.status).toBe(200);
     const exported = await exportYaml();
     expect(exported).not.toContain(LITERAL_TOKEN);

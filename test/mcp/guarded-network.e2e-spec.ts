@@ -4,7 +4,7 @@ import { McpInventoryFetcher } from '../../src/mcp/mcp-inventory-fetcher.js';
 import { McpToolExecutor } from '../../src/mcp/mcp-tool-executor.js';
 import { TransportFactory } from '../../src/mcp/transport-factory.js';
 import { KeepAliveRpcPoster } from '../../src/mcp/http/keep-alive-rpc-poster.js';
-import { HostDeniedError } from '../../src/mcp/http/guarded-network.js';
+import { guardedLookup, HostDeniedError } from '../../src/mcp/http/guarded-network.js';
 import { hostPolicy, hostPolicyLists } from '../../src/shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
@@ -17,6 +17,8 @@ import { paths, processTag, remoteTarget, startHttpServer, type RunningServer } 
  */
 describe('connections under the source host policy', () => {
   let server: RunningServer;
+  /** The same server on every address, IPv4 and IPv6: what `[::]` and `0.0.0.0` reach. */
+  let dualStack: RunningServer;
   const tag = processTag();
   const factories: TransportFactory[] = [];
 
@@ -29,11 +31,13 @@ describe('connections under the source host policy', () => {
 
   beforeAll(async () => {
     server = await startHttpServer([paths.httpEcho, '--port', '{port}', tag]);
+    dualStack = await startHttpServer([paths.httpEcho, '--port', '{port}', '--host', '::', tag]);
   });
 
   afterAll(async () => {
     await Promise.all(factories.map((factory) => factory.closeAll()));
     await server.stop();
+    await dualStack.stop();
   });
 
   it('refuses a name that resolves to a denied address, at connect time', async () => {
@@ -48,6 +52,32 @@ describe('connections under the source host policy', () => {
     await expect(fetcher.discover(remoteTarget('streamable-http', `http://127.0.0.1:${server.port}/mcp`), { timeoutMs: 5000 })).rejects.toThrow(
       /source host policy: 127\.0\.0\.1 is denied/,
     );
+  });
+
+  it('refuses the unspecified addresses and IPv4-mapped loopback where loopback is denied, though they reach it', async () => {
+    const fetcherWith = (deny: string) => new McpInventoryFetcher(factoryWith(deny), new OffThreadSchemaCompiler(DEFAULT_SCHEMA_LIMITS));
+    for (const host of ['[::]', '0.0.0.0', '[::ffff:0.0.0.0]', '[::ffff:127.0.0.1]']) {
+      const target = remoteTarget('streamable-http', `http://${host}:${dualStack.port}/mcp`);
+      // Nothing denied: the address does reach the server on this machine.
+      expect((await fetcherWith('none').discover(target, { timeoutMs: 5000 })).tools.map((tool) => tool.name)).toEqual(['echo']);
+      await expect(fetcherWith('127.0.0.0/8,::1').discover(target, { timeoutMs: 5000 })).rejects.toThrow(/source host policy: \S+ is denied/);
+      const poster = new KeepAliveRpcPoster(new URL(target.url!), {}, 1 << 20, hostPolicy(hostPolicyLists(undefined, '127.0.0.1,::1').lists));
+      try {
+        await expect(poster.call(1, '{"jsonrpc":"2.0","id":1,"method":"ping"}', { headers: {}, signal: new AbortController().signal })).rejects.toBeInstanceOf(HostDeniedError);
+      } finally {
+        poster.close();
+      }
+    }
+  });
+
+  it('refuses, at connect time, a name whose DNS answer is an unspecified address', async () => {
+    const lookup = guardedLookup(hostPolicy(hostPolicyLists(undefined, '127.0.0.0/8,::1').lists));
+    const resolve = (name: string) =>
+      new Promise((done, fail) => lookup(name, { all: true }, (error, addresses) => (error ? fail(error) : done(addresses))));
+    // "0" is a name to the socket; the system resolver answers 0.0.0.0 for it.
+    for (const name of ['0', '0.0.0.0', '::']) await expect(resolve(name)).rejects.toThrow(/source host policy: (\S+ resolves to )?(0\.0\.0\.0|::)(, which)? is denied/);
+    await expect(resolve('localhost')).rejects.toBeInstanceOf(HostDeniedError);
+    expect(await new Promise((done) => guardedLookup(hostPolicy(hostPolicyLists(undefined, 'none').lists))('0', { all: true }, (_error, addresses) => done(addresses)))).toEqual([{ address: '0.0.0.0', family: 4 }]);
   });
 
   it('refuses a literal denied address on the keep-alive call path too, sending nothing', async () => {

@@ -24,6 +24,7 @@ import { UpdateSourceHandler } from './application/update-source/update-source.h
 import { UpstreamTargetResolver } from './application/upstream-target-resolver.js';
 import { ValidateSourceHandler } from './application/validate-source/validate-source.handler.js';
 import { hostPolicy } from '../../shared/host-policy.js';
+import { envReferencePolicy } from './domain/env-reference-policy.js';
 import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess, RemoteHostCheck } from './domain/ports.js';
 import { DnsRemoteHostCheck } from './infrastructure/dns-remote-host-check.js';
 import { SourceRepository } from './domain/source.repository.js';
@@ -48,7 +49,7 @@ import { SourcesController } from './interface/sources.controller.js';
     { provide: SourceViews, useFactory: (uow: TypeormUnitOfWork, cipher: SecretCipher) => new TypeormSourceViews(uow, cipher), inject: [TypeormUnitOfWork, SecretCipher] },
     { provide: ManifestLoader, useFactory: () => new ManifestReader() },
     { provide: CommandLocator, useFactory: (config: AppConfig) => new FilesystemCommandLocator(config.searchPath), inject: [APP_CONFIG] },
-    { provide: HostEnvironment, useFactory: () => new ProcessHostEnvironment() },
+    { provide: HostEnvironment, useFactory: (config: AppConfig) => new ProcessHostEnvironment(envReferencePolicy(config.envReferencesAllow)), inject: [APP_CONFIG] },
     {
       provide: PluginAccess,
       useFactory: (sandbox: SandboxStatus) => new SandboxUserAccess(sandbox.enabled ? sandbox.policy.runAs : undefined),

@@ -99,11 +99,11 @@ export class SourceSpecChecker {
     }
 
     if (isStdio && !skip.has('env')) {
-      problems.addAll(checkVariables('env', env, manifest?.env ?? [], manifest?.file).problems);
+      problems.addAll(checkVariables('env', env, manifest?.env ?? [], manifest?.file, this.host).problems);
       await this.checkReferences('env', env, problems);
     }
     if (!isStdio && !skip.has('headers')) {
-      problems.addAll(checkVariables('headers', headers, [], undefined).problems);
+      problems.addAll(checkVariables('headers', headers, [], undefined, this.host).problems);
       await this.checkReferences('headers', headers, problems);
     }
 
@@ -196,7 +196,8 @@ export class SourceSpecChecker {
     for (const [name, value] of Object.entries(values)) {
       for (const ref of parseTemplate(value).references) {
         if (ref.kind === 'secret') wanted.set(ref.name, [...(wanted.get(ref.name) ?? []), `${field}.${name}`]);
-        else if (this.host.get(ref.name) === undefined) {
+        // A refused variable is reported by checkVariables, set or not.
+        else if (this.host.refusal(ref.name) === undefined && this.host.get(ref.name) === undefined) {
           problems.add(`${field}.${name}`, `refers to \${env:${ref.name}}, which is not set in Toolplane's environment`);
         }
       }

@@ -6,7 +6,7 @@ export interface VariableView {
   name: string;
   /** literal text, a reference, text mixed with references, or the manifest's default */
   origin: 'literal' | 'reference' | 'mixed' | 'default';
-  /** e.g. `secret:GITHUB_TOKEN`, `env:HTTP_PROXY` */
+  /** e.g. `secret:GITHUB_TOKEN`, `env:GITHUB_API_URL` */
   references: string[];
   declared: boolean;
   isSecret: boolean;

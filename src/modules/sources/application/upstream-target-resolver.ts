@@ -47,7 +47,8 @@ export class UpstreamTargetResolver {
       env: { ...withDeclaredDefaults({}, source.manifest?.env ?? []), ...env },
       url: source.url ?? undefined,
       headers,
-      secrets,
+      // Fixed from here on: scrubbers are built once per list (SecretScrubber.of).
+      secrets: Object.freeze(secrets),
       era: source.upstream?.era,
       discoverResult: source.upstream?.discoverResult,
     };
@@ -77,6 +78,13 @@ export class UpstreamTargetResolver {
         if (ref.kind === 'secret') {
           secrets.push({ name: ref.name, value: revealed.get(ref.name)! });
           return revealed.get(ref.name)!;
+        }
+        // Checked at registration too; this holds for sources stored before a variable was refused.
+        const refusal = this.host.refusal(ref.name);
+        if (refusal) {
+          throw new DomainError('invalid', 'ENV_REFERENCE_REFUSED', `\${env:${ref.name}} referenced by ${field}.${key} is ${refusal}.`, [
+            { path: `${field}.${key}`, message: `refers to \${env:${ref.name}}, ${refusal}` },
+          ]);
         }
         const value = this.host.get(ref.name);
         if (value === undefined) {

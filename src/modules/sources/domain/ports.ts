@@ -1,3 +1,4 @@
+import type { EnvReferencePolicy } from './env-reference-policy.js';
 import type { ManifestReadResult } from './manifest/plugin-manifest.js';
 
 /** Reads and validates the manifest in a plugin directory. */
@@ -13,9 +14,10 @@ export abstract class CommandLocator {
   abstract isDirectory(path: string): Promise<boolean>;
 }
 
-/** Toolplane's own environment, for `${env:NAME}` references. */
-export abstract class HostEnvironment {
+/** Toolplane's own environment, for `${env:NAME}` references: which a source may make, and their values. */
+export abstract class HostEnvironment implements EnvReferencePolicy {
   abstract get(name: string): string | undefined;
+  abstract refusal(name: string): string | undefined;
 }
 
 /** What a stdio launch needs to reach on the host, for the user plugins run as. */

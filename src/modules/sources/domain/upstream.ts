@@ -32,7 +32,7 @@ export interface UpstreamTarget {
    * The values in env and headers that must never be shown or stored: whatever came from a
    * `${secret:…}` or `${env:…}` reference, variables the manifest declares secret, and every header value.
    */
-  secrets: KnownSecret[];
+  secrets: readonly KnownSecret[];
   /** The era recorded by an earlier discovery; absent means "negotiate". */
   era?: ProtocolEra;
   /** Opaque modern-era discover result recorded with the era, reused to skip the probe. */

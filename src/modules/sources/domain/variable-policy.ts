@@ -1,8 +1,7 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
+import { ENV_NAME_PATTERN, type EnvReferencePolicy } from './env-reference-policy.js';
 import type { VariableDeclaration } from './manifest/env-declaration.js';
 import { parseTemplate, type ValueReference } from './value-template.js';
-
-export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** RFC 9110 token characters. */
 export const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the transport owns; a source may not set them. */
@@ -20,10 +19,6 @@ const RESERVED_HEADERS = new Set([
   'last-event-id',
 ]);
 const MAX_VALUE_LENGTH = 32 * 1024;
-/** Toolplane's own settings never reach a plugin, not even by reference. */
-export function isToolplaneOwnVariable(name: string): boolean {
-  return name === 'DATABASE_URL' || name.startsWith('TOOLPLANE_');
-}
 
 export interface VariableCheck {
   problems: ProblemDetail[];
@@ -33,14 +28,15 @@ export interface VariableCheck {
 /**
  * Checks env or header values against what the manifest declares: names well-formed,
  * required ones present (or defaulted), secret ones given by reference only, choices and
- * formats respected, references well-formed. Existence of referenced secrets is checked
- * by the caller, which has the store.
+ * formats respected, references well-formed and `${env:…}` ones to variables `envReferences`
+ * lets through. Existence of referenced secrets is checked by the caller, which has the store.
  */
 export function checkVariables(
   field: 'env' | 'headers',
   given: Record<string, string>,
   declarations: readonly VariableDeclaration[],
   manifestFile: string | undefined,
+  envReferences: EnvReferencePolicy,
 ): VariableCheck {
   const problems: ProblemDetail[] = [];
   const references: ValueReference[] = [];
@@ -77,9 +73,8 @@ export function checkVariables(
     const parsed = parseTemplate(value);
     for (const problem of parsed.problems) problems.push({ path, message: problem });
     for (const ref of parsed.references) {
-      if (ref.kind === 'env' && isToolplaneOwnVariable(ref.name)) {
-        problems.push({ path, message: `refers to \${env:${ref.name}}, Toolplane's own configuration, which is never passed to a source` });
-      }
+      const refusal = ref.kind === 'env' ? envReferences.refusal(ref.name) : undefined;
+      if (refusal) problems.push({ path, message: `refers to \${env:${ref.name}}, ${refusal}` });
     }
     references.push(...parsed.references);
 

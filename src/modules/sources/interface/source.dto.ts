@@ -66,7 +66,7 @@ export class SandboxDto {
 }
 
 const ENV_DOC =
-  'Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane\'s environment) references. A variable the manifest declares secret must be a reference.';
+  'Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane\'s environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference.';
 
 /** Settings shared by registration and update. */
 class SourceSettingsDto {

@@ -247,7 +247,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
         return refuse('rejected', 'TOOL_NOT_FOUND', `No tool named "${input.qualifiedName.slice(0, 100)}".`);
       }
 
-      const scrubber = new SecretScrubber(target.secrets);
+      const scrubber = SecretScrubber.of(target.secrets);
       progress.scrubber = scrubber;
       try {
         await beforeSend(route);

@@ -85,14 +85,14 @@ export class RefreshCoordinator implements OnModuleDestroy {
     const source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
     let discovered;
-    let secrets: KnownSecret[] = [];
+    let secrets: readonly KnownSecret[] = [];
     try {
       const target = await this.targets.resolve(source.snapshot());
       secrets = target.secrets;
       discovered = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs, signal });
     } catch (error) {
       // What an upstream answered may echo the credentials it was given: the source's own state never shows them.
-      const reason = maskUrlCredentialsInText(new SecretScrubber(secrets).text(describe(error)));
+      const reason = maskUrlCredentialsInText(SecretScrubber.of(secrets).text(describe(error)));
       if (signal.aborted) return { outcome: { ok: false, error: reason }, changed: false };
       this.logger.warn(`refresh of source ${source.name} failed: ${reason}`);
       const changed = await this.uow.run(async () => {
