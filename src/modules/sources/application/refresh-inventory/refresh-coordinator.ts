@@ -16,6 +16,20 @@ import { WorkMetrics } from '../../../../shared/work-metrics.js';
 
 export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: false; error: string };
 
+/** A refresh under way in this process: since when, and what its discovery has got to. */
+export interface RefreshUnderWay {
+  since: Date;
+  progress: string;
+}
+
+interface RunningRefresh {
+  promise: Promise<RefreshOutcome>;
+  abort: AbortController;
+  since: Date;
+  /** Set once the discovery started (see DiscoveryOptions.onProgress). */
+  progress: { describe?: () => string };
+}
+
 /**
  * Runs RefreshInventory for a source at most once at a time per process: concurrent requests
  * join the refresh under way. Discovery happens outside any transaction; its outcome — tools
@@ -24,7 +38,7 @@ export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: fal
 @Injectable()
 export class RefreshCoordinator implements OnModuleDestroy {
   private readonly logger = new Logger('refresh');
-  private readonly running = new Map<string, { promise: Promise<RefreshOutcome>; abort: AbortController }>();
+  private readonly running = new Map<string, RunningRefresh>();
 
   constructor(
     @Inject(SourceRepository) private readonly sources: SourceRepository,
@@ -43,10 +57,11 @@ export class RefreshCoordinator implements OnModuleDestroy {
     const current = this.running.get(sourceId);
     if (current) return current.promise;
     const abort = new AbortController();
+    const progress: RunningRefresh['progress'] = {};
     const started = performance.now();
     // CatalogChanged only when what the catalog lists changed: each one makes every cache of the
     // catalog read it again, and most refreshes find an upstream as it was.
-    const promise = this.run(sourceId, abort.signal).then(
+    const promise = this.run(sourceId, abort.signal, progress).then(
       ({ outcome, changed }) => {
         this.running.delete(sourceId);
         this.events.publish(changed ? new CatalogChanged(sourceId) : new InventorySeen(sourceId));
@@ -62,8 +77,15 @@ export class RefreshCoordinator implements OnModuleDestroy {
       (outcome) => this.metrics.refreshEnded(outcome.ok, (performance.now() - started) / 1000),
       () => this.metrics.refreshEnded(false, (performance.now() - started) / 1000),
     );
-    this.running.set(sourceId, { promise, abort });
+    this.running.set(sourceId, { promise, abort, since: this.clock.now(), progress });
     return promise;
+  }
+
+  /** The refresh of a source under way in this process, if any (e.g. after a registration stopped waiting for it). */
+  underWay(sourceId: string): RefreshUnderWay | undefined {
+    const current = this.running.get(sourceId);
+    if (!current) return undefined;
+    return { since: current.since, progress: current.progress.describe?.() ?? 'starting' };
   }
 
   /** Stops a refresh under way (the source is being removed or changed). */
@@ -81,7 +103,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
   }
 
   /** The outcome, and whether the source's tools, protocol or health (as the catalog shows them) changed. */
-  private async run(sourceId: string, signal: AbortSignal): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
+  private async run(sourceId: string, signal: AbortSignal, progress: RunningRefresh['progress']): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
     const source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
     let discovered;
@@ -89,7 +111,11 @@ export class RefreshCoordinator implements OnModuleDestroy {
     try {
       const target = await this.targets.resolve(source.snapshot());
       secrets = target.secrets;
-      discovered = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs, signal });
+      discovered = await this.discovery.discover(target, {
+        timeoutMs: this.config.discoveryTimeoutMs,
+        signal,
+        onProgress: (describe) => (progress.describe = () => maskUrlCredentialsInText(describe())),
+      });
     } catch (error) {
       // What an upstream answered may echo the credentials it was given: the source's own state never shows them.
       const reason = maskUrlCredentialsInText(new SecretScrubber(secrets).text(describe(error)));

@@ -14,7 +14,7 @@ import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js'
 import { sourceNotFound } from '../source-errors.js';
 import { ConnectionInput, SourceSpecChecker } from '../source-spec-checker.js';
 import type { SourceChangesInput } from '../source-spec.js';
-import { waitAtMost } from '../wait-at-most.js';
+import { discoveryWaitMs, waitAtMost } from '../wait-at-most.js';
 import { UpdateSourceCommand } from './update-source.command.js';
 
 const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
@@ -97,7 +97,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     this.events.publish(new CatalogChanged(current.id));
     if (outcome.enabled && (outcome.connectionChanged || !outcome.wasEnabled)) {
       const refresh = this.refresher.refresh(current.id).catch(() => undefined);
-      if (waitForDiscovery) await waitAtMost(refresh, this.config.registrationWaitMs);
+      if (waitForDiscovery) await waitAtMost(refresh, discoveryWaitMs(this.config));
     }
     return { id: current.id };
   }
