@@ -26,7 +26,7 @@ const STDOUT_DRAIN_MS = 250;
  * send one after all (a server that logs a banner to the wrong stream, then serves) before the
  * connection is refused as not speaking MCP there.
  */
-export const STRAY_OUTPUT_GRACE_MS = 2000;
+const STRAY_OUTPUT_GRACE_MS = 2000;
 /** Characters of stderr an error message about the start quotes (its end). */
 const STARTUP_STDERR_CHARS = 1000;
 /** Bytes of an unfinished stdout line looked at (a prompt the server waits on). */
