@@ -42,8 +42,12 @@ export async function runToolplane(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
+    const stopStarted = performance.now();
     toolplane.close().then(
-      () => process.exit(0),
+      () => {
+        logger.log(`Toolplane stopped in ${Math.round(performance.now() - stopStarted)} ms`, 'shutdown');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error(error instanceof Error ? error.message : String(error), undefined, 'shutdown');
         process.exit(1);

@@ -235,6 +235,8 @@ export async function connectUpstream(target: UpstreamTarget, deadline: Deadline
 export interface ConnectOptions {
   /** Listen for the server's announcements that its tools changed (for connections kept open). */
   onToolsChanged?: () => void;
+  /** Told of each connection as it is made, before it is connected (a second one when the era is negotiated again). */
+  onConnection?: (connection: McpConnection) => void;
 }
 
 async function connectOnce(
@@ -250,6 +252,7 @@ async function connectOnce(
   const client = createUpstreamClient(target.transport === 'stdio' ? Math.max(1, Math.floor(deadline.remainingMs() / 2)) : undefined, settings, onMissingResultType);
   const exclusive = target.transport === 'stdio' && target.lifecycle !== 'singleton';
   const connection = new McpConnection(client, transport, identity, directCallerFor(target, client, transport, settings, onMissingResultType), exclusive, LEGACY_INPUT_CAPABILITIES);
+  options.onConnection?.(connection);
   try {
     await deadline.run('connecting', () => client.connect(transport, { ...deadline.requestOptions(), ...(prior ? { prior } : {}) }));
     const onSessionEnded = settings.onSessionEnded;

@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { STREAM_ENDED_MARK } from './http/request-scoped-http-transport.js';
-import { isMessageTooLargeText, StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio/stdio-errors.js';
+import { isMessageTooLargeText, StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError, StdioStrayOutputError } from './stdio/stdio-errors.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -11,15 +11,17 @@ export interface FailureContext {
   timeoutMs?: number;
   /** Printable endpoint: the command for stdio, the URL without credentials/query for remote. */
   endpoint: string;
-  /** Why the transport itself stopped, when it knows (stdio spawn failure or process exit). */
+  /** Why the transport itself stopped, when it knows (stdio spawn failure, process exit, output that is not MCP). */
   transportFailure?: Error;
+  /** What a stdio server wrote before it sent any JSON-RPC message (see StdioProcessTransport.startupReport); it explains a timeout. */
+  startup?: string;
   /** Values that must never appear in a message (header and env values). */
   secrets: readonly string[];
 }
 
 /** Turns whatever the SDK, the transport or the network threw into an operator-readable UpstreamError. */
 export function describeUpstreamFailure(error: unknown, context: FailureContext): UpstreamError {
-  const described = classify(error, context);
+  const described = explainTimeout(classify(error, context), context.startup);
   const message = redact(described.message, context.secrets);
   return message === described.message
     ? described
@@ -37,6 +39,7 @@ function classify(error: unknown, context: FailureContext): UpstreamError {
   if (error instanceof StdioSpawnError || error instanceof StdioProcessExitError) {
     return new UpstreamError('process', error.message, { cause: error });
   }
+  if (failure instanceof StdioStrayOutputError) return new UpstreamError('protocol', failure.message, { cause: error });
   if (error instanceof StdioMessageTooLargeError) return new UpstreamError('limit', error.message, { cause: error });
 
   if (error instanceof SdkError) {
@@ -77,6 +80,12 @@ function classify(error: unknown, context: FailureContext): UpstreamError {
     }
   }
   return new UpstreamError('protocol', `${context.phase} ${context.endpoint} failed: ${messageOf(error) || String(error)}`, { cause: error });
+}
+
+/** A timeout of a server that never spoke MCP says what it did instead (once: an explained timeout has the bare one as its cause). */
+function explainTimeout(described: UpstreamError, startup: string | undefined): UpstreamError {
+  if (described.kind !== 'timeout' || startup === undefined || described.cause instanceof UpstreamError) return described;
+  return new UpstreamError('timeout', `${described.message}: ${startup}`, { cause: described });
 }
 
 const NETWORK_CODES: Record<string, (endpoint: string) => string> = {

@@ -91,6 +91,11 @@ export class McpConnection {
     };
   }
 
+  /** Before a stdio server's first JSON-RPC message: what it wrote instead (see StdioProcessTransport.startupReport). */
+  get startupReport(): string | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.startupReport() : undefined;
+  }
+
   describe(error: unknown, phase: string, timeoutMs?: number): UpstreamError {
     return describeUpstreamFailure(error, {
       phase,
@@ -98,6 +103,7 @@ export class McpConnection {
       endpoint: this.identity.endpoint,
       secrets: this.identity.secrets,
       transportFailure: this.transportFailure,
+      startup: this.startupReport,
     });
   }
 

@@ -28,13 +28,13 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
   async discover(target: UpstreamTarget, options: DiscoveryOptions): Promise<DiscoveryResult> {
     const startedAt = Date.now();
     try {
-      return await this.discoverOnce(target, options.timeoutMs, options.signal);
+      return await this.discoverOnce(target, options.timeoutMs, options);
     } catch (error) {
       const remainingMs = options.timeoutMs - (Date.now() - startedAt);
       if (!target.era || !mayStemFromStaleEra(error) || options.signal?.aborted || remainingMs <= 0) throw error;
       // The recorded era may be stale (the server was upgraded or downgraded): negotiate afresh once.
       await this.transports.release(target.sourceId);
-      return this.discoverOnce({ ...target, era: undefined, discoverResult: undefined }, remainingMs, options.signal);
+      return this.discoverOnce({ ...target, era: undefined, discoverResult: undefined }, remainingMs, options);
     }
   }
 
@@ -46,7 +46,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
     return this.transports.onToolsChanged(listener);
   }
 
-  private discoverOnce(target: UpstreamTarget, timeoutMs: number, signal?: AbortSignal): Promise<DiscoveryResult> {
+  private discoverOnce(target: UpstreamTarget, timeoutMs: number, { signal, onProgress }: DiscoveryOptions): Promise<DiscoveryResult> {
     return this.transports.withClient(
       target,
       async (session) => {
@@ -60,7 +60,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
         if (protocol.era === 'modern' && protocol.discoverResult !== undefined) result.discoverResult = protocol.discoverResult;
         return result;
       },
-      { timeoutMs, signal },
+      { timeoutMs, signal, onProgress },
     );
   }
 

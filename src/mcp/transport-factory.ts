@@ -13,6 +13,11 @@ export interface ClientUseOptions {
   signal?: CallerSignal;
   /** The signal aborts with a `TimeoutError` once `timeoutMs` has passed (see Deadline). */
   signalTimesOut?: boolean;
+  /**
+   * Handed a function that says, whenever asked, what the use has got to: its phase and, while a
+   * stdio server has not spoken MCP yet, what it wrote instead (see McpConnection.startupReport).
+   */
+  onProgress?: (describe: () => string) => void;
 }
 
 /** Handed to the callback of withClient(). */
@@ -33,6 +38,8 @@ interface PooledEntry {
   abort: AbortController;
   connecting: Promise<McpConnection>;
   connection?: McpConnection;
+  /** The connection being made (or made): what its server did so far explains a user's timeout. */
+  attempt: { connection?: McpConnection };
   users: number;
   retired: boolean;
   /** Closes the connection once it has been unused for the idle timeout. */
@@ -83,9 +90,11 @@ export class TransportFactory {
   async withClient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, options: ClientUseOptions): Promise<T> {
     if (this.shuttingDown) throw new UpstreamError('aborted', 'Toolplane is shutting down');
     const deadline = new Deadline(options.timeoutMs, options.signal, options.signalTimesOut === true);
+    const progress = options.onProgress ? new UseProgress() : undefined;
+    if (progress) options.onProgress!(() => progress.describe());
     try {
-      if (isPooled(target)) return await this.usePooled(target, fn, deadline);
-      return await this.useTransient(target, fn, deadline);
+      if (isPooled(target)) return await this.usePooled(target, fn, deadline, progress);
+      return await this.useTransient(target, fn, deadline, progress);
     } finally {
       deadline.dispose();
     }
@@ -136,28 +145,30 @@ export class TransportFactory {
     return [...this.pool.keys()];
   }
 
-  private async useTransient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline): Promise<T> {
-    const connection = await connectUpstream(target, deadline, this.settings);
+  private async useTransient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline, progress?: UseProgress): Promise<T> {
+    const onConnection = progress ? (made: McpConnection) => (progress.connection = () => made) : undefined;
+    const connection = await connectUpstream(target, deadline, this.settings, { onConnection });
     this.transient.add(connection);
     try {
-      return await this.run(connection, fn, deadline);
+      return await this.run(connection, fn, deadline, progress);
     } finally {
       this.transient.delete(connection);
       await connection.close().catch(() => undefined);
     }
   }
 
-  private async usePooled<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline): Promise<T> {
+  private async usePooled<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline, progress?: UseProgress): Promise<T> {
     const entry = this.acquire(target, deadline);
     entry.users++;
     clearIdleTimer(entry);
+    if (progress) progress.connection = () => entry.attempt.connection;
     let broken = false;
     try {
       // Connected already (the usual case): no race against the deadline to set up.
       if (entry.connection) deadline.throwIfStopped('connecting');
-      const connection = entry.connection ?? (await deadline.run('connecting', () => entry.connecting));
+      const connection = entry.connection ?? (await awaitConnect(entry, deadline));
       try {
-        return await this.run(connection, fn, deadline);
+        return await this.run(connection, fn, deadline, progress);
       } catch (error) {
         broken = isBroken(error);
         throw error;
@@ -200,13 +211,15 @@ export class TransportFactory {
     }
 
     const abort = new AbortController();
+    const attempt: PooledEntry['attempt'] = {};
     const entry: PooledEntry = {
       sourceId: target.sourceId,
       fingerprint,
       abort,
       users: 0,
       retired: false,
-      connecting: this.connectShared(target, new Deadline(deadline.timeoutMs + waitMs, abort.signal), waitMs, () => entry),
+      attempt,
+      connecting: this.connectShared(target, new Deadline(deadline.timeoutMs + waitMs, abort.signal), waitMs, () => entry, attempt),
     };
     this.pool.set(target.sourceId, entry);
     return entry;
@@ -216,7 +229,13 @@ export class TransportFactory {
    * The connect is shared by every concurrent user, so it runs on a deadline of its own rather
    * than on the initiating caller's signal: one caller giving up must not fail the others.
    */
-  private connectShared(target: UpstreamTarget, deadline: Deadline, waitMs: number, entryOf: () => PooledEntry): Promise<McpConnection> {
+  private connectShared(
+    target: UpstreamTarget,
+    deadline: Deadline,
+    waitMs: number,
+    entryOf: () => PooledEntry,
+    attempt: PooledEntry['attempt'],
+  ): Promise<McpConnection> {
     const connect = async () => {
       if (waitMs > 0) await deadline.run('waiting to reconnect', () => sleep(waitMs, deadline.signal));
       // Only the connection the pool currently holds for the source speaks for it.
@@ -224,7 +243,7 @@ export class TransportFactory {
         if (this.pool.get(target.sourceId) !== entryOf()) return;
         for (const listener of this.toolChangeListeners) listener(target.sourceId);
       };
-      return connectUpstream(target, deadline, this.settings, { onToolsChanged });
+      return connectUpstream(target, deadline, this.settings, { onToolsChanged, onConnection: (made) => (attempt.connection = made) });
     };
     const connecting = connect().then(
       (connection) => {
@@ -277,8 +296,9 @@ export class TransportFactory {
     return state ? Math.max(0, state.notBefore - Date.now()) : 0;
   }
 
-  private async run<T>(connection: McpConnection, fn: (session: ClientSession) => Promise<T>, deadline: Deadline): Promise<T> {
+  private async run<T>(connection: McpConnection, fn: (session: ClientSession) => Promise<T>, deadline: Deadline, progress?: UseProgress): Promise<T> {
     let phase = 'waiting for the server';
+    if (progress) progress.phase = phase;
     const session: ClientSession = {
       client: connection.client,
       connection,
@@ -286,6 +306,7 @@ export class TransportFactory {
       requestOptions: () => deadline.requestOptions(),
       setPhase: (next) => {
         phase = next;
+        if (progress) progress.phase = next;
       },
     };
     try {
@@ -296,6 +317,30 @@ export class TransportFactory {
     } catch (error) {
       throw connection.describe(error, phase, deadline.timeoutMs);
     }
+  }
+}
+
+/** What a use has got to (see ClientUseOptions.onProgress). */
+class UseProgress {
+  phase = 'connecting';
+  connection: () => McpConnection | undefined = () => undefined;
+
+  describe(): string {
+    const startup = this.connection()?.startupReport;
+    return startup === undefined ? this.phase : `${this.phase}: ${startup}`;
+  }
+}
+
+/**
+ * Waits for a pooled connect, shared with other users, within this user's deadline. A user whose
+ * time runs out first learns what the server did meanwhile, as the connect's own failure would say.
+ */
+async function awaitConnect(entry: PooledEntry, deadline: Deadline): Promise<McpConnection> {
+  try {
+    return await deadline.run('connecting', () => entry.connecting);
+  } catch (error) {
+    const attempt = entry.attempt.connection;
+    throw deadline.expired && attempt ? attempt.describe(error, 'connecting', deadline.timeoutMs) : error;
   }
 }
 

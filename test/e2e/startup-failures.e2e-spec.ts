@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { expectNoProcesses, isLive, processesMatching } from '../helpers/processes.js';
 import { spawnToolplane } from '../helpers/toolplane-process.js';
 
 describe('start-up that cannot work stops with a clear message', () => {
@@ -58,19 +59,40 @@ describe('two Toolplanes on one data directory', () => {
 describe('after a crash', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-crashed-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const postmasterPid = () => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
-  it('a killed Toolplane leaves an orphaned PostgreSQL that the next start stops and replaces', async () => {
+  it('the PostgreSQL of a Toolplane killed with SIGKILL stops by itself, and the next start takes the data directory', async () => {
     const first = await spawnToolplane({ TOOLPLANE_DATA_DIR: dataDir });
-    const orphan = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const postgres = postmasterPid();
     first.child.kill('SIGKILL');
     await first.stop();
-    expect(() => process.kill(orphan, 0)).not.toThrow(); // still running, now without its owner
+    await expectNoProcesses([dataDir], 15_000);
+    expect(isLive(postgres)).toBe(false);
     const second = await spawnToolplane({ TOOLPLANE_DATA_DIR: dataDir });
     try {
-      expect(() => process.kill(orphan, 0)).toThrow();
       expect((await fetch(`${second.url}/health/ready`)).status).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);
     }
+  });
+
+  it('a PostgreSQL orphaned all the same (its watchdog killed first) is stopped and replaced by the next start', async () => {
+    const first = await spawnToolplane({ TOOLPLANE_DATA_DIR: dataDir });
+    const orphan = postmasterPid();
+    const watchdogs = processesMatching(dataDir).filter((line) => line.includes('toolplane-postgres-watchdog'));
+    expect(watchdogs).toHaveLength(1);
+    process.kill(Number(watchdogs[0]!.split(/\s+/)[0]), 'SIGKILL');
+    first.child.kill('SIGKILL');
+    await first.stop();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(isLive(orphan)).toBe(true); // still running, now without its owner
+    const second = await spawnToolplane({ TOOLPLANE_DATA_DIR: dataDir });
+    try {
+      expect(isLive(orphan)).toBe(false);
+      expect((await fetch(`${second.url}/health/ready`)).status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    await expectNoProcesses([dataDir]);
   });
 });

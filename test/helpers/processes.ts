@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /**
  * An extra argument every plugin a test file starts carries (servers ignore it), so leak checks
@@ -32,4 +33,14 @@ export async function expectNoProcesses(needles: string[], withinMs = 5000): Pro
 /** No process this test file started is left. */
 export function expectNoSuiteProcesses(withinMs = 5000): Promise<void> {
   return expectNoProcesses([SUITE_TAG], withinMs);
+}
+
+/** Whether `pid` runs: it exists and is not a zombie (an orphan's exit is reaped by init when init gets to it). */
+export function isLive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,15 @@ import { resolve } from 'node:path';
 import { ROOT } from './upstreams.js';
 
 export const MAIN = resolve(ROOT, 'dist/src/main.js');
+/** The built CLI, whose `serve` runs Toolplane as `npx toolplane serve` does. */
+export const CLI = resolve(ROOT, 'dist/src/cli/main.js');
+
+export interface SpawnOptions {
+  /** What node runs (default: `dist/src/main.js`, as `npm start`). */
+  entry?: string[];
+  /** Its own process group, as a shell starts a foreground job: signal it all with `process.kill(-pid, signal)`. */
+  detached?: boolean;
+}
 
 export interface ToolplaneProcess {
   url: string;
@@ -17,14 +26,17 @@ export interface ToolplaneProcess {
 }
 
 /**
- * Runs the built Toolplane (`dist/src/main.js`, as `npm start` does) with the given environment
- * and waits for its "ready" log line. The environment is exactly `env` plus PATH and HOME.
+ * Runs the built Toolplane (`dist/src/main.js`, as `npm start` does, unless `options.entry` says
+ * otherwise) with the given environment and waits for its "ready" log line. The environment is
+ * exactly `env` plus PATH and HOME.
  */
-export async function spawnToolplane(env: Record<string, string>): Promise<ToolplaneProcess> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
-  const child = spawn(process.execPath, [MAIN], {
+export async function spawnToolplane(env: Record<string, string>, options: SpawnOptions = {}): Promise<ToolplaneProcess> {
+  const entry = options.entry ?? [MAIN];
+  if (!existsSync(entry[0]!)) throw new Error(`${entry[0]} is missing: run "npm run build" first (npm test does)`);
+  const child = spawn(process.execPath, entry, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached === true,
   });
   let output = '';
   const append = (chunk: Buffer) => {

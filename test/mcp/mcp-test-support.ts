@@ -17,6 +17,8 @@ export const paths = {
   crashing: join(root, 'test/fixtures/crashing-server.mjs'),
   faulty: join(root, 'test/fixtures/faulty-server.mjs'),
   httpEcho: join(root, 'test/fixtures/http-echo-server.mjs'),
+  banner: join(root, 'test/fixtures/banner-server.mjs'),
+  hanging: join(root, 'test/fixtures/hanging-server.mjs'),
 };
 
 /** A unique argument to recognise the processes one test started (`ps` shows it; servers ignore it). */

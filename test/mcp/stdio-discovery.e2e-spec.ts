@@ -293,6 +293,35 @@ describe('MCP discovery over stdio', () => {
     expect(Date.now() - startedAt).toBeLessThan(4000);
   });
 
+  const BANNER = String.raw`"\u001b[32mWeather MCP v1.4\u001b[0m listening on http://localhost:3000\nPress Ctrl+C to stop"`;
+  const BANNER_STDERR = 'weather: using the HTTP transport (set WEATHER_TRANSPORT=stdio for MCP over stdio)';
+
+  test.each(['transient', 'singleton'] as const)('a %s plugin that writes a banner on stdout and never speaks MCP fails at once, quoting it and its stderr', async (lifecycle) => {
+    const target = stdioTarget(node, [paths.banner, tag], { lifecycle });
+    const startedAt = Date.now();
+    const error = (await fetcher.discover(target, { timeoutMs: 30_000 }).catch((e: unknown) => e)) as UpstreamError;
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.kind).toBe('protocol');
+    expect(error.message).toBe(`the plugin wrote ${BANNER} on stdout; MCP needs JSON-RPC there; its stderr ends with: ${BANNER_STDERR}`);
+    expect(await eventually(() => processesMatching(tag).length === 0)).toBe(true);
+  });
+
+  test('a plugin that writes a banner and then speaks MCP is discovered', async () => {
+    const result = await fetcher.discover(stdioTarget(node, [paths.banner, tag], { env: { BANNER_THEN_SERVE: '1' } }), { timeoutMs: 15_000 });
+    expect(result.serverInfo).toEqual({ name: 'banner-server', version: '1.0.0' });
+    expect(result.tools.map((t) => t.name)).toEqual(['forecast']);
+  });
+
+  test.each(['transient', 'singleton'] as const)('a %s plugin that hangs silently times out with its stderr', async (lifecycle) => {
+    const hanging = stdioTarget(node, [paths.hanging, tag], { lifecycle });
+    await expect(fetcher.discover(hanging, { timeoutMs: 1500 })).rejects.toThrow(
+      'timed out after 1500 ms connecting: the plugin wrote nothing on stdout; its stderr ends with: hanging: waiting for a licence server that never answers',
+    );
+    const mute = stdioTarget(node, ['-e', 'setInterval(() => {}, 1000)', tag], { lifecycle });
+    await expect(fetcher.discover(mute, { timeoutMs: 1500 })).rejects.toThrow('timed out after 1500 ms connecting: the plugin wrote nothing on stdout or stderr');
+  });
+
   test('an abort signal cancels a discovery under way', async () => {
     const target = stdioTarget(node, ['-e', 'setInterval(() => {}, 1000)', tag]);
     const controller = new AbortController();

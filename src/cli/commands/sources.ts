@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import { keyValue, nonNegativeInt, parseJsonObjectOption, positiveInt } from '../input.js';
 import { countOf, failureSummary, formatDuration, orDash, shortTime, type Output } from '../output.js';
 
@@ -30,6 +31,8 @@ interface Source {
   protocol: { era?: string; version?: string } | null;
   serverInfo: { name?: string; version?: string } | null;
   skippedTools?: { name: string; reason: string }[];
+  /** A discovery still running in the server that answered. */
+  discovery?: { since: string; progress: string } | null;
   version: number;
 }
 
@@ -110,9 +113,13 @@ Examples:
       const body = registration(name, commandLine, options);
       const response = await api.request<Source>('POST', '/api/v1/sources', { json: body, query: { wait: options.wait === false ? false : undefined }, timeoutMs: 120_000 });
       const source = response.body;
-      if (out.json) return out.printJson(source);
-      out.note(out.ce.green(`registered ${source.name}`));
-      printSource(out, source);
+      if (out.json) out.printJson(source);
+      else {
+        out.note(out.ce.green(`registered ${source.name}`));
+        printSource(out, source);
+      }
+      const unfinished = options.wait === false ? undefined : firstDiscoveryProblem(source);
+      if (unfinished) throw new CliError(unfinished, EXIT.failed);
     });
 
   settingOptions(
@@ -277,6 +284,13 @@ function changes(commandLine: string[], options: UpdateOptions): Record<string, 
   return body;
 }
 
+/** Why a registration that waited for its first discovery did not end with the source healthy (undefined when it did, or is disabled). */
+function firstDiscoveryProblem(s: Source): string | undefined {
+  if (!s.enabled || s.health === 'healthy') return undefined;
+  if (s.discovery) return `${s.name} is registered, but its first discovery is still running (${s.discovery.progress}); see "toolplane sources get ${s.name}"`;
+  return `${s.name} is registered, but its first discovery failed: ${s.lastError ?? `its health is ${s.health}`}`;
+}
+
 function printSource(out: Output, s: Source): void {
   const launch = s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ') || s.pluginDir : s.url;
   out.fields([
@@ -297,6 +311,7 @@ function printSource(out: Output, s: Source): void {
     ['refresh every', s.refreshIntervalSeconds ? countOf(s.refreshIntervalSeconds, 'second') : 'never'],
     ['protocol', s.protocol ? [s.protocol.era, s.protocol.version].filter(Boolean).join(' ') : null],
     ['server', s.serverInfo ? [s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ') : null],
+    ...(s.discovery ? [['discovering', s.discovery.progress] satisfies [string, string]] : []),
     ['last refresh', shortTime(s.lastRefreshAt)],
     ['last success', shortTime(s.lastSuccessAt)],
     ['version', s.version],

@@ -35,4 +35,18 @@ describe('JsonLineDecoder', () => {
     expect(lines).toEqual(['0123456789']);
     expect(dropped.map((line) => line.bytes)).toEqual([11]);
   });
+
+  test('shows the head of the line not finished yet', () => {
+    const { lines, decoder: d } = decoder(16);
+    expect(d.pendingHead(8)).toBe('');
+    d.push(Buffer.from('{"a":1}\nEnter your API'));
+    d.push(Buffer.from(' key: '));
+    expect(lines).toEqual(['{"a":1}']);
+    expect(d.pendingHead(8)).toBe('Enter yo');
+    expect(d.pendingHead(100)).toBe('Enter your API key: ');
+    d.push(Buffer.from('x'.repeat(20)));
+    expect(d.pendingHead(5)).toBe('Enter');
+    d.push(Buffer.from('\n'));
+    expect(d.pendingHead(5)).toBe('');
+  });
 });

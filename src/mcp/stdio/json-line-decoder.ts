@@ -41,6 +41,12 @@ export class JsonLineDecoder {
     }
   }
 
+  /** The first bytes of the line not finished yet (empty when none), e.g. a prompt a process waits on. */
+  pendingHead(count: number): string {
+    if (this.dropping) return this.dropping.head.subarray(0, count).toString('utf8');
+    return this.size === 0 ? '' : firstBytes(this.chunks, count).toString('utf8');
+  }
+
   /** Flushes a final line that was not newline-terminated. */
   end(): void {
     if (this.size > 0 || this.dropping) this.finishLine();

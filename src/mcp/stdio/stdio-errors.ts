@@ -16,9 +16,26 @@ export class StdioProcessExitError extends Error {
     readonly exitCode: number | null,
     readonly signal: NodeJS.Signals | null,
     readonly stderrTail: string,
+    /** What it wrote on stdout that is not JSON-RPC, quoted, when it never sent a message that is. */
+    readonly strayStdout?: string,
   ) {
-    super(describeExit(exitCode, signal, stderrTail));
+    super(describeExit(exitCode, signal, stderrTail) + (strayStdout ? `; it wrote ${strayStdout} on stdout, not JSON-RPC` : ''));
     this.name = 'StdioProcessExitError';
+  }
+}
+
+/**
+ * The server wrote on stdout what is not JSON-RPC before any message that is, and no message
+ * followed in time: it is not speaking MCP there (a banner, a prompt, another transport's log).
+ */
+export class StdioStrayOutputError extends Error {
+  constructor(
+    /** Quoted, bounded and escaped (see StrayOutput). */
+    readonly stdout: string,
+    readonly stderrTail: string,
+  ) {
+    super(`the plugin wrote ${stdout} on stdout; MCP needs JSON-RPC there${stderrTail ? `; its stderr ends with: ${stderrTail}` : ''}`);
+    this.name = 'StdioStrayOutputError';
   }
 }
 

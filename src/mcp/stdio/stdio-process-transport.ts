@@ -12,13 +12,25 @@ import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './pr
 import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
 import { StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
-import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio-errors.js';
+import { printable } from './printable-text.js';
+import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError, StdioStrayOutputError } from './stdio-errors.js';
+import { StrayOutput } from './stray-output.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 export const DEFAULT_KILL_GRACE_MS = 2000;
 /** After the child exits, how long to wait for its last stdout bytes before reporting the exit. */
 const STDOUT_DRAIN_MS = 250;
+/**
+ * How long a server that wrote something other than JSON-RPC on stdout, before any message, has to
+ * send one after all (a server that logs a banner to the wrong stream, then serves) before the
+ * connection is refused as not speaking MCP there.
+ */
+const STRAY_OUTPUT_GRACE_MS = 2000;
+/** Characters of stderr an error message about the start quotes (its end). */
+const STARTUP_STDERR_CHARS = 1000;
+/** Bytes of an unfinished stdout line looked at (a prompt the server waits on). */
+const UNFINISHED_LINE_BYTES = 256;
 
 export interface StdioProcessOptions {
   command: string;
@@ -81,6 +93,11 @@ export class StdioProcessTransport implements Transport {
   private markExited!: () => void;
   /** Messages are delivered in the order they arrived, also when a large one is parsed on the worker thread. */
   private readonly deliveries = new OrderedDelivery();
+  private decoder?: JsonLineDecoder;
+  /** Whether the server sent a JSON-RPC message yet; until it does, what else it writes on stdout is kept. */
+  private spokeProtocol = false;
+  private readonly stray = new StrayOutput();
+  private strayTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: StdioProcessOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -101,6 +118,19 @@ export class StdioProcessTransport implements Transport {
   /** The most recent stderr output (bounded), for error messages and logs. */
   get stderrTail(): string {
     return this.scrub(this.stderrBuffer.text());
+  }
+
+  /**
+   * What the server wrote so far, while it has not sent a JSON-RPC message: for a message saying why
+   * it is not answering (a timeout while connecting). Undefined once it spoke MCP.
+   */
+  startupReport(): string | undefined {
+    if (this.spokeProtocol) return undefined;
+    const unfinished = this.unfinishedLine();
+    const stdout = this.stray.seen || unfinished !== '' ? `the plugin wrote ${this.stray.quoted(this.scrub, unfinished)} on stdout, not JSON-RPC` : 'the plugin wrote nothing on stdout';
+    const stderr = this.startupStderr();
+    if (stderr !== '') return `${stdout}; its stderr ends with: ${stderr}`;
+    return this.stray.seen || unfinished !== '' ? `${stdout}, and nothing on stderr` : 'the plugin wrote nothing on stdout or stderr';
   }
 
   /** How the process ended, once it has. */
@@ -170,7 +200,11 @@ export class StdioProcessTransport implements Transport {
         (oversized) => this.deliveries.now(() => this.handleOversized(oversized)),
         offThread,
       );
-      child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
+      this.decoder = decoder;
+      child.stdout.on('data', (chunk: Buffer) => {
+        decoder.push(chunk);
+        if (!this.spokeProtocol) this.watchUnfinishedLine();
+      });
       child.stdout.on('end', () => decoder.end());
       child.stdout.on('error', (error) => this.reportStreamError(error));
       const onLine = this.options.onStderrLine;
@@ -222,6 +256,7 @@ export class StdioProcessTransport implements Transport {
 
   private async shutdown(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.strayTimer);
     const child = this.child;
     if (child?.pid !== undefined && this.exitInfo === undefined) {
       const pid = child.pid;
@@ -244,6 +279,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private handleExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
+    clearTimeout(this.strayTimer);
     const expected = this.closing;
     this.exitInfo = { code, signal, expected };
     const pid = child.pid;
@@ -262,7 +298,8 @@ export class StdioProcessTransport implements Transport {
           return;
         }
         if (this.exitError === undefined) {
-          this.exitError = new StdioProcessExitError(code, signal, this.scrub(this.stderrBuffer.summary()));
+          const stray = !this.spokeProtocol && this.stray.seen ? this.stray.quoted(this.scrub) : undefined;
+          this.exitError = new StdioProcessExitError(code, signal, printable(this.scrub(this.stderrBuffer.summary())), stray);
           this.onerror?.(this.exitError);
         }
         this.markExited();
@@ -318,13 +355,49 @@ export class StdioProcessTransport implements Transport {
   }
 
   private dispatch(message: JSONRPCMessage): void {
+    if (!this.spokeProtocol) this.firstMessage();
     if (this.interceptor?.message(message)) return;
     this.onmessage?.(message);
   }
 
   private ignoreLine(line: string): void {
+    if (!this.spokeProtocol) {
+      this.stray.add(line);
+      this.awaitProtocol();
+    }
     const preview = line.length > 120 ? `${line.slice(0, 120)}…` : line;
     this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${preview}`));
+  }
+
+  private firstMessage(): void {
+    this.spokeProtocol = true;
+    clearTimeout(this.strayTimer);
+  }
+
+  /** A line begun with anything but what JSON-RPC begins with (a prompt waiting for an answer) is stray output too. */
+  private watchUnfinishedLine(): void {
+    const head = this.unfinishedLine().trimStart();
+    if (head !== '' && head[0] !== '{' && head[0] !== '[') this.awaitProtocol();
+  }
+
+  private unfinishedLine(): string {
+    return this.decoder?.pendingHead(UNFINISHED_LINE_BYTES) ?? '';
+  }
+
+  /** Stray output came first: a JSON-RPC message must follow within the grace period, or the connection is refused. */
+  private awaitProtocol(): void {
+    if (this.strayTimer !== undefined || this.spokeProtocol) return;
+    this.strayTimer = setTimeout(() => {
+      if (this.spokeProtocol || !this.running) return;
+      this.exitError = new StdioStrayOutputError(this.stray.quoted(this.scrub, this.unfinishedLine()), this.startupStderr());
+      this.onerror?.(this.exitError);
+      void this.close();
+    }, STRAY_OUTPUT_GRACE_MS);
+    this.strayTimer.unref();
+  }
+
+  private startupStderr(): string {
+    return printable(this.scrub(this.stderrBuffer.summary(STARTUP_STDERR_CHARS)));
   }
 
   private handleOversized(line: OversizedLine): void {

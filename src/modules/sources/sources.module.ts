@@ -13,6 +13,7 @@ import { GetSourceHandler } from './application/get-source/get-source.handler.js
 import { GetSourceUpstreamHandler } from './application/get-source-upstream/get-source-upstream.handler.js';
 import { ListSourcesHandler } from './application/list-sources/list-sources.handler.js';
 import { AnnouncedChangeRefresher } from './application/refresh-inventory/announced-change-refresher.js';
+import { ManifestReread } from './application/refresh-inventory/manifest-reread.js';
 import { RefreshCoordinator } from './application/refresh-inventory/refresh-coordinator.js';
 import { RefreshInventoryHandler } from './application/refresh-inventory/refresh-inventory.handler.js';
 import { RefreshScheduler } from './application/refresh-inventory/refresh-scheduler.js';
@@ -60,6 +61,7 @@ import { SourcesController } from './interface/sources.controller.js';
     UpstreamTargets,
     SourceSpecChecker,
     UpstreamTargetResolver,
+    ManifestReread,
     RefreshCoordinator,
     RefreshScheduler,
     AnnouncedChangeRefresher,

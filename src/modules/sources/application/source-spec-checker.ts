@@ -77,7 +77,7 @@ export class SourceSpecChecker {
       transport: input.transport,
       lifecycle: isStdio ? (input.lifecycle ?? 'transient') : 'transient',
       pluginDir: isStdio ? (input.pluginDir ?? null) : null,
-      manifest: manifest ? summarize(manifest) : null,
+      manifest: manifest ? summarize(manifest, input.packageIndex) : null,
       command: null,
       commandFromManifest: false,
       args: [],
@@ -217,9 +217,10 @@ function normalizeSandbox(sandbox: SandboxSettings | undefined): SandboxSettings
   return { network: sandbox?.network ?? true, readOnlyPaths: unique(sandbox?.readOnlyPaths), writablePaths: unique(sandbox?.writablePaths) };
 }
 
-function summarize(manifest: PluginManifest): ManifestSummary {
+function summarize(manifest: PluginManifest, packageIndex: number | undefined): ManifestSummary {
   return {
     file: manifest.file,
+    ...(packageIndex === undefined ? {} : { packageIndex }),
     name: manifest.name,
     version: manifest.version,
     description: manifest.description,

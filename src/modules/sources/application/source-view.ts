@@ -38,6 +38,8 @@ export interface SourceView {
   circuitBreaker: CircuitBreakerSettings;
   /** The breaker's state in the process that answered. */
   circuit: CircuitView;
+  /** The discovery under way in the process that answered, if any. */
+  discovery: DiscoveryView | null;
   enabled: boolean;
   health: SourceHealth;
   lastError: string | null;
@@ -62,15 +64,24 @@ export interface CircuitView {
   retryAt: string | null;
 }
 
+export interface DiscoveryView {
+  since: string;
+  /** What it has got to, e.g. what a plugin wrote before it spoke MCP. */
+  progress: string;
+}
+
+/** A view as storage has it, without what only the answering process knows. */
+export type StoredSourceView = Omit<SourceView, 'circuit' | 'discovery'>;
+
 export interface SourcePage {
   items: SourceView[];
   nextCursor: string | null;
 }
 
-export type StoredSourcePage = { items: Omit<SourceView, 'circuit'>[]; nextCursor: string | null };
+export type StoredSourcePage = { items: StoredSourceView[]; nextCursor: string | null };
 
 /** Read side for sources: views straight from storage, bypassing the aggregate. */
 export abstract class SourceViews {
-  abstract get(idOrName: string): Promise<Omit<SourceView, 'circuit'> | undefined>;
+  abstract get(idOrName: string): Promise<StoredSourceView | undefined>;
   abstract list(filter: { enabled?: boolean; health?: SourceHealth; transport?: string; q?: string }, cursor: string | undefined, limit: number): Promise<StoredSourcePage>;
 }

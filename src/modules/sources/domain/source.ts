@@ -10,6 +10,8 @@ import type { ProtocolEra, StdioLifecycle, TransportKind } from './upstream.js';
 /** What a source's manifest contributed, kept with the source for later checks and display. */
 export interface ManifestSummary {
   file: 'server.json' | 'plugin.json';
+  /** The package chosen with `packageIndex` (absent: the manifest's own first choice), read again on refresh. */
+  packageIndex?: number;
   name: string;
   version: string;
   description?: string;

@@ -69,4 +69,9 @@ export interface DiscoveryResult {
 export interface DiscoveryOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Handed a function that says, whenever asked, what the discovery has got to (e.g. "connecting: the
+   * plugin wrote nothing on stdout; its stderr ends with: …"), for an answer given before it ends.
+   */
+  onProgress?: (describe: () => string) => void;
 }

@@ -4,7 +4,7 @@ import type { SecretCipher } from '../../secrets/domain/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import type { SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
-import { SourceView, SourceViews, StoredSourcePage, VariableView } from '../application/source-view.js';
+import { SourceViews, StoredSourcePage, StoredSourceView, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 import { maskUrlCredentials } from '../../../shared/url-credentials.js';
 import { isUuid } from '../../../shared/uuid.js';
@@ -18,7 +18,7 @@ export class TypeormSourceViews extends SourceViews {
     super();
   }
 
-  async get(idOrName: string): Promise<Omit<SourceView, 'circuit'> | undefined> {
+  async get(idOrName: string): Promise<StoredSourceView | undefined> {
     const qb = this.base();
     if (isUuid(idOrName)) qb.andWhere('(s.id = :id OR s.name = :name)', { id: idOrName, name: idOrName });
     else qb.andWhere('s.name = :name', { name: idOrName });
@@ -61,7 +61,7 @@ export class TypeormSourceViews extends SourceViews {
       .where('s.deleted_at IS NULL');
   }
 
-  private toView(row: SourceOrmEntity, toolCount: number): Omit<SourceView, 'circuit'> {
+  private toView(row: SourceOrmEntity, toolCount: number): StoredSourceView {
     const env = row.envSealed ? this.cipher.openJson<Record<string, string>>(row.envSealed, `source:${row.id}:env`) : {};
     const headers = row.headersSealed
       ? this.cipher.openJson<Record<string, string>>(row.headersSealed, `source:${row.id}:headers`)

@@ -52,6 +52,12 @@ export class SandboxViewDto {
   @ApiProperty({ type: [String] }) writablePaths!: string[];
 }
 
+export class DiscoveryViewDto {
+  @ApiProperty({ format: 'date-time' }) since!: string;
+  @ApiProperty({ description: 'What it has got to: its step and, while a stdio plugin has not spoken MCP yet, what it wrote instead.', example: 'connecting: the plugin wrote nothing on stdout; its stderr ends with: loading the model' })
+  progress!: string;
+}
+
 class SkippedToolDto {
   @ApiProperty({ description: 'As the upstream listed it, unstorable characters as \\u escapes, at most 100 characters.' }) name!: string;
   @ApiProperty({ example: 'its description holds a NUL character or a lone UTF-16 surrogate' }) reason!: string;
@@ -79,6 +85,12 @@ export class SourceResponseDto {
   @ApiProperty() refreshIntervalSeconds!: number;
   @ApiProperty({ type: CircuitBreakerDto }) circuitBreaker!: CircuitBreakerDto;
   @ApiProperty({ type: CircuitViewDto, description: 'The circuit breaker as the answering process sees it.' }) circuit!: CircuitViewDto;
+  @ApiProperty({
+    nullable: true,
+    type: DiscoveryViewDto,
+    description: 'The discovery under way in the answering process, if any. A registration or update that stopped waiting for its discovery (TOOLPLANE_REGISTRATION_WAIT_MS) answers with it here.',
+  })
+  discovery!: DiscoveryViewDto | null;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) health!: string;
   @ApiProperty({ nullable: true, type: String }) lastError!: string | null;

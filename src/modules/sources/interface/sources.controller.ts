@@ -150,8 +150,8 @@ export class SourcesController {
   @ApiOperation({ summary: "Rediscover a source's tools now" })
   @Requires('sources:write')
   @HttpCode(200)
-  @ApiOkResponse({ type: InventoryChangesDto })
-  @applyAll(...errors(401, 404, 409, 502))
+  @ApiOkResponse({ type: InventoryChangesDto, description: 'The tools found. The plugin directory\'s manifest, read again first, may have changed the source (audited as source.updated).' })
+  @applyAll(...errors(400, 401, 404, 409, 502))
   refresh(@Param('idOrName') idOrName: string, @CurrentPrincipal() principal: Principal): Promise<InventoryChanges> {
     return this.commands.execute(new RefreshInventoryCommand(idOrName, principal.id));
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import { CatalogChangeNotifier, CatalogChanged, InventorySeen } from '../../../../shared/catalog-events.js';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
-import { DomainError } from '../../../../shared/domain-error.js';
+import { DomainError, type ProblemDetail } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { InventorySync } from '../../../inventory/application/sync-inventory/inventory-sync.js';
 import type { InventoryChanges } from '../../../inventory/domain/inventory-diff.js';
@@ -13,8 +13,29 @@ import { UpstreamTargetResolver } from '../upstream-target-resolver.js';
 import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scrubber.js';
 import { maskUrlCredentialsInText } from '../../../../shared/url-credentials.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
+import { ManifestReread } from './manifest-reread.js';
 
-export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: false; error: string };
+export type RefreshOutcome =
+  | { ok: true; changes: InventoryChanges }
+  /** `manifestProblems`: the plugin directory's manifest could not be used, and no discovery was made. */
+  | { ok: false; error: string; manifestProblems?: ProblemDetail[] };
+
+/** Who a refresh nobody asked for (scheduled, announced, after a registration) acts as, in the audit trail. */
+export const REFRESH_ACTOR = 'toolplane:refresh';
+
+/** A refresh under way in this process: since when, and what its discovery has got to. */
+export interface RefreshUnderWay {
+  since: Date;
+  progress: string;
+}
+
+interface RunningRefresh {
+  promise: Promise<RefreshOutcome>;
+  abort: AbortController;
+  since: Date;
+  /** Set once the discovery started (see DiscoveryOptions.onProgress). */
+  progress: { describe?: () => string };
+}
 
 /**
  * Runs RefreshInventory for a source at most once at a time per process: concurrent requests
@@ -24,7 +45,7 @@ export type RefreshOutcome = { ok: true; changes: InventoryChanges } | { ok: fal
 @Injectable()
 export class RefreshCoordinator implements OnModuleDestroy {
   private readonly logger = new Logger('refresh');
-  private readonly running = new Map<string, { promise: Promise<RefreshOutcome>; abort: AbortController }>();
+  private readonly running = new Map<string, RunningRefresh>();
 
   constructor(
     @Inject(SourceRepository) private readonly sources: SourceRepository,
@@ -37,16 +58,22 @@ export class RefreshCoordinator implements OnModuleDestroy {
     @Inject(EventBus) private readonly events: EventBus,
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
     @Inject(WorkMetrics) private readonly metrics: WorkMetrics,
+    @Inject(ManifestReread) private readonly manifests: ManifestReread,
   ) {}
 
-  refresh(sourceId: string): Promise<RefreshOutcome> {
+  /**
+   * `actor`: who asked, named in the audit event of a manifest change the refresh finds (a caller
+   * joining a refresh under way does not start another).
+   */
+  refresh(sourceId: string, actor = REFRESH_ACTOR): Promise<RefreshOutcome> {
     const current = this.running.get(sourceId);
     if (current) return current.promise;
     const abort = new AbortController();
+    const progress: RunningRefresh['progress'] = {};
     const started = performance.now();
     // CatalogChanged only when what the catalog lists changed: each one makes every cache of the
     // catalog read it again, and most refreshes find an upstream as it was.
-    const promise = this.run(sourceId, abort.signal).then(
+    const promise = this.run(sourceId, abort.signal, progress, actor).then(
       ({ outcome, changed }) => {
         this.running.delete(sourceId);
         this.events.publish(changed ? new CatalogChanged(sourceId) : new InventorySeen(sourceId));
@@ -62,8 +89,15 @@ export class RefreshCoordinator implements OnModuleDestroy {
       (outcome) => this.metrics.refreshEnded(outcome.ok, (performance.now() - started) / 1000),
       () => this.metrics.refreshEnded(false, (performance.now() - started) / 1000),
     );
-    this.running.set(sourceId, { promise, abort });
+    this.running.set(sourceId, { promise, abort, since: this.clock.now(), progress });
     return promise;
+  }
+
+  /** The refresh of a source under way in this process, if any (e.g. after a registration stopped waiting for it). */
+  underWay(sourceId: string): RefreshUnderWay | undefined {
+    const current = this.running.get(sourceId);
+    if (!current) return undefined;
+    return { since: current.since, progress: current.progress.describe?.() ?? 'starting' };
   }
 
   /** Stops a refresh under way (the source is being removed or changed). */
@@ -81,15 +115,24 @@ export class RefreshCoordinator implements OnModuleDestroy {
   }
 
   /** The outcome, and whether the source's tools, protocol or health (as the catalog shows them) changed. */
-  private async run(sourceId: string, signal: AbortSignal): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
-    const source = await this.sources.findLive(sourceId);
+  private async run(sourceId: string, signal: AbortSignal, progress: RunningRefresh['progress'], actor: string): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
+    let source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
+    // The plugin directory's manifest is read again first: a refresh discovers what the file now says.
+    const manifest = await this.manifests.reread(source, actor);
+    if (manifest.kind === 'invalid') return this.refuseManifest(source.snapshot(), manifest.problems);
+    if (manifest.kind === 'changed') source = manifest.source;
+    const manifestChanged = manifest.kind === 'changed';
     let discovered;
     let secrets: readonly KnownSecret[] = [];
     try {
       const target = await this.targets.resolve(source.snapshot());
       secrets = target.secrets;
-      discovered = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs, signal });
+      discovered = await this.discovery.discover(target, {
+        timeoutMs: this.config.discoveryTimeoutMs,
+        signal,
+        onProgress: (describe) => (progress.describe = () => maskUrlCredentialsInText(describe())),
+      });
     } catch (error) {
       // What an upstream answered may echo the credentials it was given: the source's own state never shows them.
       const reason = maskUrlCredentialsInText(SecretScrubber.of(secrets).text(describe(error)));
@@ -103,9 +146,9 @@ export class RefreshCoordinator implements OnModuleDestroy {
         await this.sources.save(locked);
         return healthMoved(before, locked.snapshot());
       });
-      return { outcome: { ok: false, error: reason }, changed };
+      return { outcome: { ok: false, error: reason }, changed: changed || manifestChanged };
     }
-    if (signal.aborted) return { outcome: { ok: false, error: describe(signal.reason) }, changed: false };
+    if (signal.aborted) return { outcome: { ok: false, error: describe(signal.reason) }, changed: manifestChanged };
     return this.uow.run(async () => {
       const locked = await this.sources.findLive(sourceId, { lock: true });
       if (!locked) return { outcome: { ok: false as const, error: 'the source was removed during the refresh' }, changed: true };
@@ -128,8 +171,23 @@ export class RefreshCoordinator implements OnModuleDestroy {
       const eraChanged = before?.era !== discovered.era || before?.protocolVersion !== discovered.protocolVersion;
       const listingChanged = eraChanged || reordered || changes.added + changes.changed + changes.deprecated + changes.restored > 0;
       if (listingChanged) await this.notifier.notifyOthers(locked.id);
-      return { outcome: { ok: true as const, changes }, changed: listingChanged || healthMoved(previous, locked.snapshot()) };
+      return { outcome: { ok: true as const, changes }, changed: manifestChanged || listingChanged || healthMoved(previous, locked.snapshot()) };
     });
+  }
+
+  /** The manifest cannot be used: the source keeps the one it had, and records why it was not refreshed. */
+  private async refuseManifest(source: Readonly<SourceProps>, problems: ProblemDetail[]): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
+    const reason = `the manifest in ${source.pluginDir} cannot be used, the source keeps the one it had: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`;
+    this.logger.warn(`refresh of source ${source.name} failed: ${reason}`);
+    const changed = await this.uow.run(async () => {
+      const locked = await this.sources.findLive(source.id, { lock: true });
+      if (!locked) return true;
+      const before = locked.snapshot();
+      locked.recordRefreshFailure(reason, this.clock.now());
+      await this.sources.save(locked);
+      return healthMoved(before, locked.snapshot());
+    });
+    return { outcome: { ok: false, error: reason, manifestProblems: problems }, changed };
   }
 }
 

@@ -22,15 +22,23 @@ export class RefreshInventoryHandler implements ICommandHandler<RefreshInventory
     if (!source.enabled) {
       throw new DomainError('conflict', 'SOURCE_DISABLED', `Source "${source.name}" is disabled; enable it before refreshing.`);
     }
-    const outcome = await this.coordinator.refresh(source.id);
+    const outcome = await this.coordinator.refresh(source.id, actor);
     await this.audit.record({
       actor,
       action: 'source.refreshed',
       targetType: 'source',
       targetId: source.id,
       targetName: source.name,
-      details: outcome.ok ? { ...outcome.changes } : { error: outcome.error },
+      details: outcome.ok ? { ...outcome.changes } : { error: outcome.error, ...(outcome.manifestProblems ? { problems: outcome.manifestProblems } : {}) },
     });
+    if (!outcome.ok && outcome.manifestProblems) {
+      throw new DomainError(
+        'invalid',
+        'MANIFEST_INVALID',
+        `The manifest in the plugin directory of source "${source.name}" cannot be used; the source keeps the one it had and was not refreshed.`,
+        outcome.manifestProblems,
+      );
+    }
     if (!outcome.ok) {
       throw new DomainError('upstream', 'REFRESH_FAILED', `Discovery of source "${source.name}" failed: ${outcome.error}`);
     }

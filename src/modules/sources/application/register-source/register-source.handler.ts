@@ -10,7 +10,7 @@ import { SourceRepository } from '../../domain/source.repository.js';
 import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js';
 import { SourceSpecChecker } from '../source-spec-checker.js';
 import { settingsOf } from '../source-spec.js';
-import { waitAtMost } from '../wait-at-most.js';
+import { discoveryWaitMs, waitAtMost } from '../wait-at-most.js';
 import { RegisterSourceCommand } from './register-source.command.js';
 import { sourceAuditDetails } from '../source-audit-details.js';
 
@@ -69,7 +69,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
       const refresh = this.refresher.refresh(source.id).catch((error: unknown) => {
         this.logger.warn(`first discovery of ${source.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       });
-      if (waitForDiscovery) await waitAtMost(refresh, this.config.registrationWaitMs);
+      if (waitForDiscovery) await waitAtMost(refresh, discoveryWaitMs(this.config));
     }
     return { id: source.id };
   }

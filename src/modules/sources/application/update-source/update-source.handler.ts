@@ -7,14 +7,14 @@ import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
 import { Conflict, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import type { SourceChanges, SourceProps } from '../../domain/source.js';
+import type { SourceChanges } from '../../domain/source.js';
 import { SourceRepository } from '../../domain/source.repository.js';
 import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';
 import { RefreshCoordinator } from '../refresh-inventory/refresh-coordinator.js';
 import { sourceNotFound } from '../source-errors.js';
-import { ConnectionInput, SourceSpecChecker } from '../source-spec-checker.js';
-import type { SourceChangesInput } from '../source-spec.js';
-import { waitAtMost } from '../wait-at-most.js';
+import { mergeConnection } from '../merge-connection.js';
+import { SourceSpecChecker } from '../source-spec-checker.js';
+import { discoveryWaitMs, waitAtMost } from '../wait-at-most.js';
 import { UpdateSourceCommand } from './update-source.command.js';
 
 const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
@@ -97,40 +97,10 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     this.events.publish(new CatalogChanged(current.id));
     if (outcome.enabled && (outcome.connectionChanged || !outcome.wasEnabled)) {
       const refresh = this.refresher.refresh(current.id).catch(() => undefined);
-      if (waitForDiscovery) await waitAtMost(refresh, this.config.registrationWaitMs);
+      if (waitForDiscovery) await waitAtMost(refresh, discoveryWaitMs(this.config));
     }
     return { id: current.id };
   }
-}
-
-/** The connection as it will be: stored settings overlaid with the changes (null clears). */
-function mergeConnection(current: Readonly<SourceProps>, changes: SourceChangesInput): ConnectionInput {
-  const pick = <K extends keyof SourceChangesInput & keyof SourceProps>(key: K) =>
-    changes[key] !== undefined ? changes[key] : current[key];
-  const newPluginDir = changes.pluginDir !== undefined && changes.pluginDir !== current.pluginDir;
-  // A command the manifest supplied, or a new plugin directory, means: derive it (again).
-  const derive = changes.command === undefined && (current.commandFromManifest || newPluginDir);
-  const cwd = changes.cwd !== undefined ? changes.cwd : newPluginDir && current.cwd === current.pluginDir ? null : current.cwd;
-  // Remote sources store a lifecycle and a sandbox they do not use; the check refuses them as given.
-  const isStdio = current.transport === 'stdio';
-  return {
-    transport: current.transport,
-    lifecycle: isStdio ? (pick('lifecycle') ?? undefined) : changes.lifecycle,
-    pluginDir: pick('pluginDir'),
-    packageIndex: changes.packageIndex,
-    command: derive ? null : pick('command'),
-    args: derive ? (changes.args ?? null) : pick('args'),
-    cwd: current.commandFromManifest && cwd === current.pluginDir && changes.cwd === undefined ? null : cwd,
-    // Given sandbox fields replace the stored ones; fields left out are kept.
-    sandbox: !isStdio ? changes.sandbox : changes.sandbox ? { ...current.sandbox, ...definedOnly(changes.sandbox) } : current.sandbox,
-    url: pick('url'),
-    env: changes.env ?? current.env,
-    headers: changes.headers ?? current.headers,
-  };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function staleVersion(name: string): Conflict {

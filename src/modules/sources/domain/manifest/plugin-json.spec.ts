@@ -25,6 +25,13 @@ describe('mapPluginJson launch derivation', () => {
     });
   });
 
+  it('runs npx without a prompt, whether it is the runtime or the command', () => {
+    expect(launchOf({ runtime: 'npx', command: ['@example/memory', 'stdio'] })).toEqual({ command: 'npx', args: ['-y', '@example/memory', 'stdio'] });
+    expect(launchOf({ command: ['npx', '@example/memory'] })).toEqual({ command: 'npx', args: ['-y', '@example/memory'] });
+    expect(launchOf({ command: ['npx', '--yes', '@example/memory'] })).toEqual({ command: 'npx', args: ['--yes', '@example/memory'] });
+    expect(launchOf({ runtime: 'uvx', command: ['memory-mcp'] })).toEqual({ command: 'uvx', args: ['memory-mcp'] });
+  });
+
   it('does not repeat a runtime the command already starts with', () => {
     expect(launchOf({ runtime: 'node', command: ['node', 'dist/index.js'] })).toEqual({
       command: 'node',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { collectDeclarations } from './declarations.js';
 import { type JsonPathSegment, manifestPath } from './manifest-path.js';
 import { checkPackageIndex } from './package-index.js';
+import { unattended } from './package-runner.js';
 import type {
   ManifestLaunch,
   ManifestMapping,
@@ -117,6 +118,6 @@ function deriveLaunch(command: string[], runtime: string | undefined, context: M
   const [executable, ...args] = argv as [string, ...string[]];
   return {
     command: isBareCommand(executable) ? executable : resolveInPluginDir(context.pluginDir, executable, context.exists),
-    args: args.map((arg) => resolveInPluginDir(context.pluginDir, arg, context.exists)),
+    args: unattended(executable, args.map((arg) => resolveInPluginDir(context.pluginDir, arg, context.exists))),
   };
 }

@@ -30,9 +30,20 @@ function launchOf(pkg: Partial<ServerJsonPackage>) {
 }
 
 describe('mapServerJson launch derivation', () => {
-  it('runs npm packages with npx, pinned to the version when there is one', () => {
-    expect(launchOf({ version: '1.2.3' })).toEqual({ command: 'npx', args: ['@example/weather@1.2.3'] });
-    expect(launchOf({})).toEqual({ command: 'npx', args: ['@example/weather'] });
+  it('runs npm packages with npx, pinned to the version when there is one, without a prompt', () => {
+    expect(launchOf({ version: '1.2.3' })).toEqual({ command: 'npx', args: ['-y', '@example/weather@1.2.3'] });
+    expect(launchOf({})).toEqual({ command: 'npx', args: ['-y', '@example/weather'] });
+    expect(launchOf({ runtimeHint: 'npx', packageArguments: [{ type: 'positional', value: 'stdio' }] })).toEqual({
+      command: 'npx',
+      args: ['-y', '@example/weather', 'stdio'],
+    });
+  });
+
+  it('says yes to npx once: not again when the runtime arguments already do', () => {
+    expect(launchOf({ runtimeArguments: [{ type: 'named', name: '--yes' }] })?.args).toEqual(['--yes', '@example/weather']);
+    expect(launchOf({ runtimeArguments: [{ type: 'positional', value: '-y' }] })?.args).toEqual(['-y', '@example/weather']);
+    // A `-y` of the package's own, after it, is the package's.
+    expect(launchOf({ packageArguments: [{ type: 'positional', value: '-y' }] })?.args).toEqual(['-y', '@example/weather', '-y']);
   });
 
   it('runs pypi packages with uvx', () => {
@@ -141,7 +152,7 @@ describe('mapServerJson entry choice', () => {
   it('takes the first stdio package', () => {
     const result = mapServerJson(doc({ packages: [httpPackage, stdio({ identifier: 'second' })], remotes: [remote] }), context());
 
-    expect(result.manifest).toMatchObject({ packageIndex: 1, launch: { command: 'npx', args: ['second'] } });
+    expect(result.manifest).toMatchObject({ packageIndex: 1, launch: { command: 'npx', args: ['-y', 'second'] } });
     expect(result.manifest?.remote).toBeUndefined();
   });
 

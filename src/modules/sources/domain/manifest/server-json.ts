@@ -2,6 +2,7 @@ import { collectDeclarations } from './declarations.js';
 import type { VariableDeclaration } from './env-declaration.js';
 import { type JsonPathSegment, manifestPath, truncate } from './manifest-path.js';
 import { checkPackageIndex } from './package-index.js';
+import { unattended } from './package-runner.js';
 import type {
   ManifestLaunch,
   ManifestMapping,
@@ -199,7 +200,7 @@ function deriveLaunch(
   switch (runtime) {
     case 'npx':
     case 'uvx':
-      return { command: runtime, args: [...runtimeArgs, version ? `${identifier}@${version}` : identifier, ...packageArgs] };
+      return { command: runtime, args: unattended(runtime, [...runtimeArgs, version ? `${identifier}@${version}` : identifier, ...packageArgs]) };
     case 'docker':
       return { command: 'docker', args: ['run', '-i', '--rm', ...runtimeArgs, dockerImage(identifier, version), ...packageArgs] };
     case undefined:
