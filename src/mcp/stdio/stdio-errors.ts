@@ -16,8 +16,10 @@ export class StdioProcessExitError extends Error {
     readonly exitCode: number | null,
     readonly signal: NodeJS.Signals | null,
     readonly stderrTail: string,
+    /** What else explains the exit (e.g. the sandbox it ran in), added in parentheses. */
+    note?: string,
   ) {
-    super(describeExit(exitCode, signal, stderrTail));
+    super(`${describeExit(exitCode, signal, stderrTail)}${note ? ` (${note})` : ''}`);
     this.name = 'StdioProcessExitError';
   }
 }

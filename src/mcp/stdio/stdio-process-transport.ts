@@ -9,7 +9,7 @@ import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from 
 import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
-import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
+import { SANDBOX_START_NOTE, sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
 import { StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
 import { StdioMessageTooLargeError, StdioProcessExitError, StdioSpawnError } from './stdio-errors.js';
@@ -37,8 +37,8 @@ export interface StdioProcessOptions {
   scrub?: (text: string) => string;
   /** Schemas over these limits in a `tools/list` result parsed off the event loop are trimmed there (see trimOversizedSchemas). */
   schemaLimits?: SchemaLimits;
-  /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated). */
-  sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings };
+  /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated), `home` as its HOME. */
+  sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings; home?: string };
 }
 
 export interface StdioExit {
@@ -71,6 +71,8 @@ export class StdioProcessTransport implements Transport {
   private exitInfo?: StdioExit;
   private exitError?: Error;
   private closing = false;
+  /** Whether the server has sent any message (one that ends before it did failed to start). */
+  private spoke = false;
   /** stdin is corked until the end of this turn of the event loop (see send). */
   private corked = false;
   /** Sees every message before the client does (see interceptMessages). */
@@ -191,7 +193,7 @@ export class StdioProcessTransport implements Transport {
     const launch: Launch = { command: this.options.command, args: this.options.args ?? [], cwd: this.options.cwd, env: buildChildEnvironment(declared) };
     const sandbox = this.options.sandbox;
     if (!sandbox) return launch;
-    return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared) });
+    return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared), home: sandbox.home });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -262,7 +264,8 @@ export class StdioProcessTransport implements Transport {
           return;
         }
         if (this.exitError === undefined) {
-          this.exitError = new StdioProcessExitError(code, signal, this.scrub(this.stderrBuffer.summary()));
+          const note = this.options.sandbox && !this.spoke ? SANDBOX_START_NOTE : undefined;
+          this.exitError = new StdioProcessExitError(code, signal, this.scrub(this.stderrBuffer.summary()), note);
           this.onerror?.(this.exitError);
         }
         this.markExited();
@@ -318,6 +321,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private dispatch(message: JSONRPCMessage): void {
+    this.spoke = true;
     if (this.interceptor?.message(message)) return;
     this.onmessage?.(message);
   }
@@ -328,6 +332,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private handleOversized(line: OversizedLine): void {
+    this.spoke = true;
     const error = new StdioMessageTooLargeError(line.bytes, this.maxLineBytes);
     this.onerror?.(error);
     // Fail the request the dropped response belonged to now rather than at its timeout.
