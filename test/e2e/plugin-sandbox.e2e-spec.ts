@@ -346,20 +346,23 @@ describe('the plugin sandbox', () => {
   }, 90_000);
 });
 
-/** A package root under /tmp that holds the data directory, as a checkout does whose data dir is `./.toolplane`. */
-describe('the plugin sandbox, with the data directory inside a plugin’s package root', () => {
-  it('binds the checkout and still hides the data directory in it', async () => {
+/**
+ * The README's first source, from a checkout under /tmp: Toolplane started in the checkout, its data
+ * directory the default `./.toolplane` inside it, the plugin's script given relative to it.
+ */
+describe('the plugin sandbox, for Toolplane run from a checkout under /tmp', () => {
+  it('runs a plugin named relative to the checkout, which it binds, and still hides the data directory in it', async () => {
     const checkout = checkoutUnderTmp('toolplane-checkout-');
     const dataDir = join(checkout, '.toolplane');
-    const h = await startHarness({ TOOLPLANE_SANDBOX: 'required' }, { dataDir });
+    const h = await startHarness({ TOOLPLANE_SANDBOX: 'required' }, { dataDir, cwd: checkout });
     try {
       writeFileSync(join(dataDir, 'world-readable.txt'), 'visible to anyone who can see it', { mode: 0o644 });
       expect(existsSync(join(dataDir, 'encryption.key'))).toBe(true);
       const created = await h.api.post('/api/v1/sources', {
         name: 'inside',
         transport: 'stdio',
-        command: process.execPath,
-        args: [join(checkout, 'plugin/server.mjs'), SUITE_TAG],
+        command: 'node',
+        args: ['plugin/server.mjs', SUITE_TAG],
         env: { HOSTILE_TOOLS: 'read_parent' },
       });
       expect({ status: created.status, health: created.body.health, lastError: created.body.lastError }).toEqual({ status: 201, health: 'healthy', lastError: null });

@@ -18,11 +18,13 @@ export interface ToolplaneProcess {
 
 /**
  * Runs the built Toolplane (`dist/src/main.js`, as `npm start` does) with the given environment
- * and waits for its "ready" log line. The environment is exactly `env` plus PATH and HOME.
+ * (and in `options.cwd`, else this process's directory) and waits for its "ready" log line. The
+ * environment is exactly `env` plus PATH and HOME.
  */
-export async function spawnToolplane(env: Record<string, string>): Promise<ToolplaneProcess> {
+export async function spawnToolplane(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ToolplaneProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
   const child = spawn(process.execPath, [MAIN], {
+    cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -159,6 +159,20 @@ describe('sandboxedLaunch', () => {
     }
   });
 
+  it('takes relative arguments from the working directory: what they need is bound too', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      checkout(join(dir, 'checkout'));
+      mkdirSync(join(dir, 'work'));
+      const launch = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: join(dir, 'work'), args: ['../checkout/dist/server.js', 'stdio'] });
+      expect(launch.args.join(' ')).toContain(`--ro-bind ${join(dir, 'checkout')} ${join(dir, 'checkout')}`);
+      expect(launch.args.join(' ')).toContain(`--ro-bind ${join(dir, 'work')} ${join(dir, 'work')}`);
+      expect(launch.args.join(' ')).not.toContain(`${join(dir, 'work')}/stdio`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs a plugin under /tmp that imports a sibling module and a dependency from its node_modules', () => {
     const dir = mkdtempSync('/tmp/sandbox-spec-');
     try {

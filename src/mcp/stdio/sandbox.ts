@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 
 /** A source's own sandbox settings. */
 export interface SandboxSettings {
@@ -57,8 +57,8 @@ export const SANDBOX_START_NOTE =
  * - as root: every capability dropped except those `setpriv` needs to become the unprivileged
  *   user, which then clears groups, the bounding and inheritable sets (no_new_privs is set by bwrap);
  * - no network namespace of its own unless the source turns networking off.
- * What the plugin's files need under /tmp (see pluginPaths) is bound read-only, since the private
- * /tmp hides the host's.
+ * What the plugin's files need under /tmp (see pluginPaths; relative paths are taken from the
+ * launch's cwd) is bound read-only, since the private /tmp hides the host's.
  */
 export function sandboxedLaunch(policy: SandboxPolicy, launch: Launch, context: LaunchContext = {}): Launch {
   const settings = context.settings ?? {};
@@ -123,10 +123,12 @@ function binds(launch: Launch, context: LaunchContext): Bind[] {
   for (const path of settings.readOnlyPaths ?? []) add(path, false);
   for (const path of settings.writablePaths ?? []) add(path, true);
   const listed = [...byPath.keys()];
-  // Derived paths only when they exist: a mount point bwrap cannot create would fail the start.
-  const named = [context.pluginDir, launch.cwd, launch.command, ...launch.args].filter((path): path is string => {
-    return typeof path === 'string' && isAbsolute(path) && !path.includes('\0') && underPrivateTmp(path) && existsSync(path);
-  });
+  // Relative paths name files under the working directory; derived paths only when they exist
+  // (a mount point bwrap cannot create would fail the start).
+  const cwd = cleanPath(launch.cwd);
+  const named = [context.pluginDir, launch.cwd, launch.command, ...launch.args]
+    .map((path) => (path && !isAbsolute(path) && cwd ? resolve(cwd, path) : path))
+    .filter((path): path is string => typeof path === 'string' && isAbsolute(path) && !path.includes('\0') && underPrivateTmp(path) && existsSync(path));
   const derived = [...new Set(named.flatMap(pluginPaths))];
   for (const path of derived) {
     const covered = [...listed, ...derived].some((other) => other !== path && path.startsWith(`${other}/`));

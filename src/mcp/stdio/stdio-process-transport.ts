@@ -193,6 +193,8 @@ export class StdioProcessTransport implements Transport {
     const launch: Launch = { command: this.options.command, args: this.options.args ?? [], cwd: this.options.cwd, env: buildChildEnvironment(declared) };
     const sandbox = this.options.sandbox;
     if (!sandbox) return launch;
+    // Without a cwd of its own the server starts in Toolplane's: the sandbox must show that one too.
+    launch.cwd ??= currentDirectory();
     return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared), home: sandbox.home });
   }
 
@@ -351,6 +353,15 @@ export class StdioProcessTransport implements Transport {
     this.closeNotified = true;
     this.interceptor?.closed();
     this.onclose?.();
+  }
+}
+
+/** This process's working directory; undefined when it no longer exists. */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
   }
 }
 
