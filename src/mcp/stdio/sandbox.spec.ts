@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -130,6 +130,19 @@ describe('sandboxedLaunch', () => {
       const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(dir, 'dist/server.js'), join(data, 'notes.json')] }, { settings: { writablePaths: [data] } }).args;
       expect(args.join(' ')).toContain(`--ro-bind ${dir} ${dir} --bind ${data} ${data}`);
       expect(args.join(' ')).not.toContain(`--ro-bind ${data}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads no package.json that is not a file (a FIFO would block)', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      mkdirSync(join(dir, 'app'));
+      writeFileSync(join(dir, 'app/server.mjs'), '');
+      execFileSync('mkfifo', [join(dir, 'package.json')]);
+      const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(dir, 'app/server.mjs')] }).args;
+      expect(args.join(' ')).toContain(`--ro-bind ${join(dir, 'app')} ${join(dir, 'app')}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

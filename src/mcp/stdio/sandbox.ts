@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 
 /** A source's own sandbox settings. */
@@ -169,12 +169,13 @@ const MANIFEST_READ_LIMIT = 64 * 1024;
 function packageManifest(file: string): 'named' | 'unnamed' | undefined {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Non-blocking: a FIFO planted under that name must not stall the launch.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
-    if (!statSync(file).isFile()) return undefined;
+    if (!fstatSync(fd).isFile()) return undefined;
     const buffer = Buffer.alloc(MANIFEST_READ_LIMIT + 1);
     const length = readSync(fd, buffer, 0, buffer.length, 0);
     if (length > MANIFEST_READ_LIMIT) return 'unnamed';
