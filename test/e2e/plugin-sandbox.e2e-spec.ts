@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -222,6 +222,11 @@ describe('the plugin sandbox', () => {
     expect((await api.delete('/api/v1/sources/homebody')).status).toBe(204);
     expect(existsSync(join(dataDir, 'plugins', source.id))).toBe(false);
     expect((await api.delete('/api/v1/sources/neighbour')).status).toBe(204);
+    // A dry run's throwaway source keeps no home either: every home left belongs to a live source.
+    const validated = await api.post('/api/v1/sources/validate', { name: 'dry-run', transport: 'stdio', command: process.execPath, args: [HOSTILE, SUITE_TAG], env: { HOSTILE_TOOLS: 'home_counter' } });
+    expect(validated.body.valid).toBe(true);
+    const live = new Set(((await api.get('/api/v1/sources?limit=200')).body.items as { id: string }[]).map((item) => item.id));
+    expect(readdirSync(join(dataDir, 'plugins')).filter((id) => !live.has(id))).toEqual([]);
   });
 
   it('downloads the package of a transient npx source once, into its home’s npm cache, not on every call', async () => {
