@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, onCredentialRejected, request } from './api.js';
 import { ErrorState, Link, Loading } from './components/common.js';
+import { SandboxBanner } from './components/sandbox-banner.js';
 import { AuditPage } from './pages/audit.js';
 import { CatalogPage } from './pages/catalog.js';
 import { ExecutionPage } from './pages/execution-page.js';
@@ -87,6 +88,7 @@ function Shell(props: { me: Me; onSignOut: () => void }) {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        {props.me.permissions.includes('ops:read') && <SandboxBanner />}
         <Page path={path} />
       </main>
     </MeContext.Provider>

@@ -31,6 +31,7 @@ import { listenForToolChanges } from './tool-change-listener.js';
 import { missingResultTypeNotice } from './missing-result-type.js';
 import { buildChildEnvironment } from './stdio/child-environment.js';
 import { StdioProcessExitError } from './stdio/stdio-errors.js';
+import type { PluginHomes } from './stdio/plugin-homes.js';
 import type { SandboxPolicy } from './stdio/sandbox.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { connectionFingerprint, endpointLabel, secretValues } from './upstream-endpoint.js';
@@ -48,6 +49,8 @@ export interface StdioSettings {
   onStderrLine?: (sourceId: string, line: string) => void;
   /** Run every stdio server in this sandbox, with each source's own sandbox settings (absent: unsandboxed). */
   sandbox?: SandboxPolicy;
+  /** Each source's persistent home, the HOME of its sandboxed servers (absent: their private /tmp). */
+  homes?: PluginHomes;
 }
 
 export interface HttpSettings {
@@ -101,6 +104,12 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
       }
       const stdio = settings.stdio ?? {};
       const onStderrLine = stdio.onStderrLine;
+      let home: string | undefined;
+      try {
+        home = stdio.sandbox ? stdio.homes?.prepare(target.sourceId) : undefined;
+      } catch (error) {
+        throw new UpstreamError('configuration', `could not make the plugin's home: ${(error as Error).message}`);
+      }
       const scrubber = SecretScrubber.of(target.secrets);
       return new StdioProcessTransport({
         command: target.command,
@@ -113,7 +122,7 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
         onStderrLine: onStderrLine ? (line) => onStderrLine(target.sourceId, line) : undefined,
         scrub: (text) => scrubber.text(text),
         schemaLimits: settings.schemaLimits,
-        sandbox: stdio.sandbox ? { policy: stdio.sandbox, pluginDir: target.pluginDir, settings: target.sandbox } : undefined,
+        sandbox: stdio.sandbox ? { policy: stdio.sandbox, pluginDir: target.pluginDir, settings: target.sandbox, home } : undefined,
       });
     }
     case 'streamable-http':

@@ -42,6 +42,10 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
     return this.transports.release(sourceId);
   }
 
+  forget(sourceId: string): Promise<void> {
+    return this.transports.forget(sourceId);
+  }
+
   onToolsChanged(listener: (sourceId: string) => void): () => void {
     return this.transports.onToolsChanged(listener);
   }

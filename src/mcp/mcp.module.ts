@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Logger, Module } from '@nestjs/common';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
@@ -13,6 +14,7 @@ import { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-
 import { McpInventoryFetcher } from './mcp-inventory-fetcher.js';
 import { DEFAULT_INVENTORY_LIMITS } from './tool-inventory.js';
 import { McpToolExecutor } from './mcp-tool-executor.js';
+import { PluginHomes } from './stdio/plugin-homes.js';
 import { decideSandbox, SANDBOX_STATUS, type SandboxStatus } from './stdio/sandbox-probe.js';
 import { StderrRateLimit } from './stdio/stderr-lines.js';
 import { TransportFactory } from './transport-factory.js';
@@ -44,6 +46,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
       // TransportFactory.onApplicationShutdown closes every connection and kills every stdio process group.
       provide: TransportFactory,
       useFactory: (sandbox: SandboxStatus, config: AppConfig, metrics: WorkMetrics) => {
+        const homes = sandbox.enabled ? new PluginHomes(join(config.dataDir, 'plugins'), sandbox.policy.runAs) : undefined;
         const transports = new TransportFactory({
           stdio: {
             onStderrLine: (sourceId, line) => {
@@ -52,6 +55,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
               if (admitted) stderrLogger.debug(`[${sourceId}] ${line}`);
             },
             sandbox: sandbox.enabled ? sandbox.policy : undefined,
+            homes,
           },
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
           schemaLimits: config.schemaLimits,
@@ -79,7 +83,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
           const user = status.policy.runAs ? `as uid ${status.policy.runAs.uid}, gid ${status.policy.runAs.gid}` : "as Toolplane's own user";
           sandboxLogger.log(`stdio plugins run in a bubblewrap sandbox ${user}`);
         } else {
-          sandboxLogger.warn(`stdio plugins run WITHOUT a sandbox (${status.reason}): they run as Toolplane's user and can read what it can read`);
+          sandboxLogger.warn(`stdio plugins run WITHOUT a sandbox (${status.reason}): they run as Toolplane's user and can read what it can read; to fix: ${status.fix}`);
         }
         return status;
       },

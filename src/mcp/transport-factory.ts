@@ -109,6 +109,12 @@ export class TransportFactory {
     await closeEntry(entry);
   }
 
+  /** Closes the pooled connection of a removed source, then deletes what its plugins kept (their home). */
+  async forget(sourceId: string): Promise<void> {
+    await this.release(sourceId);
+    await this.settings.stdio?.homes?.remove(sourceId);
+  }
+
   /** Closes every connection this factory holds, pooled and in use. */
   async closeAll(): Promise<void> {
     this.shuttingDown = true;

@@ -4,6 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { Principal } from '../modules/access/domain/principal.js';
 import { PublicWithDetailFor } from '../modules/access/interface/auth.guard.js';
 import { InFlightCalls } from '../modules/execution/application/in-flight-calls.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { SANDBOX_STATUS, UNSANDBOXED_WARNING, type SandboxStatus } from '../mcp/stdio/sandbox-probe.js';
 import { DATABASE } from '../shared/core.module.js';
 import type { Database } from '../shared/database/database.js';
 import { healthReport, type HealthCheck, type HealthReport } from './health-report.js';
@@ -22,7 +24,10 @@ class HealthDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' },
-    description: 'Every check; with a credential granting ops:read, each with its detail (latency, migrations, calls in flight, the error).',
+    description:
+      'Every check; with a credential granting ops:read, each with its detail (latency, migrations, calls in flight, the error). ' +
+      '`sandbox` is always up (plugins without a sandbox do not make Toolplane unready); its detail says whether stdio plugins run sandboxed ' +
+      '(`enabled`, `mode`, `runAs`) and, when not, `reason`, `warning` and `fix`.',
   })
   details!: Record<string, HealthIndicatorDto>;
 }
@@ -41,6 +46,8 @@ export class HealthController {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(InFlightCalls) private readonly inFlight: InFlightCalls,
+    @Inject(SANDBOX_STATUS) private readonly sandboxStatus: SandboxStatus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('live')
@@ -52,10 +59,10 @@ export class HealthController {
 
   @Get('ready')
   @ApiOperation({ summary: 'Is Toolplane ready to serve (database, migrations, not shutting down)' })
-  @ApiOkResponse({ type: HealthDto, description: 'The database answers, every migration is applied, and Toolplane is not shutting down.' })
+  @ApiOkResponse({ type: HealthDto, description: 'The database answers, every migration is applied, and Toolplane is not shutting down (the plugin sandbox is reported, not required).' })
   @ApiResponse({ status: 503, type: HealthDto, description: 'Not ready: `error` names the checks that are down.' })
   async ready(@Req() request: RequestWithPrincipal, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
-    const checks = [await this.database(), await this.migrations(), this.calls()];
+    const checks = [await this.database(), await this.migrations(), this.calls(), this.sandbox()];
     const report = healthReport(checks, request.principal !== undefined);
     if (report.status !== 'ok') void reply.status(503);
     return report;
@@ -80,6 +87,16 @@ export class HealthController {
     } catch (error) {
       return { name: 'migrations', up: false, detail: { message: messageOf(error) } };
     }
+  }
+
+  /** A warning, not a readiness condition: plugins without a sandbox still work, only unisolated. */
+  private sandbox(): HealthCheck {
+    const status = this.sandboxStatus;
+    const mode = this.config.sandbox;
+    const detail = status.enabled
+      ? { enabled: true, mode, runAs: status.policy.runAs ?? null }
+      : { enabled: false, mode, reason: status.reason, warning: UNSANDBOXED_WARNING, fix: status.fix };
+    return { name: 'sandbox', up: true, detail };
   }
 
   private calls(): HealthCheck {

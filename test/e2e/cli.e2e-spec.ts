@@ -542,7 +542,7 @@ describe('the toolplane CLI', () => {
       expect(run.stdout).toMatch(/^✓ database +answers in [\d.]+ ms$/m);
       expect(run.stdout).toMatch(/^✓ migrations +\d+ applied, none pending$/m);
       expect(run.stdout).toMatch(/^✓ api key +accepted: \S+, role admin \(may: .*keys:manage/m);
-      expect(run.stdout).toMatch(/^[✓!] sandbox /m);
+      expect(run.stdout).toMatch(/^✓ sandbox +stdio plugins run in a bubblewrap sandbox /m);
       expect(run.stdout).toMatch(/^✓ source ev +healthy, \d+ tools$/m);
       expect(run.stdout).toContain('no problem found');
       const json = JSON.parse((await cli(['doctor', '--json'])).stdout);
@@ -573,6 +573,21 @@ describe('the toolplane CLI', () => {
       expect(unreachable.code).toBe(3);
       expect(unreachable.stdout).toMatch(/^✗ server +cannot reach Toolplane/m);
       expect(unreachable.stdout).toMatch(/fix: start Toolplane/);
+    });
+
+    it('fails the sandbox check, saying why and how to fix it, when the server runs plugins without one', async () => {
+      const peer = await h.startPeer({ TOOLPLANE_SANDBOX_BWRAP: '/nonexistent/bwrap' });
+      try {
+        const run = await cli(['doctor', '--url', peer.url]);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toMatch(/^✗ sandbox +stdio plugins run WITHOUT a sandbox: \/nonexistent\/bwrap not found/m);
+        expect(run.stdout).toMatch(/^ +fix: install bubblewrap on the server \(apt-get install bubblewrap\) and restart Toolplane$/m);
+        expect(run.stdout).toMatch(/^1 check failed$/m);
+        const json = JSON.parse((await cli(['doctor', '--url', peer.url, '--json'])).stdout);
+        expect(json.checks).toContainEqual({ name: 'sandbox', status: 'fail', detail: expect.stringContaining("plugins run as Toolplane's own user"), fix: expect.stringContaining('bubblewrap') });
+      } finally {
+        await peer.close();
+      }
     });
   });
 

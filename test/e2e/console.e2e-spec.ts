@@ -143,6 +143,18 @@ describe('the admin console', () => {
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it('says in the register form what each lifecycle means and costs', async () => {
+    const { page, errors } = await open(h.adminKey);
+    await go(page, '/sources/new');
+    const lifecycle = page.getByLabel('Lifecycle');
+    await expect(lifecycle.getAttribute('aria-describedby')).resolves.toBe('lifecycle-help');
+    const help = await page.locator('#lifecycle-help').textContent();
+    expect(help).toMatch(/transient: a new process for every call/i);
+    expect(help).toMatch(/singleton: one process kept running/i);
+    expect(help).toMatch(/its home/);
+    expect(errors).toEqual([]);
+  });
+
   it('changes a source through its edit form, and checks remote sources as they are typed', async () => {
     const { page, errors } = await open(h.adminKey);
     await go(page, '/sources/echoes/edit');
@@ -379,6 +391,52 @@ describe('the admin console', () => {
     await agent.page.getByText('Not allowed', { exact: true }).waitFor();
     expect(agent.errors.filter((error) => !error.includes('403'))).toEqual([]);
   }, 60_000);
+
+  it('warns admins and operators on every page when plugins run without a sandbox, with the reason and the fix', async () => {
+    const banner = (page: Page) => page.getByRole('alert').filter({ hasText: 'Plugins run without a sandbox' });
+    /** Signs in and waits until the shell has its answer from /health/ready (when the role may read it). */
+    const signedIn = async (url: string, key: string, readsHealth: boolean) => {
+      const tab = await openConsole(browser, url, undefined);
+      tabs.push(tab);
+      const health = readsHealth ? tab.page.waitForResponse((response) => response.url().endsWith('/health/ready')) : undefined;
+      await tab.page.getByLabel('API key').fill(key);
+      await tab.page.getByRole('button', { name: 'Sign in' }).click();
+      await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await health;
+      return tab;
+    };
+
+    expect((await h.api.get('/health/ready')).body.details.sandbox.enabled).toBe(true);
+    const sandboxed = await signedIn(h.url, h.adminKey, true);
+    await sandboxed.page.getByRole('heading', { name: 'Sources' }).waitFor();
+    expect(await banner(sandboxed.page).count()).toBe(0);
+
+    const peer = await h.startPeer({ TOOLPLANE_SANDBOX: 'off' });
+    try {
+      const admin = await signedIn(peer.url, h.adminKey, true);
+      await banner(admin.page).waitFor();
+      const text = await banner(admin.page).textContent();
+      expect(text).toContain('TOOLPLANE_SANDBOX=off');
+      expect(text).toContain("run as Toolplane's own user");
+      expect(text).toContain('unset TOOLPLANE_SANDBOX');
+      await accessible(admin.page, 'sources (plugins without a sandbox)');
+      // On every page, not only the first.
+      await go(admin.page, '/catalog');
+      await admin.page.getByRole('heading', { name: 'Catalog' }).waitFor();
+      await banner(admin.page).waitFor();
+      expect(admin.errors).toEqual([]);
+
+      const operator = await signedIn(peer.url, keys.operator, true);
+      await banner(operator.page).waitFor();
+
+      // A role that may not read Toolplane's state (ops:read) is not told about it.
+      const agent = await signedIn(peer.url, keys.agent, false);
+      await agent.page.locator('[data-catalog-state="ready"]').waitFor();
+      expect(await banner(agent.page).count()).toBe(0);
+    } finally {
+      await peer.close();
+    }
+  }, 90_000);
 
   it('says so when the key is revoked or expired, or Toolplane is unreachable', async () => {
     const created = await h.api.post('/api/v1/api-keys', { name: 'short lived', role: 'auditor' });

@@ -32,7 +32,7 @@ describe('health', () => {
     expect((await get('/health/live')).body).toEqual({ status: 'ok', info: { process: { status: 'up' } }, error: {}, details: { process: { status: 'up' } } });
     const ready = await get('/health/ready');
     expect(ready.status).toBe(200);
-    const up = { database: { status: 'up' }, migrations: { status: 'up' }, calls: { status: 'up' } };
+    const up = { database: { status: 'up' }, migrations: { status: 'up' }, calls: { status: 'up' }, sandbox: { status: 'up' } };
     expect(ready.body).toEqual({ status: 'ok', info: up, error: {}, details: up });
     // A key without ops:read, or a bad one, gets the same public answer (not a 401).
     expect((await get('/health/ready', keys.agent)).body).toEqual(ready.body);
@@ -49,6 +49,7 @@ describe('health', () => {
           database: { status: 'up', latencyMs: expect.any(Number) },
           migrations: { status: 'up', applied: expect.any(Number), pending: [] },
           calls: { status: 'up', draining: false, inFlight: 0 },
+          sandbox: { status: 'up', enabled: expect.any(Boolean), mode: 'auto' },
         },
       });
       expect(ready.details.migrations.applied).toBeGreaterThan(10);

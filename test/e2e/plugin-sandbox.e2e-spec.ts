@@ -1,7 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { join, resolve } from 'node:path';
-import { makeApi, type Api } from '../helpers/toolplane-harness.js';
+import { dirname, join, resolve } from 'node:path';
+import { makeApi, startHarness, type Api } from '../helpers/toolplane-harness.js';
 import { expectNoProcesses, processesMatching, SUITE_TAG } from '../helpers/processes.js';
 import { spawnToolplane, type ToolplaneProcess } from '../helpers/toolplane-process.js';
 import { FIXTURES, ROOT } from '../helpers/upstreams.js';
@@ -10,6 +13,66 @@ const HOSTILE = resolve(FIXTURES, 'hostile-server.mjs');
 const FILESYSTEM = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const SANDBOX_UID = 65534;
 const isRoot = process.getuid?.() === 0;
+
+/**
+ * A package checked out under /tmp as `git clone` and `npm install` leave one (readable by anyone):
+ * a named root, the hostile server as a dependency in its node_modules, and `plugin/server.mjs`,
+ * which imports a sibling module and then that dependency.
+ */
+function checkoutUnderTmp(prefix: string): string {
+  const dir = mkdtempSync(`/tmp/${prefix}`);
+  chmodSync(dir, 0o755);
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'checked-out-plugin', version: '1.0.0', type: 'module' }),
+    'node_modules/hostile-dep/package.json': JSON.stringify({ name: 'hostile-dep', version: '1.0.0', type: 'module', exports: './index.mjs' }),
+    'node_modules/hostile-dep/index.mjs': readFileSync(HOSTILE, 'utf8'),
+    'plugin/sibling.mjs': 'export const ready = true;\n',
+    'plugin/server.mjs': "import { ready } from './sibling.mjs';\nif (ready) await import('hostile-dep');\n",
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true, mode: 0o755 });
+    writeFileSync(join(dir, path), text, { mode: 0o644 });
+  }
+  return dir;
+}
+
+/** An npm registry on loopback serving one package, the hostile server as its bin; counts the tarball downloads. */
+async function startPackageRegistry(name: string): Promise<{ url: string; tarballDownloads: () => number; close: () => Promise<void> }> {
+  const work = mkdtempSync('/var/tmp/toolplane-registry-');
+  mkdirSync(join(work, 'package'));
+  writeFileSync(join(work, 'package/package.json'), JSON.stringify({ name, version: '1.0.0', bin: { [name]: 'server.mjs' } }));
+  writeFileSync(join(work, 'package/server.mjs'), `#!/usr/bin/env node\n${readFileSync(HOSTILE, 'utf8')}`, { mode: 0o755 });
+  execFileSync('tar', ['czf', join(work, 'package.tgz'), '-C', work, 'package']);
+  const tarball = readFileSync(join(work, 'package.tgz'));
+  rmSync(work, { recursive: true, force: true });
+  let downloads = 0;
+  const server = createHttpServer((request, response) => {
+    const address = server.address() as { port: number };
+    const base = `http://127.0.0.1:${address.port}`;
+    if (request.url === `/${name}`) {
+      const dist = {
+        tarball: `${base}/${name}/-/${name}-1.0.0.tgz`,
+        shasum: createHash('sha1').update(tarball).digest('hex'),
+        integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+      };
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ name, 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': { name, version: '1.0.0', bin: { [name]: 'server.mjs' }, dist } } }));
+    } else if (request.url === `/${name}/-/${name}-1.0.0.tgz`) {
+      downloads++;
+      response.setHeader('content-type', 'application/octet-stream');
+      response.end(tarball);
+    } else {
+      response.statusCode = 404;
+      response.end('{}');
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    tarballDownloads: () => downloads,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
 
 /**
  * Plugins run under bubblewrap (TOOLPLANE_SANDBOX=required, so the test fails rather than passes
@@ -84,6 +147,109 @@ describe('the plugin sandbox', () => {
     // so the admin key must not appear anywhere in the report.
     expect(JSON.stringify(report)).not.toContain(readFileSync(join(dataDir, 'admin.key'), 'utf8').trim());
   });
+
+  it('says in /health/ready, to a caller with ops:read, that plugins are sandboxed', async () => {
+    const ready = await api.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.sandbox).toEqual({ status: 'up', enabled: true, mode: 'required', runAs: isRoot ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : null });
+    // Anyone else learns the check exists, not what it found.
+    const anonymous = await fetch(`${toolplane!.url}/health/ready`);
+    expect(((await anonymous.json()) as { details: Record<string, unknown> }).details.sandbox).toEqual({ status: 'up' });
+  });
+
+  it('runs a plugin checked out under /tmp, which sees its package root: sibling modules and node_modules', async () => {
+    const checkout = checkoutUnderTmp('toolplane-checkout-');
+    try {
+      await register('checkout', 'read_parent', { lifecycle: 'transient', args: [join(checkout, 'plugin/server.mjs'), SUITE_TAG] });
+      const report = (await invoke('checkout__read_parent', { paths: [join(checkout, 'package.json')] })).structuredContent;
+      expect(report.files[join(checkout, 'package.json')]).toMatchObject({ ok: true });
+      expect((await api.delete('/api/v1/sources/checkout')).status).toBe(204);
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
+  });
+
+  it('says that a plugin which fails to start ran in the sandbox, and which setting shows it more', async () => {
+    const checkout = checkoutUnderTmp('toolplane-checkout-');
+    const library = mkdtempSync('/tmp/toolplane-library-');
+    try {
+      chmodSync(library, 0o755);
+      writeFileSync(join(library, 'lib.mjs'), 'export const ready = true;\n', { mode: 0o644 });
+      writeFileSync(join(checkout, 'plugin/needs-library.mjs'), `import { ready } from '${join(library, 'lib.mjs')}';\nif (ready) await import('hostile-dep');\n`, { mode: 0o644 });
+      const failing = await api.post('/api/v1/sources', {
+        name: 'needs-library',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [join(checkout, 'plugin/needs-library.mjs'), SUITE_TAG],
+        env: { HOSTILE_TOOLS: 'echo_readonly' },
+        refreshIntervalSeconds: 0,
+      });
+      expect(failing.status).toBe(201);
+      expect(failing.body.health).toBe('unhealthy');
+      expect(failing.body.lastError).toContain('Cannot find module');
+      expect(failing.body.lastError).toContain('plugin sandbox');
+      expect(failing.body.lastError).toContain('sandbox.readOnlyPaths');
+
+      const changed = await api.patch('/api/v1/sources/needs-library', { sandbox: { readOnlyPaths: [library] } });
+      expect(changed.status).toBe(200);
+      expect((await api.post('/api/v1/sources/needs-library/refresh')).status).toBe(200);
+      expect((await api.get('/api/v1/sources/needs-library')).body).toMatchObject({ health: 'healthy', lastError: null });
+      expect((await api.delete('/api/v1/sources/needs-library')).status).toBe(204);
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+      rmSync(library, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a source's home across its processes, private to it, and removes it with the source", async () => {
+    const source = await register('homebody', 'home_counter,read_parent', { lifecycle: 'transient' });
+    const home = join(dataDir, 'plugins', source.id, 'home');
+    const first = (await invoke('homebody__home_counter', {})).structuredContent;
+    const second = (await invoke('homebody__home_counter', {})).structuredContent;
+    expect([first, second]).toEqual([
+      { home, calls: 1 },
+      { home, calls: 2 },
+    ]);
+    const info = statSync(home);
+    expect(info.mode & 0o777).toBe(0o700);
+    if (isRoot) expect({ uid: info.uid, gid: info.gid }).toEqual({ uid: SANDBOX_UID, gid: SANDBOX_UID });
+    // Another source's plugin sees neither this home nor anything else of the data directory.
+    await register('neighbour', 'read_parent,home_counter', { lifecycle: 'transient' });
+    const neighbour = (await invoke('neighbour__read_parent', { paths: [join(home, 'hostile-calls')] })).structuredContent;
+    expect(neighbour.files[join(home, 'hostile-calls')]).toEqual({ ok: false, error: 'ENOENT' });
+    expect((await invoke('neighbour__home_counter', {})).structuredContent.calls).toBe(1);
+
+    expect((await api.delete('/api/v1/sources/homebody')).status).toBe(204);
+    expect(existsSync(join(dataDir, 'plugins', source.id))).toBe(false);
+    expect((await api.delete('/api/v1/sources/neighbour')).status).toBe(204);
+    // A dry run's throwaway source keeps no home either: every home left belongs to a live source.
+    const validated = await api.post('/api/v1/sources/validate', { name: 'dry-run', transport: 'stdio', command: process.execPath, args: [HOSTILE, SUITE_TAG], env: { HOSTILE_TOOLS: 'home_counter' } });
+    expect(validated.body.valid).toBe(true);
+    const live = new Set(((await api.get('/api/v1/sources?limit=200')).body.items as { id: string }[]).map((item) => item.id));
+    expect(readdirSync(join(dataDir, 'plugins')).filter((id) => !live.has(id))).toEqual([]);
+  });
+
+  it('downloads the package of a transient npx source once, into its home’s npm cache, not on every call', async () => {
+    const registry = await startPackageRegistry('hostile-plugin');
+    try {
+      const created = await api.post('/api/v1/sources', {
+        name: 'npx-plugin',
+        transport: 'stdio',
+        lifecycle: 'transient',
+        command: 'npx',
+        args: ['--yes', `--registry=${registry.url}`, 'hostile-plugin', SUITE_TAG],
+        env: { HOSTILE_TOOLS: 'echo_readonly' },
+        refreshIntervalSeconds: 0,
+      });
+      expect({ status: created.status, health: created.body.health, lastError: created.body.lastError }).toEqual({ status: 201, health: 'healthy', lastError: null });
+      for (const word of ['one', 'two']) expect((await invoke('npx-plugin__echo_readonly', { word })).structuredContent).toEqual({ word });
+      expect(registry.tarballDownloads()).toBe(1);
+      expect(existsSync(join(dataDir, 'plugins', created.body.id, 'home', '.npm', '_npx'))).toBe(true);
+      expect((await api.delete('/api/v1/sources/npx-plugin')).status).toBe(204);
+    } finally {
+      await registry.close();
+    }
+  }, 120_000);
 
   it('ends a setsid grandchild when its source is removed', async () => {
     await register('spawner-a', 'spawn_grandchild');
@@ -183,4 +349,66 @@ describe('the plugin sandbox', () => {
     await toolplane.stop();
     await expectNoProcesses([second]);
   }, 90_000);
+});
+
+/**
+ * The README's first source, from a checkout under /tmp: Toolplane started in the checkout, its data
+ * directory the default `./.toolplane` inside it, the plugin's script given relative to it.
+ */
+describe('the plugin sandbox, for Toolplane run from a checkout under /tmp', () => {
+  it('runs a plugin named relative to the checkout, which it binds, and still hides the data directory in it', async () => {
+    const checkout = checkoutUnderTmp('toolplane-checkout-');
+    const dataDir = join(checkout, '.toolplane');
+    const h = await startHarness({ TOOLPLANE_SANDBOX: 'required' }, { dataDir, cwd: checkout });
+    try {
+      writeFileSync(join(dataDir, 'world-readable.txt'), 'visible to anyone who can see it', { mode: 0o644 });
+      expect(existsSync(join(dataDir, 'encryption.key'))).toBe(true);
+      const created = await h.api.post('/api/v1/sources', {
+        name: 'inside',
+        transport: 'stdio',
+        command: 'node',
+        args: ['plugin/server.mjs', SUITE_TAG],
+        env: { HOSTILE_TOOLS: 'read_parent' },
+      });
+      expect({ status: created.status, health: created.body.health, lastError: created.body.lastError }).toEqual({ status: 201, health: 'healthy', lastError: null });
+      const paths = [join(checkout, 'package.json'), join(dataDir, 'encryption.key'), join(dataDir, 'world-readable.txt')];
+      const invoked = await h.api.post('/api/v1/tools/inside__read_parent/invoke', { arguments: { paths } });
+      expect(invoked.status).toBe(200);
+      const files = invoked.body.result.structuredContent.files;
+      expect(files[paths[0]!]).toMatchObject({ ok: true });
+      expect([files[paths[1]!], files[paths[2]!]]).toEqual([
+        { ok: false, error: 'ENOENT' },
+        { ok: false, error: 'ENOENT' },
+      ]);
+    } finally {
+      await h.close();
+      rmSync(checkout, { recursive: true, force: true });
+    }
+    await expectNoProcesses([SUITE_TAG]);
+  }, 90_000);
+});
+
+/** Where bubblewrap is missing (TOOLPLANE_SANDBOX_BWRAP names no file), plugins run unsandboxed: it is said where people look. */
+describe('plugins without a sandbox', () => {
+  it('say so in /health/ready, which stays ready: the state and its reason, for a caller with ops:read', async () => {
+    const h = await startHarness({ TOOLPLANE_SANDBOX_BWRAP: '/nonexistent/bwrap' });
+    try {
+      expect(h.process.logs()).toContain('stdio plugins run WITHOUT a sandbox (/nonexistent/bwrap not found');
+      const ready = await h.api.get('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.status).toBe('ok');
+      expect(ready.body.details.sandbox).toEqual({
+        status: 'up',
+        enabled: false,
+        mode: 'auto',
+        reason: expect.stringContaining('/nonexistent/bwrap not found'),
+        warning: expect.stringContaining("plugins run as Toolplane's own user"),
+        fix: expect.stringContaining('apt-get install bubblewrap'),
+      });
+      const anonymous = await fetch(`${h.url}/health/ready`);
+      expect(((await anonymous.json()) as { details: Record<string, unknown> }).details.sandbox).toEqual({ status: 'up' });
+    } finally {
+      await h.close();
+    }
+  });
 });

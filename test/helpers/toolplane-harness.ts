@@ -44,15 +44,17 @@ export interface Api {
 
 /**
  * A real Toolplane process on a loopback port (the built `npm start` entry point), with its own
- * fresh database on the test PostgreSQL server (migrations applied at start) and data directory.
+ * fresh database on the test PostgreSQL server (migrations applied at start) and data directory
+ * (a new temporary one unless `options.dataDir` names it; removed by `close` either way), started
+ * in `options.cwd` (else this process's directory).
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: { dataDir?: string; cwd?: string } = {}): Promise<Harness> {
   const serverUrl = process.env.TOOLPLANE_TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TOOLPLANE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
   const dbName = `tp_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${dbName}`, serverUrl);
   const databaseUrl = withDatabase(serverUrl, dbName);
-  const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'toolplane-e2e-'));
   const adminKey = `test_${randomBytes(16).toString('hex')}`;
   const settings: Record<string, string> = {
     HOST: '127.0.0.1',
@@ -65,7 +67,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   };
   let toolplane: ToolplaneProcess;
   try {
-    toolplane = await spawnToolplane({ ...settings, TOOLPLANE_DATA_DIR: dataDir });
+    toolplane = await spawnToolplane({ ...settings, TOOLPLANE_DATA_DIR: dataDir }, { cwd: options.cwd });
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

@@ -12,6 +12,8 @@ export interface SpawnOptions {
   entry?: string[];
   /** Its own process group, as a shell starts a foreground job: signal it all with `process.kill(-pid, signal)`. */
   detached?: boolean;
+  /** Its working directory (default: this process's). */
+  cwd?: string;
 }
 
 export interface ToolplaneProcess {
@@ -27,13 +29,14 @@ export interface ToolplaneProcess {
 
 /**
  * Runs the built Toolplane (`dist/src/main.js`, as `npm start` does, unless `options.entry` says
- * otherwise) with the given environment and waits for its "ready" log line. The environment is
- * exactly `env` plus PATH and HOME.
+ * otherwise) with the given environment (and in `options.cwd`, else this process's directory) and
+ * waits for its "ready" log line. The environment is exactly `env` plus PATH and HOME.
  */
 export async function spawnToolplane(env: Record<string, string>, options: SpawnOptions = {}): Promise<ToolplaneProcess> {
   const entry = options.entry ?? [MAIN];
   if (!existsSync(entry[0]!)) throw new Error(`${entry[0]} is missing: run "npm run build" first (npm test does)`);
   const child = spawn(process.execPath, entry, {
+    cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached === true,

@@ -345,10 +345,16 @@ export function SourceFormPage(props: { name?: string }) {
             {text('cwd', 'Working directory')}
             <div class="field">
               <label for="field-lifecycle">Lifecycle</label>
-              <select id="field-lifecycle" value={form.lifecycle} onChange={(event) => update({ lifecycle: event.currentTarget.value })}>
+              <select id="field-lifecycle" value={form.lifecycle} onChange={(event) => update({ lifecycle: event.currentTarget.value })} aria-describedby={['lifecycle-help', described('lifecycle')].filter(Boolean).join(' ')}>
                 <option value="transient">transient (a process per call)</option>
                 <option value="singleton">singleton (one long-lived process)</option>
               </select>
+              <p class="help" id="lifecycle-help">
+                Transient: a new process for every call and discovery, stopped after it. Nothing stays running, but every call pays the
+                start: tens of milliseconds for a node script, a second or more for an npx package (npm starts first; the package is
+                downloaded once, into its home in the data directory). Singleton: one process kept running and shared by every call. No
+                start per call, but it holds its memory while idle (it stops after 10 minutes unused) and keeps its state between calls.
+              </p>
               <ProblemList id="lifecycle-problems" problems={byField('lifecycle')} />
             </div>
             {rowsEditor('env', 'Environment')}

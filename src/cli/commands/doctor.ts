@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isLoopback } from '../../config/app-config.js';
-import { decideSandbox } from '../../mcp/stdio/sandbox-probe.js';
+import { decideSandbox, UNSANDBOXED_WARNING } from '../../mcp/stdio/sandbox-probe.js';
 import type { ApiClient } from '../api-client.js';
 import { describeOrigin, keyAdvice, type ConnectionSettings } from '../connection-settings.js';
 import { contextOf, type CliContext } from '../context.js';
@@ -40,11 +40,11 @@ export function registerDoctorCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Checks: the server answers /health/ready; the database and migrations (their detail needs a key
-with ops:read); the API key is accepted, and its role; the plugin sandbox (from /metrics, else
-bubblewrap on this host when the server is on loopback); each enabled source's health and last error.
-Each check is one line with its reason; a failed one says what to fix. Exit status: 0 all passed
-(warnings allowed), 1 a check failed, 3 the server could not be reached.`,
+Checks: the server answers /health/ready; the database, migrations and plugin sandbox (their
+detail needs a key with ops:read; without it, bubblewrap is tried on this host when the server is
+on loopback); the API key is accepted, and its role; each enabled source's health and last error.
+Each check is one line with its reason; a failed one says what to fix.
+Exit status: 0 all passed (warnings allowed), 1 a check failed, 3 the server could not be reached.`,
     )
     .action(async (_options: unknown, command: Command) => {
       const ctx = contextOf(command);
@@ -88,7 +88,7 @@ async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
 
   const access = await keyCheck(api, settings).catch((error: unknown) => ({ check: failedCheck('api key', error), permissions: new Set<string>() }));
   checks.push(access.check);
-  checks.push(await sandboxCheck(api, access.permissions.has('ops:read')).catch((error: unknown) => failedCheck('sandbox', error)));
+  checks.push(sandboxCheck(api, withDetail ? health.details.sandbox : undefined));
   if (access.permissions.has('sources:read')) checks.push(...(await sourceChecks(api).catch((error: unknown) => [failedCheck('sources', error)])));
   else if (access.check.status === 'ok') checks.push({ name: 'sources', status: 'skip', detail: 'this key may not read sources (sources:read)' });
   return checks;
@@ -164,19 +164,17 @@ async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{
   return { check: { name: 'api key', status: 'ok', detail }, permissions: new Set(me.permissions) };
 }
 
-async function sandboxCheck(api: ApiClient, canReadMetrics: boolean): Promise<Check> {
-  const fix = 'install bubblewrap on the server (apt-get install bubblewrap) and make sure it may create namespaces; see docs/operations.md, "Plugin sandbox"';
-  if (canReadMetrics) {
-    const { text } = await api.request('GET', '/metrics', { accept: 'text/plain' });
-    const count = (sandboxed: boolean) => {
-      const match = new RegExp(`^toolplane_plugin_processes\\{sandboxed="${sandboxed}"\\} (\\d+)`, 'm').exec(text);
-      return match ? Number(match[1]) : 0;
-    };
-    const [inside, outside] = [count(true), count(false)];
-    const processes = (n: number) => countOf(n, 'plugin process', 'plugin processes');
-    if (outside > 0) return { name: 'sandbox', status: 'warn', detail: `${processes(outside)} ${outside === 1 ? 'runs' : 'run'} without a sandbox`, fix };
-    if (inside > 0) return { name: 'sandbox', status: 'ok', detail: `${processes(inside)} ${inside === 1 ? 'runs' : 'run'} sandboxed` };
+/** Plugins that run without a sandbox fail the check: they can read what Toolplane can. */
+function sandboxCheck(api: ApiClient, check: Health['details'][string] | undefined): Check {
+  if (check && typeof check.enabled === 'boolean') {
+    const mode = `TOOLPLANE_SANDBOX=${String(check.mode)}`;
+    if (check.enabled) {
+      const runAs = check.runAs as { uid: number; gid: number } | null;
+      return { name: 'sandbox', status: 'ok', detail: `stdio plugins run in a bubblewrap sandbox ${runAs ? `as uid ${runAs.uid}, gid ${runAs.gid}` : "as Toolplane's own user"} (${mode})` };
+    }
+    return { name: 'sandbox', status: 'fail', detail: `stdio plugins run WITHOUT a sandbox: ${String(check.reason)}; ${String(check.warning)}`, fix: String(check.fix) };
   }
+  // No detail (a key without ops:read): a server on this host would find what a trial run here finds.
   const host = new URL(api.baseUrl).hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || isLoopback(host)) {
     const status = decideSandbox({
@@ -188,10 +186,10 @@ async function sandboxCheck(api: ApiClient, canReadMetrics: boolean): Promise<Ch
       currentUid: process.getuid?.() ?? -1,
     });
     return status.enabled
-      ? { name: 'sandbox', status: 'ok', detail: 'bubblewrap works on this host (checked here; no plugin process is running to ask the server about)' }
-      : { name: 'sandbox', status: 'warn', detail: `plugins would run without a sandbox on this host: ${status.reason}`, fix };
+      ? { name: 'sandbox', status: 'ok', detail: "bubblewrap works on this host (tried here: this key may not read the server's own report, ops:read)" }
+      : { name: 'sandbox', status: 'fail', detail: `plugins would run without a sandbox on this host: ${status.reason}; ${UNSANDBOXED_WARNING}`, fix: status.fix };
   }
-  return { name: 'sandbox', status: 'skip', detail: 'no plugin process is running and the server is on another host; run "toolplane doctor" there to check bubblewrap' };
+  return { name: 'sandbox', status: 'skip', detail: 'this key may not read the server\'s report (ops:read) and the server is on another host; run "toolplane doctor" there with an admin or operator key' };
 }
 
 async function sourceChecks(api: ApiClient): Promise<Check[]> {

@@ -1,10 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
 import { decideSandbox, sandboxPolicy, SandboxUnavailableError } from './sandbox-probe.js';
 import { sandboxedLaunch, type SandboxPolicy } from './sandbox.js';
 
 const policy: SandboxPolicy = { bwrapPath: '/usr/bin/bwrap', hiddenPaths: ['/'], runAs: { uid: 65534, gid: 65534 } };
+/** bwrap's own arguments: what comes before the command it runs. */
+const mounts = (args: string[]) => args.slice(0, args.indexOf('--'));
 const base = { command: 'node', args: ['server.js'], cwd: '/srv/plugin', env: { PATH: '/usr/bin', HOME: '/root' } };
 
 describe('sandboxedLaunch', () => {
@@ -57,6 +61,165 @@ describe('sandboxedLaunch', () => {
     }
   });
 
+  /** A package checked out under /tmp: a named root, a dependency in its node_modules, a script beside a sibling module. */
+  const checkout = (dir: string) => {
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'plugin-under-tmp', type: 'module' }),
+      'node_modules/greeting/package.json': JSON.stringify({ name: 'greeting', type: 'module', exports: './index.js' }),
+      'node_modules/greeting/index.js': "export const greeting = 'hello';\n",
+      'dist/package.json': JSON.stringify({ type: 'module' }),
+      'dist/sibling.js': "export const from = 'sibling';\n",
+      'dist/server.js': "import { greeting } from 'greeting';\nimport { from } from './sibling.js';\nprocess.stdout.write(`${greeting} from ${from}`);\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    // Readable by the sandbox user, as an operator makes a plugin's files.
+    for (const path of [dir, join(dir, 'node_modules'), join(dir, 'node_modules/greeting'), join(dir, 'dist')]) chmodSync(path, 0o755);
+  };
+
+  it("binds a script's package root under /tmp (the nearest package.json naming a package), not the script alone", () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      checkout(join(dir, 'checkout'));
+      const root = join(dir, 'checkout');
+      const launch = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(root, 'dist/server.js')] });
+      const joined = launch.args.join(' ');
+      expect(joined).toContain(`--ro-bind ${root} ${root}`);
+      // The root covers its node_modules, dist and the script: no bind of its own for any of them.
+      expect(mounts(launch.args).filter((arg) => arg.startsWith(root) && arg !== root)).toEqual([]);
+      // Every parent bwrap has to create inside the private /tmp is made reachable (0755), not left 0700 root.
+      expect(joined).toContain(`--perms 0755 --dir ${dir} --ro-bind ${root}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('binds the node_modules a script inside node_modules resolves its dependencies from, and a lone script’s own directory', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      const project = join(dir, 'project');
+      const packageDir = join(project, 'node_modules/@scope/server');
+      mkdirSync(join(packageDir, 'dist'), { recursive: true });
+      writeFileSync(join(project, 'package.json'), '{"name": "project"}');
+      writeFileSync(join(packageDir, 'package.json'), '{"name": "@scope/server"}');
+      writeFileSync(join(packageDir, 'dist/package.json'), '{"type": "module"}');
+      writeFileSync(join(packageDir, 'dist/index.js'), '');
+      const inPackage = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(packageDir, 'dist/index.js'), 'stdio'] }).args;
+      expect(inPackage.join(' ')).toContain(`--ro-bind ${join(project, 'node_modules')} ${join(project, 'node_modules')}`);
+      expect(mounts(inPackage).filter((arg) => arg.startsWith(packageDir))).toEqual([]);
+
+      const lone = join(dir, 'lone');
+      mkdirSync(lone);
+      writeFileSync(join(lone, 'server.mjs'), '');
+      const loneArgs = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(lone, 'server.mjs')] }).args;
+      expect(loneArgs.join(' ')).toContain(`--ro-bind ${lone} ${lone}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves paths the source lists to its own settings: a writable path inside a package root stays writable', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      checkout(dir);
+      const data = join(dir, 'data');
+      mkdirSync(data);
+      writeFileSync(join(data, 'notes.json'), '{}');
+      const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(dir, 'dist/server.js'), join(data, 'notes.json')] }, { settings: { writablePaths: [data] } }).args;
+      expect(args.join(' ')).toContain(`--ro-bind ${dir} ${dir} --bind ${data} ${data}`);
+      expect(args.join(' ')).not.toContain(`--ro-bind ${data}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads no package.json that is not a file (a FIFO would block)', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      mkdirSync(join(dir, 'app'));
+      writeFileSync(join(dir, 'app/server.mjs'), '');
+      execFileSync('mkfifo', [join(dir, 'package.json')]);
+      const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(dir, 'app/server.mjs')] }).args;
+      expect(args.join(' ')).toContain(`--ro-bind ${join(dir, 'app')} ${join(dir, 'app')}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds a package root whatever package.json files hold (foreign text never breaks a launch)', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      const script = join(dir, 'a/b/server.mjs');
+      mkdirSync(dirname(script), { recursive: true });
+      writeFileSync(script, '');
+      fc.assert(
+        fc.property(fc.option(fc.string(), { nil: undefined }), fc.option(fc.oneof(fc.string(), fc.json()), { nil: undefined }), (outer, inner) => {
+          for (const [path, text] of [[join(dir, 'package.json'), outer], [join(dir, 'a/package.json'), inner]] as const) {
+            if (text === undefined) rmSync(path, { force: true });
+            else writeFileSync(path, text);
+          }
+          const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [script] }).args;
+          const bound = args.filter((_, index) => args[index - 1] === '--ro-bind').filter((path) => path.startsWith(dir));
+          expect(bound.length).toBeGreaterThanOrEqual(1);
+          for (const path of bound) expect(script.startsWith(`${path}/`)).toBe(true);
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes relative arguments from the working directory: what they need is bound too', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      checkout(join(dir, 'checkout'));
+      mkdirSync(join(dir, 'work'));
+      const launch = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: join(dir, 'work'), args: ['../checkout/dist/server.js', 'stdio'] });
+      expect(launch.args.join(' ')).toContain(`--ro-bind ${join(dir, 'checkout')} ${join(dir, 'checkout')}`);
+      expect(launch.args.join(' ')).toContain(`--ro-bind ${join(dir, 'work')} ${join(dir, 'work')}`);
+      expect(launch.args.join(' ')).not.toContain(`${join(dir, 'work')}/stdio`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a plugin under /tmp that imports a sibling module and a dependency from its node_modules', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      chmodSync(dir, 0o755);
+      checkout(join(dir, 'checkout'));
+      chmodSync(join(dir, 'checkout'), 0o755);
+      const status = decideSandbox({ mode: 'required', bwrapPath: '/usr/bin/bwrap', dataDir: '/nonexistent-data', uid: 65534, gid: 65534, currentUid: process.getuid?.() ?? 1000 });
+      if (!status.enabled) throw new Error('no sandbox');
+      const launch = sandboxedLaunch(status.policy, { command: process.execPath, args: [join(dir, 'checkout/dist/server.js')], env: { PATH: process.env.PATH ?? '' } });
+      const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: 'utf8', timeout: 20_000 });
+      expect({ stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({ stdout: 'hello from sibling', stderr: '', status: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('hides the data directory inside a bound package root, then binds the source’s home writable at its own path as HOME', () => {
+    const dir = mkdtempSync('/tmp/sandbox-spec-');
+    try {
+      checkout(dir);
+      const dataDir = join(dir, '.toolplane');
+      const home = join(dataDir, 'plugins', 'source-id', 'home');
+      mkdirSync(home, { recursive: true });
+      const launch = sandboxedLaunch({ ...policy, hiddenPaths: [dataDir] }, { ...base, cwd: dir, args: [join(dir, 'dist/server.js')] }, { home });
+      const joined = launch.args.join(' ');
+      expect(joined).toContain(
+        `--ro-bind ${dir} ${dir} --tmpfs ${dataDir} --perms 0755 --dir ${join(dataDir, 'plugins')} --perms 0755 --dir ${join(dataDir, 'plugins', 'source-id')} --bind ${home} ${home}`,
+      );
+      expect(launch.env).toMatchObject({ HOME: home, TMPDIR: '/tmp' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives the plugin HOME and TMPDIR in its private /tmp unless the source declares them', () => {
     expect(sandboxedLaunch(policy, base).env).toMatchObject({ HOME: '/tmp', TMPDIR: '/tmp', PATH: '/usr/bin' });
     const declared = sandboxedLaunch(policy, { ...base, env: { ...base.env, HOME: '/srv/home' } }, { declaredEnv: ['HOME'] });
@@ -68,14 +231,14 @@ describe('decideSandbox', () => {
   const options = { mode: 'auto' as const, bwrapPath: '/usr/bin/bwrap', dataDir: '/nonexistent-data', uid: 65534, gid: 65534, currentUid: process.getuid?.() ?? 1000 };
 
   it('is off when configured off, without probing', () => {
-    expect(decideSandbox({ ...options, mode: 'off', bwrapPath: '/nope' })).toEqual({ enabled: false, reason: 'TOOLPLANE_SANDBOX=off' });
+    expect(decideSandbox({ ...options, mode: 'off', bwrapPath: '/nope' })).toEqual({ enabled: false, reason: 'TOOLPLANE_SANDBOX=off', fix: expect.stringContaining('unset TOOLPLANE_SANDBOX') });
   });
 
   it('reports a missing bwrap (auto) or refuses to start (required)', () => {
     const status = decideSandbox({ ...options, bwrapPath: '/nonexistent/bwrap' });
-    expect(status).toEqual({ enabled: false, reason: expect.stringContaining('/nonexistent/bwrap not found') });
+    expect(status).toEqual({ enabled: false, reason: expect.stringContaining('/nonexistent/bwrap not found'), fix: expect.stringContaining('apt-get install bubblewrap') });
     expect(() => decideSandbox({ ...options, mode: 'required', bwrapPath: '/nonexistent/bwrap' })).toThrow(SandboxUnavailableError);
-    expect(decideSandbox({ ...options, platform: 'darwin' })).toEqual({ enabled: false, reason: expect.stringContaining('needs Linux') });
+    expect(decideSandbox({ ...options, platform: 'darwin' })).toEqual({ enabled: false, reason: expect.stringContaining('needs Linux'), fix: expect.stringContaining('trusted code') });
   });
 
   it('enables bubblewrap after a real trial run on this machine', () => {

@@ -18,8 +18,10 @@ export class StdioProcessExitError extends Error {
     readonly stderrTail: string,
     /** What it wrote on stdout that is not JSON-RPC, quoted, when it never sent a message that is. */
     readonly strayStdout?: string,
+    /** What else explains the exit (e.g. the sandbox it ran in), added in parentheses. */
+    note?: string,
   ) {
-    super(describeExit(exitCode, signal, stderrTail) + (strayStdout ? `; it wrote ${strayStdout} on stdout, not JSON-RPC` : ''));
+    super(describeExit(exitCode, signal, stderrTail) + (strayStdout ? `; it wrote ${strayStdout} on stdout, not JSON-RPC` : '') + (note ? ` (${note})` : ''));
     this.name = 'StdioProcessExitError';
   }
 }

@@ -9,7 +9,7 @@ import { largeMessagesOffThread, OFF_THREAD_MIN_BYTES, parseLargeMessage } from 
 import { OrderedDelivery } from '../../shared/off-thread/ordered-delivery.js';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-registry.js';
-import { sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
+import { SANDBOX_START_NOTE, sandboxedLaunch, type Launch, type SandboxPolicy, type SandboxSettings } from './sandbox.js';
 import { StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
 import { printable } from './printable-text.js';
@@ -49,8 +49,8 @@ export interface StdioProcessOptions {
   scrub?: (text: string) => string;
   /** Schemas over these limits in a `tools/list` result parsed off the event loop are trimmed there (see trimOversizedSchemas). */
   schemaLimits?: SchemaLimits;
-  /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated). */
-  sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings };
+  /** Run the server in this sandbox (absent: as Toolplane's own user, unisolated), `home` as its HOME. */
+  sandbox?: { policy: SandboxPolicy; pluginDir?: string; settings?: SandboxSettings; home?: string };
 }
 
 export interface StdioExit {
@@ -225,7 +225,9 @@ export class StdioProcessTransport implements Transport {
     const launch: Launch = { command: this.options.command, args: this.options.args ?? [], cwd: this.options.cwd, env: buildChildEnvironment(declared) };
     const sandbox = this.options.sandbox;
     if (!sandbox) return launch;
-    return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared) });
+    // Without a cwd of its own the server starts in Toolplane's: the sandbox must show that one too.
+    launch.cwd ??= currentDirectory();
+    return sandboxedLaunch(sandbox.policy, launch, { pluginDir: sandbox.pluginDir, settings: sandbox.settings, declaredEnv: Object.keys(declared), home: sandbox.home });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -299,7 +301,9 @@ export class StdioProcessTransport implements Transport {
         }
         if (this.exitError === undefined) {
           const stray = !this.spokeProtocol && this.stray.seen ? this.stray.quoted(this.scrub) : undefined;
-          this.exitError = new StdioProcessExitError(code, signal, printable(this.scrub(this.stderrBuffer.summary())), stray);
+          // A process that ends before it spoke failed to start: in the sandbox, that may be why.
+          const note = this.options.sandbox && !this.spokeProtocol ? SANDBOX_START_NOTE : undefined;
+          this.exitError = new StdioProcessExitError(code, signal, printable(this.scrub(this.stderrBuffer.summary())), stray, note);
           this.onerror?.(this.exitError);
         }
         this.markExited();
@@ -401,6 +405,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private handleOversized(line: OversizedLine): void {
+    if (!this.spokeProtocol) this.firstMessage();
     const error = new StdioMessageTooLargeError(line.bytes, this.maxLineBytes);
     this.onerror?.(error);
     // Fail the request the dropped response belonged to now rather than at its timeout.
@@ -419,6 +424,15 @@ export class StdioProcessTransport implements Transport {
     this.closeNotified = true;
     this.interceptor?.closed();
     this.onclose?.();
+  }
+}
+
+/** This process's working directory; undefined when it no longer exists. */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
   }
 }
 

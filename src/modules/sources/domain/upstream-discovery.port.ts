@@ -7,8 +7,10 @@ import type { DiscoveryOptions, DiscoveryResult, UpstreamTarget } from './upstre
  */
 export abstract class UpstreamDiscovery {
   abstract discover(target: UpstreamTarget, options: DiscoveryOptions): Promise<DiscoveryResult>;
-  /** Close every pooled connection and process of a source (update, disable, removal). */
+  /** Close every pooled connection and process of a source (update, disable). */
   abstract release(sourceId: string): Promise<void>;
+  /** Release a removed source and delete what its plugins kept between processes (their home). */
+  abstract forget(sourceId: string): Promise<void>;
   /**
    * Calls `listener` with a source's id when its upstream announces, on a connection Toolplane
    * keeps open, that its tools changed (MCP `notifications/tools/list_changed`); answers the

@@ -47,7 +47,7 @@ export class RemoveSourceHandler implements ICommandHandler<RemoveSourceCommand,
     });
     this.events.publish(new CatalogChanged(id));
     await this.refresher.cancel(id);
-    await this.discovery.release(id);
+    await this.discovery.forget(id);
     this.circuits.forget(id);
   }
 }

@@ -101,7 +101,7 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
     } catch (error) {
       report.connection = { ok: false, error: error instanceof Error ? error.message : String(error), durationMs: Math.round(performance.now() - started) };
     } finally {
-      await this.discovery.release(previewId);
+      await this.discovery.forget(previewId);
     }
     report.valid = report.problems.length === 0 && report.connection.ok;
     return report;
