@@ -107,6 +107,9 @@ describe('the admin console', () => {
     await row.getByText('healthy').waitFor();
     await expect(row.getByRole('cell').nth(5).textContent()).resolves.toBe(String(EVERYTHING_TOOL_COUNT));
     await expect(row.textContent()).resolves.toContain('legacy');
+    // The count reads as English: "1 source", "2 sources".
+    const registered: number = (await h.api.get('/api/v1/sources')).body.items.length;
+    await page.getByText(registered === 1 ? /^1 source, / : new RegExp(`^${registered} sources, `)).waitFor();
     // A source registered elsewhere appears without a reload, failing, with its reason.
     await h.api.post('/api/v1/sources?wait=true', { name: 'broken', transport: 'stdio', command: 'node', args: ['-e', 'process.exit(3)'], refreshIntervalSeconds: 0 });
     const broken = page.getByRole('row').filter({ hasText: 'broken' });

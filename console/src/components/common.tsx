@@ -36,6 +36,11 @@ export function When(props: { at: string | null | undefined }) {
   return <time dateTime={props.at} title={date.toISOString()}>{ago(date)}</time>;
 }
 
+/** `1 source`, `2 sources`. */
+export function countOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}
+
 export function ago(date: Date): string {
   const seconds = Math.round((Date.now() - date.getTime()) / 1000);
   if (seconds < 5) return 'just now';

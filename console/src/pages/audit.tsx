@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api.js';
-import { Badge, Empty, ErrorState, JsonView, Loading, When } from '../components/common.js';
+import { Badge, countOf, Empty, ErrorState, JsonView, Loading, When } from '../components/common.js';
 import { useDebounced, useResource } from '../hooks.js';
 import type { AuditEvent, Page } from '../types.js';
 
@@ -33,7 +33,7 @@ export function AuditPage() {
         {chain.data &&
           (chain.data.intact ? (
             <p>
-              <Badge value="intact" /> The chain is intact: {chain.data.events} events verified{chain.data.head ? `, head #${chain.data.head.seq} ${chain.data.head.hash.slice(0, 16)}…` : ''}.
+              <Badge value="intact" /> The chain is intact: {countOf(chain.data.events, 'event')} verified{chain.data.head ? `, head #${chain.data.head.seq} ${chain.data.head.hash.slice(0, 16)}…` : ''}.
             </p>
           ) : (
             <p>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { query, request } from '../api.js';
-import { Badge, Empty, ErrorState, Link } from '../components/common.js';
+import { Badge, countOf, Empty, ErrorState, Link } from '../components/common.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { setQuery } from '../router.js';
@@ -116,7 +116,7 @@ export function CatalogPage() {
     </div>
   );
   const current = listing.key === key;
-  const count = listing.nextCursor ? `${listing.items.length}+ tools` : `${listing.items.length} tools`;
+  const count = listing.nextCursor ? `${listing.items.length}+ tools` : countOf(listing.items.length, 'tool');
   return (
     <section aria-labelledby="catalog-title" class="catalog">
       <div class="page-head">

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError, request, send, type Problem } from '../api.js';
-import { ErrorState, Link, Loading } from '../components/common.js';
+import { countOf, ErrorState, Link, Loading } from '../components/common.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
@@ -381,10 +381,10 @@ export function SourceFormPage(props: { name?: string }) {
           )}
           {!checking && report && allProblems.length === 0 && (
             <p class="ok">
-              Valid{test?.connection?.ok ? `: connected in ${Math.round(test.connection.durationMs)} ms, ${test.tools?.length ?? 0} tools found.` : '. Test connection starts it and lists its tools.'}
+              Valid{test?.connection?.ok ? `: connected in ${Math.round(test.connection.durationMs)} ms, ${countOf(test.tools?.length ?? 0, 'tool')} found.` : '. Test connection starts it and lists its tools.'}
             </p>
           )}
-          {!checking && allProblems.length > 0 && <p class="problem">{allProblems.length === 1 ? '1 problem' : `${allProblems.length} problems`} to fix before saving.</p>}
+          {!checking && allProblems.length > 0 && <p class="problem">{countOf(allProblems.length, 'problem')} to fix before saving.</p>}
           {testing && (
             <p>
               <span class="spinner" aria-hidden="true" /> Connecting…

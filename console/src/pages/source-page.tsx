@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { describeError, query, send } from '../api.js';
-import { Badge, ConfirmDialog, Empty, ErrorState, Link, Loading, When, ms } from '../components/common.js';
+import { Badge, ConfirmDialog, countOf, Empty, ErrorState, Link, Loading, When, ms } from '../components/common.js';
 import { useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
@@ -88,7 +88,7 @@ export function SourcePage(props: { name: string }) {
           }}
         >
           <p>
-            Its {s.toolCount} tools leave the catalog and every agent loses them{s.transport === 'stdio' ? '; its processes are stopped' : '; its connections are closed'}. Its history is kept.
+            Its {countOf(s.toolCount, 'tool')} {s.toolCount === 1 ? 'leaves' : 'leave'} the catalog and every agent loses {s.toolCount === 1 ? 'it' : 'them'}{s.transport === 'stdio' ? '; its processes are stopped' : '; its connections are closed'}. Its history is kept.
           </p>
         </ConfirmDialog>
       )}

@@ -1,4 +1,4 @@
-import { Badge, Empty, ErrorState, Link, Loading, When } from '../components/common.js';
+import { Badge, countOf, Empty, ErrorState, Link, Loading, When } from '../components/common.js';
 import { useResource } from '../hooks.js';
 import { useCan } from '../session-context.js';
 import type { Page, Source } from '../types.js';
@@ -21,7 +21,7 @@ export function SourcesPage() {
       </div>
       {sources.data && (
         <p class="summary" aria-live="polite">
-          {items.length} sources{failing > 0 ? `, ${failing} failing` : ', none failing'}
+          {countOf(items.length, 'source')}{failing > 0 ? `, ${failing} failing` : ', none failing'}
         </p>
       )}
       {sources.error !== undefined && <ErrorState error={sources.error} retry={sources.reload} />}

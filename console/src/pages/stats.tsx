@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, query } from '../api.js';
 import { Chart, type Series } from '../components/chart.js';
-import { Empty, ErrorState, Loading, ms } from '../components/common.js';
+import { countOf, Empty, ErrorState, Loading, ms } from '../components/common.js';
 import type { StatsGroup } from '../types.js';
 
 const WINDOWS: [string, number][] = [
@@ -98,7 +98,7 @@ export function StatsPage() {
       {data && allCalls > 0 && (
         <>
           <div class="charts">
-            <Chart title="Calls per minute" unit="calls/min" times={data.times} series={[{ label: 'all', values: totals.map((count) => count / bucketMinutes) }, ...series((group) => group.count / bucketMinutes)]} summary={`${allCalls} calls in the window`} />
+            <Chart title="Calls per minute" unit="calls/min" times={data.times} series={[{ label: 'all', values: totals.map((count) => count / bucketMinutes) }, ...series((group) => group.count / bucketMinutes)]} summary={`${countOf(allCalls, 'call')} in the window`} />
             <Chart title="Error rate" unit="%" times={data.times} series={[{ label: 'all', values: totals.map((count, index) => (count ? (100 * errors[index]!) / count : null)) }, ...series((group) => 100 * group.errorRate)]} summary={`${errors.reduce((sum, count) => sum + count, 0)} errors in the window`} />
             <Chart title="p50 latency" unit="ms" times={data.times} series={series((group) => group.p50DurationMs)} summary={`median duration of the ${top.length} busiest ${groupBy}s`} />
             <Chart title="p95 latency" unit="ms" times={data.times} series={series((group) => group.p95DurationMs)} summary={`95th percentile duration of the ${top.length} busiest ${groupBy}s`} />
