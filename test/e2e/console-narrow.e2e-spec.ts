@@ -40,6 +40,12 @@ describe('the console at 390 px', () => {
     ['/keys', 'API keys'],
   ];
 
+  it('counts in English: one source is "1 source"', async () => {
+    const { page } = tab;
+    await goTo(page, '/sources');
+    await page.getByText(/^1 source, none failing$/).waitFor({ timeout: 15_000 });
+  });
+
   it('fits every page in the width of the screen', async () => {
     const { page } = tab;
     const overflowing: Record<string, { width: number; widest: string }> = {};
