@@ -30,16 +30,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Only src/upstream speaks to MCP servers (the SDK's client) and only the MCP server module answers MCP clients (its server).
+    files: ['src/**/*.ts'],
+    ignores: ['src/upstream/**', 'src/modules/mcp-server/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/*'] }] },
+  },
+  {
+    files: ['src/upstream/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/server', '@modelcontextprotocol/server/*'] }] },
+  },
+  {
+    files: ['src/modules/mcp-server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/*'] }] },
+  },
+  {
     // Domain code stays free of framework, ORM and SDK imports.
     files: ['src/modules/*/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', '@modelcontextprotocol/*', 'class-validator', 'class-transformer'] }],
     },
-  },
-  {
-    // Only src/mcp talks to the MCP SDK.
-    files: ['src/modules/**/*.ts', 'src/shared/**/*.ts', 'src/config/**/*.ts'],
-    ignores: ['src/modules/*/domain/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/*'] }] },
   },
 );

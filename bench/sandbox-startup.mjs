@@ -1,7 +1,7 @@
 // `npm run build && node bench/sandbox-startup.mjs`: what the plugin sandbox costs a transient call.
 // A transient stdio source starts one process per call: connect (spawn + MCP handshake), one
 // `tools/call`, close (the process group is killed and reaped). This runs exactly that path of
-// Toolplane's MCP client (dist/src/mcp/client-factory.js) against the hand-written hostile fixture's
+// Toolplane's MCP client (dist/src/upstream/client-factory.js) against the hand-written hostile fixture's
 // smallest tool, with the sandbox (bubblewrap, as Toolplane would set it up here) and without,
 // interleaved call by call in the same run. Reports ms per call (p50/p95/mean) and the CPU this
 // process (Toolplane's side) spends per call.
@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { connectUpstream } = await import(join(ROOT, 'dist/src/mcp/client-factory.js'));
-const { Deadline } = await import(join(ROOT, 'dist/src/mcp/deadline.js'));
-const { decideSandbox } = await import(join(ROOT, 'dist/src/mcp/stdio/sandbox-probe.js'));
+const { connectUpstream } = await import(join(ROOT, 'dist/src/upstream/client-factory.js'));
+const { Deadline } = await import(join(ROOT, 'dist/src/upstream/deadline.js'));
+const { decideSandbox } = await import(join(ROOT, 'dist/src/upstream/stdio/sandbox-probe.js'));
 
 const CALLS = Number(process.env.SANDBOX_BENCH_CALLS ?? 200);
 const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));

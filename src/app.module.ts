@@ -18,6 +18,8 @@ import { CatalogNotificationsModule } from './shared/catalog-notifications.modul
 import { CoreModule } from './shared/core.module.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';
+import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
+import { UpstreamModule } from './upstream/upstream.module.js';
 
 @Module({})
 export class AppModule {
@@ -30,6 +32,7 @@ export class AppModule {
         CatalogNotificationsModule,
         MetricsModule,
         TracingModule,
+        UpstreamModule,
         AuditModule,
         AccessModule,
         SecretsModule,
@@ -38,6 +41,7 @@ export class AppModule {
         SourcesModule,
         ExecutionModule,
         ConfigurationModule,
+        McpServerModule,
       ],
       controllers: [HealthController],
       providers: [

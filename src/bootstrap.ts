@@ -5,7 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { registerConsoleRoutes } from './console-host/console-routes.js';
-import { registerMcpRoutes } from './mcp/gateway/fastify-mcp-routes.js';
+import { registerMcpRoutes } from './modules/mcp-server/http/fastify-mcp-routes.js';
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
 import { AuthGuard } from './modules/access/interface/auth.guard.js';
 import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';

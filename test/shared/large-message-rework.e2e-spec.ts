@@ -1,4 +1,4 @@
-import { reworkLargeMessages } from '../../src/mcp/http/large-message-rework.js';
+import { reworkLargeMessages } from '../../src/upstream/http/large-message-rework.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';
 import { MAX_MESSAGE_VALUES, OFF_THREAD_MIN_BYTES } from '../../src/shared/off-thread/large-message.js';
 import { offThread } from '../../src/shared/off-thread/off-thread-worker.js';

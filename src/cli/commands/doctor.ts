@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isLoopback } from '../../config/app-config.js';
-import { decideSandbox, UNSANDBOXED_WARNING } from '../../mcp/stdio/sandbox-probe.js';
+import { decideSandbox, UNSANDBOXED_WARNING } from '../../upstream/stdio/sandbox-probe.js';
 import type { ApiClient } from '../api-client.js';
 import { describeOrigin, keyAdvice, type ConnectionSettings } from '../connection-settings.js';
 import { contextOf, type CliContext } from '../context.js';

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ProcessHostEnvironment } from '../../config/host-environment.js';
-import { McpModule } from '../../mcp/mcp.module.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
@@ -31,7 +30,7 @@ import { DnsRemoteHostCheck } from './infrastructure/dns-remote-host-check.js';
 import { SourceRepository } from './domain/source.repository.js';
 import { FilesystemCommandLocator } from './infrastructure/filesystem-command-locator.js';
 import { SandboxUserAccess } from './infrastructure/sandbox-user-access.js';
-import { SANDBOX_STATUS, type SandboxStatus } from '../../mcp/stdio/sandbox-probe.js';
+import { SANDBOX_STATUS, type SandboxStatus } from '../../upstream/stdio/sandbox-probe.js';
 import { ManifestReader } from './infrastructure/manifest/manifest-reader.js';
 import { SourceMapper } from './infrastructure/source.mapper.js';
 import { TypeormSourceRepository } from './infrastructure/typeorm-source.repository.js';
@@ -39,7 +38,7 @@ import { TypeormSourceViews } from './infrastructure/typeorm-source-views.js';
 import { SourcesController } from './interface/sources.controller.js';
 
 @Module({
-  imports: [AuditModule, SecretsModule, InventoryModule, McpModule],
+  imports: [AuditModule, SecretsModule, InventoryModule],
   controllers: [SourcesController],
   providers: [
     {
@@ -74,6 +73,6 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
-  exports: [CircuitBreakers, UpstreamTargets, McpModule, SourceRepository, SourceSpecChecker, HostEnvironment],
+  exports: [CircuitBreakers, UpstreamTargets, SourceRepository, SourceSpecChecker, HostEnvironment],
 })
 export class SourcesModule {}

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
-import { liveStdioProcessCounts } from '../../mcp/stdio/process-registry.js';
+import { liveStdioProcessCounts } from '../../upstream/stdio/process-registry.js';
 import { WorkMetrics, type CallObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
 
 /** Buckets for call and commit durations, in seconds: 1 ms to 2 min. */

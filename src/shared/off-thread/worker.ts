@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { trimOversizedSchemas } from '../../mcp/listing-guard.js';
+import { trimOversizedSchemas } from '../../upstream/listing-guard.js';
 import { canonicalStoredJson } from '../../modules/audit/infrastructure/stored-text.js';
 import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';

@@ -1,0 +1,65 @@
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { untilClosed } from '../../../shared/until-closed.js';
+
+interface ListStream {
+  server: Server;
+  /** Ends the HTTP response (closing the server alone leaves the client's stream open). */
+  end: () => void;
+}
+
+/**
+ * Standalone GET streams of sessionless 2025-era clients: the one thing such a client can listen
+ * on. Each stream has a server instance of its own that stays connected while the client reads,
+ * and hears `notifications/tools/list_changed` when the catalog it lists changes.
+ */
+export class LegacyListStreams {
+  private readonly streams = new Set<ListStream>();
+
+  /** @param maxStreams streams open at most per process; past it a GET is answered 503. */
+  constructor(private readonly maxStreams = 10_000) {}
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  async open(server: Server, request: Request, authInfo: AuthInfo): Promise<Response> {
+    if (this.streams.size >= this.maxStreams) {
+      void server.close().catch(() => undefined);
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32000, message: `Too many open streams (${this.maxStreams}); try again later.` }, id: null },
+        { status: 503, headers: { 'Retry-After': '5' } },
+      );
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const stream: ListStream = { server, end: () => undefined };
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      this.streams.delete(stream);
+      void server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { authInfo });
+    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      close();
+      return response;
+    }
+    const body = untilClosed(response.body, close);
+    stream.end = body.end;
+    this.streams.add(stream);
+    request.signal.addEventListener('abort', close, { once: true });
+    return new Response(body.stream, { status: response.status, headers: response.headers });
+  }
+
+  notifyToolsChanged(): void {
+    for (const { server } of this.streams) void server.sendToolListChanged().catch(() => undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    const streams = [...this.streams];
+    this.streams.clear();
+    for (const stream of streams) stream.end();
+    await Promise.allSettled(streams.map(({ server }) => server.close()));
+  }
+}

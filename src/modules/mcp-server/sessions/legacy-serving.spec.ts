@@ -1,0 +1,52 @@
+import { Server } from '@modelcontextprotocol/server';
+import { relayedInputCapabilities } from '../../../upstream/relayed-input.js';
+import { LegacyListStreams } from './legacy-list-streams.js';
+import { declaresInputCapabilities } from './legacy-sessions.js';
+import { McpGatewayServer } from '../mcp-gateway-server.js';
+import type { McpCatalog } from '../mcp-catalog.js';
+import type { McpExchange, McpToolServers } from '../mcp-tool-servers.js';
+import { randomBytes } from 'node:crypto';
+import { SecretCipher } from '../../secrets/domain/secret-cipher.js';
+
+const exchange: McpExchange = { principal: { id: 'admin', name: 'admin', roles: ['admin'] }, surface: { kind: 'all' } } as McpExchange;
+
+describe('2025-era serving', () => {
+  it('opens a session only for an initialize that declares an input capability', () => {
+    const initialize = (capabilities: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities } });
+    expect(declaresInputCapabilities(initialize({ sampling: {} }))).toBe(true);
+    expect(declaresInputCapabilities(initialize({ roots: { listChanged: true } }))).toBe(true);
+    expect(declaresInputCapabilities(initialize({}))).toBe(false);
+    expect(declaresInputCapabilities({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { capabilities: { sampling: {} } } })).toBe(false);
+    expect(declaresInputCapabilities([initialize({ sampling: {} })])).toBe(false);
+  });
+
+  it('refuses a standalone stream past the limit with 503', async () => {
+    const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+    const response = await new LegacyListStreams(0).open(server, new Request('http://localhost/mcp', { headers: { accept: 'text/event-stream' } }), { token: '', clientId: 'admin', scopes: [] });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+  });
+
+  it('answers 503 with Retry-After once shutdown has begun', async () => {
+    const catalog = { onToolsChanged: () => () => undefined } as unknown as McpCatalog;
+    const gateway = new McpGatewayServer({} as McpToolServers, catalog, new SecretCipher(randomBytes(32)));
+    await gateway.beforeApplicationShutdown();
+    const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const response = await gateway.handle(request, { jsonrpc: '2.0', id: 9, method: 'ping' }, exchange);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ id: 9, error: { code: -32000 } });
+  });
+});
+
+describe('relayedInputCapabilities', () => {
+  it('keeps the input kinds Toolplane relays and nothing else', () => {
+    expect(relayedInputCapabilities({ elicitation: { form: {} }, sampling: {}, roots: { listChanged: true }, extensions: { x: {} }, experimental: {} })).toEqual({
+      elicitation: { form: {} },
+      sampling: {},
+      roots: { listChanged: true },
+    });
+    expect(relayedInputCapabilities({ sampling: true, elicitation: null })).toEqual({});
+  });
+});
