@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { Principal } from '../modules/access/domain/principal.js';
-import { PublicWithDetailFor } from '../modules/access/interface/auth.guard.js';
+import type { Principal } from '../shared/principal/principal.js';
+import { PublicWithDetailFor } from '../shared/http/route-access.js';
 import { InFlightCalls } from '../modules/execution/application/in-flight-calls.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { SANDBOX_STATUS, UNSANDBOXED_WARNING, type SandboxStatus } from '../upstream/stdio/sandbox-probe.js';

@@ -1,4 +1,4 @@
-import { ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '../../src/modules/access/domain/permissions.js';
+import { ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '../../src/shared/principal/permissions.js';
 import { makeApi, startHarness, type Harness } from '../helpers/toolplane-harness.js';
 
 /**

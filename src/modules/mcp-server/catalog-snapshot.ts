@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { decideSource, decideTool, isRestricted, type ScopeDecision, type ToolScope } from '../access/domain/tool-scope.js';
+import { decideSource, decideTool, isRestricted, type ScopeDecision } from '../access/domain/tool-scope.js';
+import { type ToolScope } from '../../shared/principal/tool-scope.js';
 import type { ToolView } from '../inventory/application/tool-view.js';
 import { toMcpTool } from '../catalog/domain/tool-formats.js';
 

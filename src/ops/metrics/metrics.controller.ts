@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Requires } from '../../modules/access/interface/auth.guard.js';
+import { Requires } from '../../shared/http/route-access.js';
 import { PrometheusMetrics } from './prometheus-metrics.js';
 
 @ApiTags('ops')

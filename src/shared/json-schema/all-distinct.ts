@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../modules/inventory/domain/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** JSON equality, as uniqueItems means it: key order aside, 1 and 1.0 the same. Linear: canonical JSON in a set. */
 export function allDistinct(items: unknown[]): boolean {

@@ -1,7 +1,8 @@
 import type { ProblemList } from '../../../shared/domain-error.js';
 import { API_KEY_NAME_MAX, API_KEY_OWNER_MAX, type ApiKey } from '../domain/api-key.js';
-import { isRole, ROLES, type Role } from '../domain/permissions.js';
-import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN, type ToolScope } from '../domain/tool-scope.js';
+import { isRole, ROLES, type Role } from '../../../shared/principal/permissions.js';
+import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN } from '../domain/tool-scope.js';
+import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 
 /** A key's settings as a request or a configuration file gives them, not checked yet. */
 export interface ApiKeySpecInput {

@@ -1,5 +1,5 @@
 import { keyState, type ApiKey } from '../domain/api-key.js';
-import type { Role } from '../domain/permissions.js';
+import type { Role } from '../../../shared/principal/permissions.js';
 
 /** An API key as the API shows it: never the key, never its hash. */
 export interface ApiKeyView {

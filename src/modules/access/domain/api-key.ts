@@ -1,6 +1,7 @@
-import type { Role } from './permissions.js';
-import type { Principal } from './principal.js';
-import { isRestricted, type ToolScope } from './tool-scope.js';
+import type { Role } from '../../../shared/principal/permissions.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { isRestricted } from './tool-scope.js';
+import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 
 /** An API key as stored: never the key itself, only its hash and the first characters to recognise it. */
 export interface ApiKey {

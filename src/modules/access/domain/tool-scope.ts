@@ -1,12 +1,4 @@
-/**
- * The tools a principal may see and call, when it is restricted: source names and qualified tool
- * names, each a list of patterns where `*` stands for any run of characters. A list that is absent
- * does not restrict; both present, a tool must match both (the tool list narrows the sources).
- */
-export interface ToolScope {
-  sources?: string[];
-  tools?: string[];
-}
+import type { ToolScope } from '../../../shared/principal/tool-scope.js';
 
 /** What the decision needs to know of a tool. */
 export interface ScopedTool {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DomainError } from '../../../shared/domain-error.js';
 import { ApiKeyRepository, keyState, principalOf, type ApiKey } from '../domain/api-key.js';
-import type { Principal } from '../domain/principal.js';
+import type { Principal } from '../../../shared/principal/principal.js';
 
 /** How long a key looked up is trusted before it is read again: a revocation elsewhere takes effect within it. */
 const CACHE_MS = 5000;

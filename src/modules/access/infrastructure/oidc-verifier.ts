@@ -1,9 +1,10 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { OidcSettings } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
-import { isRole, type Role } from '../domain/permissions.js';
-import type { Principal } from '../domain/principal.js';
-import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN, type ToolScope } from '../domain/tool-scope.js';
+import { isRole, type Role } from '../../../shared/principal/permissions.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN } from '../domain/tool-scope.js';
+import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 
 /** Asymmetric algorithms only: a symmetric one (HS256) would let whoever knows the key mint tokens. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];

@@ -1,6 +1,6 @@
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { ApiKeyRepository, type ApiKey } from '../domain/api-key.js';
-import { isRole } from '../domain/permissions.js';
+import { isRole } from '../../../shared/principal/permissions.js';
 
 interface Row {
   id: string;

@@ -5,9 +5,9 @@ import { IsString, MaxLength } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import { ExplainAccessQuery, type AccessExplanation } from '../application/explain-access/explain-access.query.js';
-import { PERMISSIONS, roleAllows } from '../domain/permissions.js';
-import type { Principal } from '../domain/principal.js';
-import { CurrentPrincipal, Requires } from './auth.guard.js';
+import { PERMISSIONS, roleAllows } from '../../../shared/principal/permissions.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 
 export class ExplainAccessDto {
   @ApiProperty({ description: 'An API key id, or "admin".', example: 'admin' })

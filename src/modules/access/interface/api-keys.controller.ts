@@ -11,9 +11,9 @@ import type { CreatedApiKey } from '../application/create-api-key/create-api-key
 import { GetApiKeyQuery } from '../application/get-api-key/get-api-key.query.js';
 import { ListApiKeysQuery, type ApiKeyPage } from '../application/list-api-keys/list-api-keys.query.js';
 import { RevokeApiKeyCommand } from '../application/revoke-api-key/revoke-api-key.command.js';
-import { ROLES } from '../domain/permissions.js';
-import type { Principal } from '../domain/principal.js';
-import { CurrentPrincipal, Requires } from './auth.guard.js';
+import { ROLES } from '../../../shared/principal/permissions.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 
 /** Only names the fields: CreateApiKey checks every value (checkApiKeySpec), so each problem is reported at once. */
 export class CreateApiKeyDto {

@@ -1,55 +1,20 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
-import { ApiExtension } from '@nestjs/swagger';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
-import type { Permission } from '../domain/permissions.js';
-import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../domain/principal.js';
+import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../../../shared/principal/principal.js';
 import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
 import { hashApiKey } from '../infrastructure/api-key-secret.js';
 import { looksLikeJwt, type OidcVerifier } from '../infrastructure/oidc-verifier.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
+import { declaredAccess, detailFor, type Access, type RouteTargets } from '../../../shared/http/route-access.js';
 
 /** The OidcVerifier, or null when no issuer is configured. */
 export const OIDC_VERIFIER = Symbol('OIDC_VERIFIER');
 
 export const ADMIN_KEY = Symbol('ADMIN_KEY');
-const IS_PUBLIC = 'toolplane:public';
-const PERMISSION = 'toolplane:permission';
-
-/** Marks an endpoint reachable without credentials (health, docs). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
-
-const DETAIL_FOR = 'toolplane:detail-for';
-
-/**
- * A public endpoint that tells more to a caller holding `permission`: a valid credential that
- * grants it sets `request.principal`; a missing, bad or lesser one is not refused (the answer is
- * the public one), but a bad one still counts against its address's failed authentications.
- */
-export const PublicWithDetailFor = (permission: Permission) => applyDecorators(Public(), SetMetadata(DETAIL_FOR, permission));
-
-/** The extension naming an operation's permission in the OpenAPI document. */
-export const PERMISSION_EXTENSION = 'x-toolplane-permission';
-
-/**
- * The one permission a route needs; every route that is not public declares one (the
- * authorization matrix test holds every operation of the OpenAPI document to it). It is
- * published in the API reference as `x-toolplane-permission`.
- */
-export const Requires = (permission: Permission) => applyDecorators(SetMetadata(PERMISSION, permission), ApiExtension(PERMISSION_EXTENSION, permission));
-
-type RouteTargets = Parameters<Reflector['getAllAndOverride']>[1];
-type Access = 'public' | Permission | undefined;
-
-/** What a route declares: public, a permission, or nothing (refused). */
-export function declaredAccess(reflector: Reflector, targets: RouteTargets): Access {
-  if (reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return 'public';
-  return reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
-}
-
 type AuthedRequest = { headers: Record<string, string | string[] | undefined>; principal?: Principal; ip?: string; socket?: { remoteAddress?: string } };
 
 /** Client addresses remembered for failed authentications at most (the oldest are forgotten first). */
@@ -88,10 +53,10 @@ export class AuthGuard implements CanActivate {
     const access = this.accessOf(handler, controller);
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     if (access === 'public') {
-      const detailFor = this.reflector.getAllAndOverride<Permission | undefined>(DETAIL_FOR, [handler, controller]);
-      if (detailFor && (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined)) {
+      const detail = detailFor(this.reflector, [handler, controller]);
+      if (detail && (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined)) {
         const principal = await this.throttled(request, () => this.authenticate(request)).catch(() => undefined);
-        if (principal && may(principal, detailFor)) request.principal = principal;
+        if (principal && may(principal, detail)) request.principal = principal;
       }
       return true;
     }
@@ -162,10 +127,6 @@ export class AuthGuard implements CanActivate {
     return this.apiKeys.authenticateHash(presentedHash);
   }
 }
-
-export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  return context.switchToHttp().getRequest<AuthedRequest>().principal ?? ANONYMOUS_DEVELOPER;
-});
 
 function tooManyFailures(retryAfterMs: number): DomainError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -2,9 +2,9 @@ import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
-import { ROLES } from '../domain/permissions.js';
+import { ROLES } from '../../../shared/principal/permissions.js';
 import { ROLE_SCOPE_PREFIX } from '../infrastructure/oidc-verifier.js';
-import { Public } from './auth.guard.js';
+import { Public } from '../../../shared/http/route-access.js';
 
 /** The metadata an MCP client reads to find where to get a token for a resource (RFC 9728). */
 export interface ProtectedResourceMetadata {

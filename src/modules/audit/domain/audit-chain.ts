@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../inventory/domain/canonical-json.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { AuditEvent } from './audit-event.js';
 
 /** A link of a hash chain: its number, its hash over the previous one, and a signature where one was made. */

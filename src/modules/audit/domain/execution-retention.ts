@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from '../../inventory/domain/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
 import { GENESIS_HASH } from './audit-chain.js';
 
 /**

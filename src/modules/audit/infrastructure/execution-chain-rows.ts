@@ -1,5 +1,5 @@
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
-import { sha256Hex } from '../../inventory/domain/canonical-json.js';
+import { sha256Hex } from '../../../shared/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
 import { NOTHING_PURGED, type ChainAnchor } from '../domain/execution-retention.js';
 import { canonicalStoredJson } from './stored-text.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ExecutionRecord } from '../../execution/domain/execution.js';
-import { sha256Hex } from '../../inventory/domain/canonical-json.js';
+import { sha256Hex } from '../../../shared/canonical-json.js';
 import { anyText, canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
 import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';
 import { canonicalStoredJson, storedJson, storedStrings, storedText } from './stored-text.js';

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
-import { Requires } from '../../access/interface/auth.guard.js';
+import { Requires } from '../../../shared/http/route-access.js';
 import { VerifyAuditChainQuery, type AuditChainReport } from '../application/verify-audit-chain/verify-audit-chain.query.js';
 import { ChainHeadDto, ChainProblemDto } from './chain.dto.js';
 

@@ -4,7 +4,7 @@ import { ValidationFailed } from '../../../shared/domain-error.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
-import { ADMIN, type Principal } from '../../access/domain/principal.js';
+import { ADMIN, type Principal } from '../../../shared/principal/principal.js';
 import { ExecutionsController } from './executions.controller.js';
 
 describe('ExecutionsController query parameters', () => {

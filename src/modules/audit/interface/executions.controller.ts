@@ -13,8 +13,8 @@ import { GetExecutionQuery } from '../application/get-execution/get-execution.qu
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { VerifyExecutionChainQuery, type ExecutionChainReport } from '../application/verify-execution-chain/verify-execution-chain.query.js';
 import { ExecutionChainReportDto, ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
-import { may, type Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import { may, type Principal } from '../../../shared/principal/principal.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 
 /** PostgreSQL text cannot hold NUL; no name or id contains control characters. */
 const PRINTABLE = /^\P{Cc}*$/u;

@@ -1,4 +1,4 @@
-import type { ToolScope } from '../../access/domain/tool-scope.js';
+import type { ToolScope } from '../../../shared/principal/tool-scope.js';
 /**
  * The catalog: the read side agents see. One entry is one tool of one source, as the
  * inventory holds it; formats turn entries into what MCP clients and LLM APIs expect.

@@ -8,9 +8,10 @@ import { CatalogAnswer, CatalogPage, SearchCatalogQuery } from '../application/s
 import { CATALOG_FORMATS } from '../domain/catalog.js';
 import { AnthropicToolDto, McpToolDto, NotConvertibleDto, OpenAiChatToolDto, OpenAiResponsesToolDto } from './catalog.dto.js';
 import { parseCatalogRequest } from './catalog-request.js';
-import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
-import { may, type Principal } from '../../access/domain/principal.js';
-import { isRestricted, type ToolScope } from '../../access/domain/tool-scope.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
+import { may, type Principal } from '../../../shared/principal/principal.js';
+import { isRestricted } from '../../access/domain/tool-scope.js';
+import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 import type { ApiKeyView } from '../../access/application/api-key-view.js';
 import { GetApiKeyQuery } from '../../access/application/get-api-key/get-api-key.query.js';
 import { DomainError } from '../../../shared/domain-error.js';

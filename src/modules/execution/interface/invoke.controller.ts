@@ -5,8 +5,8 @@ import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResp
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { McpTelemetry } from '../../../ops/tracing/mcp-telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
-import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 import { ExecuteToolCommand } from '../application/execute-tool/execute-tool.command.js';
 import type { ExecutionRecord } from '../domain/execution.js';
 import type { ExecutionView } from '../../audit/application/execution-view.js';

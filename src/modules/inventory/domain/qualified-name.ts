@@ -1,4 +1,4 @@
-import { sha256Hex } from './canonical-json.js';
+import { sha256Hex } from '../../../shared/canonical-json.js';
 
 export const QUALIFIED_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
 
 /** A tool as its upstream describes it; everything the definition hash covers. */
 export interface ToolDefinition {

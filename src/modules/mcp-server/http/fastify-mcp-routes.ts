@@ -5,8 +5,8 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../../access/domain/principal.js';
-import { Requires } from '../../access/interface/auth.guard.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { Requires } from '../../../shared/http/route-access.js';
 import { MCP_SCOPE } from '../../access/interface/protected-resource.controller.js';
 import { DomainError } from '../../../shared/domain-error.js';
 import { clientOf } from '../../../shared/http/client-of.js';

@@ -6,8 +6,8 @@ import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOk
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
-import type { Principal } from '../../access/domain/principal.js';
-import { CurrentPrincipal, Requires } from '../../access/interface/auth.guard.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 import type { InventoryChanges } from '../../inventory/domain/inventory-diff.js';
 import { GetSourceQuery } from '../application/get-source/get-source.query.js';
 import { ListSourcesQuery } from '../application/list-sources/list-sources.query.js';

@@ -5,7 +5,7 @@ import { Clock } from '../../../../shared/unit-of-work.js';
 import { GetToolQuery } from '../../../inventory/application/get-tool/get-tool.query.js';
 import type { ToolView } from '../../../inventory/application/tool-view.js';
 import { ApiKeyRepository, keyState, principalOf } from '../../domain/api-key.js';
-import { ADMIN, may, type Principal } from '../../domain/principal.js';
+import { ADMIN, may, type Principal } from '../../../../shared/principal/principal.js';
 import { decideTool } from '../../domain/tool-scope.js';
 import { AccessExplanation, ExplainAccessQuery } from './explain-access.query.js';
 import { isUuid } from '../../../../shared/uuid.js';

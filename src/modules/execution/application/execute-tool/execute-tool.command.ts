@@ -1,4 +1,4 @@
-import type { ToolScope } from '../../../access/domain/tool-scope.js';
+import type { ToolScope } from '../../../../shared/principal/tool-scope.js';
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';

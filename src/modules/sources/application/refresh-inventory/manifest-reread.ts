@@ -3,7 +3,7 @@ import { CatalogChangeNotifier } from '../../../../shared/catalog-events.js';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { canonicalJson } from '../../../inventory/domain/canonical-json.js';
+import { canonicalJson } from '../../../../shared/canonical-json.js';
 import type { Source, SourceChanges, SourceProps } from '../../domain/source.js';
 import { SourceRepository } from '../../domain/source.repository.js';
 import { UpstreamDiscovery } from '../../domain/upstream-discovery.port.js';

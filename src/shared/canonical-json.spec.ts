@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
+import { canonicalInputs, sortedCopy } from '../../test/helpers/sorted-copy.js';
 import { canonicalJson } from './canonical-json.js';
-import { definitionHash } from './tool-definition.js';
+import { definitionHash } from '../modules/inventory/domain/tool-definition.js';
 
 const value = canonicalInputs({ dates: true });
 
