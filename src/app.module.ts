@@ -5,6 +5,7 @@ import type { AppConfig } from './config/app-config.js';
 import { AccessModule } from './modules/access/access.module.js';
 import { ADMIN_KEY, AuthGuard } from './modules/access/interface/auth.guard.js';
 import { AuditModule } from './modules/audit/audit.module.js';
+import { ExecutionsModule } from './modules/executions/executions.module.js';
 import { CatalogModule } from './modules/catalog/catalog.module.js';
 import { ExecutionModule } from './modules/execution/execution.module.js';
 import { InventoryModule } from './modules/inventory/inventory.module.js';
@@ -34,6 +35,7 @@ export class AppModule {
         TracingModule,
         UpstreamModule,
         AuditModule,
+        ExecutionsModule,
         AccessModule,
         SecretsModule,
         InventoryModule,

@@ -1,8 +1,8 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from '../modules/secrets/infrastructure/encryption-key.js';
-import { SecretCipher } from '../modules/secrets/domain/secret-cipher.js';
+import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from './crypto/encryption-key.js';
+import { SecretCipher } from './crypto/secret-cipher.js';
 import { openDatabase, type Database } from './database/database.js';
 import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator, UnitOfWork } from './unit-of-work.js';

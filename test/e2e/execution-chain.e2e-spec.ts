@@ -1,5 +1,5 @@
-import { executionLinkHash } from '../../src/modules/audit/domain/execution-chain.js';
-import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/audit/infrastructure/execution-chain-rows.js';
+import { executionLinkHash } from '../../src/modules/executions/domain/execution-chain.js';
+import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/executions/infrastructure/execution-chain-rows.js';
 import { makeApi, startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING } from '../helpers/upstreams.js';
 

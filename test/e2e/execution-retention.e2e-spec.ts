@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { GENESIS_HASH } from '../../src/modules/audit/domain/audit-chain.js';
-import { executionLinkHash } from '../../src/modules/audit/domain/execution-chain.js';
-import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/audit/infrastructure/execution-chain-rows.js';
+import { executionLinkHash } from '../../src/modules/executions/domain/execution-chain.js';
+import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/executions/infrastructure/execution-chain-rows.js';
 import { Ed25519AuditSigner } from '../../src/modules/audit/infrastructure/ed25519-audit-signer.js';
 import { decodeKey } from '../../src/config/app-config.js';
-import { SecretCipher } from '../../src/modules/secrets/domain/secret-cipher.js';
+import { SecretCipher } from '../../src/shared/crypto/secret-cipher.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, type Api, type Harness, type Peer } from '../helpers/toolplane-harness.js';

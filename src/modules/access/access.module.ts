@@ -13,6 +13,8 @@ import { ApiKeyAuthenticator } from './infrastructure/api-key-authenticator.js';
 import { Sha256ApiKeySecrets } from './infrastructure/api-key-secret.js';
 import { ForgetChangedKeysHandler } from './infrastructure/forget-changed-keys.handler.js';
 import { TypeormApiKeyRepository } from './infrastructure/typeorm-api-key.repository.js';
+import { ScopedTools } from './domain/scoped-tools.port.js';
+import { SqlScopedTools } from './infrastructure/sql-scoped-tools.js';
 import { ExplainAccessHandler } from './application/explain-access/explain-access.handler.js';
 import { AccessController } from './interface/access.controller.js';
 import { ApiKeysController } from './interface/api-keys.controller.js';
@@ -28,6 +30,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
   providers: [
     { provide: ApiKeyRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormApiKeyRepository(uow), inject: [TypeormUnitOfWork] },
     { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
+    { provide: ScopedTools, useFactory: (uow: TypeormUnitOfWork) => new SqlScopedTools(uow), inject: [TypeormUnitOfWork] },
     { provide: ApiKeyAuthenticator, useFactory: (keys: ApiKeyRepository) => new ApiKeyAuthenticator(keys), inject: [ApiKeyRepository] },
     { provide: OIDC_VERIFIER, useFactory: (config: AppConfig) => (config.oidc ? new OidcVerifier(config.oidc) : null), inject: [APP_CONFIG] },
     CreateApiKeyHandler,

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/core.module.js';
 import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
-import { AuditModule } from '../audit/audit.module.js';
+import { ExecutionsModule } from '../executions/executions.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
 import { RateLimits } from './application/rate-limits.js';
@@ -20,7 +20,7 @@ import { SqlToolRouteReader } from './infrastructure/sql-tool-route-reader.js';
 import { InvokeController } from './interface/invoke.controller.js';
 
 @Module({
-  imports: [SourcesModule, AuditModule],
+  imports: [SourcesModule, ExecutionsModule],
   controllers: [InvokeController],
   providers: [
     { provide: ToolRouteReader, useFactory: (uow: TypeormUnitOfWork) => new SqlToolRouteReader(uow), inject: [TypeormUnitOfWork] },

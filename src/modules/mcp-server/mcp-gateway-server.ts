@@ -23,7 +23,7 @@ import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
 import { WorkMetrics } from '../../shared/work-metrics.js';
-import { SecretCipher } from '../secrets/domain/secret-cipher.js';
+import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { claimsOfInitialize, isInitialize, SealedSessions } from './sessions/sealed-session.js';
 
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */

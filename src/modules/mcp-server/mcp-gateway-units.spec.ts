@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ExecutionRecord } from '../execution/domain/execution.js';
+import type { ExecutionRecord } from '../executions/domain/execution.js';
 import type { ToolView } from '../inventory/application/tool-view.js';
 import { EXECUTION_META_KEY, toCallToolResult } from './calls/call-result.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';

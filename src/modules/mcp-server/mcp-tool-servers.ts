@@ -21,7 +21,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../shared/principal/principal.js';
 import type { ToolScope } from '../../shared/principal/tool-scope.js';
 import { ExecuteToolCommand } from '../execution/application/execute-tool/execute-tool.command.js';
-import type { ExecutionCaller, ExecutionRecord } from '../execution/domain/execution.js';
+import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../execution/domain/tool-invoker.port.js';
 import { isLogLevel, refusal } from '../../upstream/upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../../upstream/client-info.js';

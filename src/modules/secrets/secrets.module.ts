@@ -4,7 +4,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { DeleteSecretHandler } from './application/delete-secret/delete-secret.handler.js';
 import { ListSecretsHandler } from './application/list-secrets/list-secrets.handler.js';
 import { PutSecretHandler } from './application/put-secret/put-secret.handler.js';
-import { SecretCipher } from './domain/secret-cipher.js';
+import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { SecretRepository } from './domain/secret.js';
 import { TypeormSecretRepository } from './infrastructure/typeorm-secret.repository.js';
 import { SecretsController } from './interface/secrets.controller.js';

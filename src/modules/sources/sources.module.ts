@@ -4,7 +4,7 @@ import { ProcessHostEnvironment } from '../../config/host-environment.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
-import { SecretCipher } from '../secrets/domain/secret-cipher.js';
+import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { CircuitBreakers } from './application/circuit-breakers.js';
 import { UpstreamTargets } from './application/upstream-targets.js';

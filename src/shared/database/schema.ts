@@ -18,7 +18,7 @@ import { ExecutionTraceId1797100000000 } from '../../../migrations/1797100000000
 import { ExecutionIndexesAscending1797200000000 } from '../../../migrations/1797200000000-execution-indexes-ascending.js';
 import { ToolListPosition1797300000000 } from '../../../migrations/1797300000000-tool-list-position.js';
 import { AuditEventOrmEntity } from '../../modules/audit/infrastructure/audit-event.orm-entity.js';
-import { ExecutionOrmEntity } from '../../modules/audit/infrastructure/execution.orm-entity.js';
+import { ExecutionOrmEntity } from '../../modules/executions/infrastructure/execution.orm-entity.js';
 import { SourceToolOrmEntity } from '../../modules/inventory/infrastructure/source-tool.orm-entity.js';
 import { SecretOrmEntity } from '../../modules/secrets/infrastructure/secret.orm-entity.js';
 import { SourceOrmEntity } from '../../modules/sources/infrastructure/source.orm-entity.js';

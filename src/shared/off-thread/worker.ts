@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { trimOversizedSchemas } from '../../upstream/listing-guard.js';
-import { canonicalStoredJson } from '../../modules/audit/infrastructure/stored-text.js';
+import { canonicalStoredJson } from '../../modules/executions/infrastructure/stored-text.js';
 import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
 import { isRecord } from '../is-record.js';
 import { holdsMoreValues } from '../value-count.js';

@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../domain/execution.js';
+import type { ExecutionRecord } from '../../executions/domain/execution.js';
 
 /** DESIGN §3: a tool's own isError is a 200; everything else says why it did not run. */
 export function httpStatusOf(record: ExecutionRecord): number {

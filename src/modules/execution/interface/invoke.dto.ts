@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ExecutionErrorViewDto, ExecutionResponseDto } from '../../audit/interface/execution.dto.js';
+import { ExecutionErrorViewDto, ExecutionResponseDto } from '../../executions/interface/execution.dto.js';
 
 /** The per-call timeout a caller may ask for, in ms. */
 export const INVOKE_TIMEOUT_MS = { min: 1, max: 3_600_000 } as const;

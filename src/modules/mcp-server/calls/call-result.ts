@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
-import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import type { ExecutionRecord } from '../../executions/domain/execution.js';
 
 /**
  * `_meta` key naming the execution Toolplane recorded for a tools/call: in the result when the

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ExecutionCaller } from '../../execution/domain/execution.js';
+import type { ExecutionCaller } from '../../executions/domain/execution.js';
 import type { InputRequestHandler, LogLevel, UpstreamLogMessage } from '../../execution/domain/tool-invoker.port.js';
 import type { ServedEra } from './call-result.js';
 import type { CallerSignal } from '../../../shared/caller-signal.js';

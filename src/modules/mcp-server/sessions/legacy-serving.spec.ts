@@ -6,7 +6,7 @@ import { McpGatewayServer } from '../mcp-gateway-server.js';
 import type { McpCatalog } from '../mcp-catalog.js';
 import type { McpExchange, McpToolServers } from '../mcp-tool-servers.js';
 import { randomBytes } from 'node:crypto';
-import { SecretCipher } from '../../secrets/domain/secret-cipher.js';
+import { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 
 const exchange: McpExchange = { principal: { id: 'admin', name: 'admin', roles: ['admin'] }, surface: { kind: 'all' } } as McpExchange;
 

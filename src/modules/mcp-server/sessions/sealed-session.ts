@@ -1,4 +1,4 @@
-import { SecretCipher } from '../../secrets/domain/secret-cipher.js';
+import { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { isRecord } from '../../../shared/is-record.js';
 
 /** Session ids Toolplane issues to 2025-era clients start with this; the rest is sealed. */

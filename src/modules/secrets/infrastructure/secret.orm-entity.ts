@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { SealedValue } from '../domain/secret-cipher.js';
+import type { SealedValue } from '../../../shared/crypto/secret-cipher.js';
 
 @Entity({ name: 'secrets' })
 export class SecretOrmEntity {

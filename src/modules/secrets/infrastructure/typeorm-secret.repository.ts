@@ -1,6 +1,6 @@
 import { In, MoreThan } from 'typeorm';
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { SecretCipher } from '../domain/secret-cipher.js';
+import { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { SecretMetadata, SecretRepository } from '../domain/secret.js';
 import { SecretOrmEntity } from './secret.orm-entity.js';
 

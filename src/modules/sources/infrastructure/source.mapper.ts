@@ -1,4 +1,4 @@
-import type { SecretCipher } from '../../secrets/domain/secret-cipher.js';
+import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { Source, SourceProps } from '../domain/source.js';
 import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
 import { SourceOrmEntity } from './source.orm-entity.js';

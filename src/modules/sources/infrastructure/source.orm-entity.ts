@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
-import type { SealedValue } from '../../secrets/domain/secret-cipher.js';
+import type { SealedValue } from '../../../shared/crypto/secret-cipher.js';
 import type { ManifestSummary, UpstreamIdentity } from '../domain/source.js';
 import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
 

@@ -1,6 +1,6 @@
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { decodeCursor, encodeCursor } from '../../../shared/http/cursor.js';
-import type { SecretCipher } from '../../secrets/domain/secret-cipher.js';
+import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import type { SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';

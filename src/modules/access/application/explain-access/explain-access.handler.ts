@@ -1,15 +1,13 @@
 import { Inject } from '@nestjs/common';
-import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '../../../../shared/domain-error.js';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DomainError, NotFound } from '../../../../shared/domain-error.js';
 import { Clock } from '../../../../shared/unit-of-work.js';
-import { GetToolQuery } from '../../../inventory/application/get-tool/get-tool.query.js';
-import type { ToolView } from '../../../inventory/application/tool-view.js';
 import { ApiKeyRepository, keyState, principalOf } from '../../domain/api-key.js';
 import { ADMIN, may, type Principal } from '../../../../shared/principal/principal.js';
+import { ScopedTools } from '../../domain/scoped-tools.port.js';
 import { decideTool } from '../../domain/tool-scope.js';
 import { AccessExplanation, ExplainAccessQuery } from './explain-access.query.js';
 import { isUuid } from '../../../../shared/uuid.js';
-
 
 /**
  * The decision a call would meet, made by the same rules in the same order as the guard and
@@ -20,7 +18,7 @@ import { isUuid } from '../../../../shared/uuid.js';
 export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, AccessExplanation> {
   constructor(
     @Inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
-    @Inject(QueryBus) private readonly queries: QueryBus,
+    @Inject(ScopedTools) private readonly tools: ScopedTools,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -35,7 +33,8 @@ export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, A
       principal = principalOf(key);
       state = keyState(key, this.clock.now());
     }
-    const tool: ToolView = await this.queries.execute(new GetToolQuery(qualifiedName));
+    const tool = await this.tools.find(qualifiedName);
+    if (!tool) throw new NotFound('TOOL_NOT_FOUND', `No tool named "${qualifiedName.slice(0, 100)}".`);
     const answer = (allowed: boolean, rule: string): AccessExplanation => ({
       principal: {
         id: principal.id,
@@ -51,7 +50,7 @@ export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, A
     });
     if (state !== 'active') return answer(false, `key: ${state}`);
     if (!may(principal, 'tools:invoke')) return answer(false, `role: ${principal.roles.join(', ')} does not hold tools:invoke`);
-    const decision = decideTool(principal.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name });
+    const decision = decideTool(principal.scope, tool);
     return answer(decision.allowed, decision.rule);
   }
 }

@@ -1,7 +1,7 @@
 import type { ToolScope } from '../../../../shared/principal/tool-scope.js';
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
-import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../domain/execution.js';
+import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../../executions/domain/execution.js';
 import type { CallListeners } from '../../domain/tool-invoker.port.js';
 import type { CallerSignal } from '../../../../shared/caller-signal.js';
 

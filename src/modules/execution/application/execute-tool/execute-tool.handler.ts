@@ -9,8 +9,8 @@ import { CircuitBreakers } from '../../../sources/application/circuit-breakers.j
 import { ArgumentValidator } from '../../domain/argument-validator.port.js';
 import { redactArguments } from '../../domain/argument-redaction.js';
 import { BulkheadFull } from '../../domain/bulkhead.js';
-import type { ExecutionError, ExecutionRecord, ExecutionResult, ExecutionStatus } from '../../domain/execution.js';
-import { ExecutionRecorder } from '../../domain/execution.js';
+import type { ExecutionError, ExecutionRecord, ExecutionResult, ExecutionStatus } from '../../../executions/domain/execution.js';
+import { ExecutionRecorder } from '../../../executions/domain/execution.js';
 import { storableCopy, unstorablePaths } from '../../domain/storable-json.js';
 import { limitResult } from '../../domain/tool-result.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../domain/retry-policy.js';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetailDto } from '../../../shared/http/error-response.js';
-import { EXECUTION_STATUSES } from '../../execution/domain/execution.js';
-import { ChainHeadDto, ChainProblemDto } from './chain.dto.js';
+import { EXECUTION_STATUSES } from '../domain/execution.js';
+import { ChainHeadDto, ChainProblemDto } from '../../audit/interface/chain.dto.js';
 
 export class ExecutionCallerViewDto {
   @ApiProperty({ description: 'Id of the authenticated principal (API key owner).' }) principalId!: string;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ExecutionCaller, ExecutionError, ExecutionResult } from '../../execution/domain/execution.js';
+import type { ExecutionCaller, ExecutionError, ExecutionResult } from '../domain/execution.js';
 
 /** One row of `executions`; written by the group-commit recorder, read by the execution queries. */
 @Entity({ name: 'executions' })

@@ -6,7 +6,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiT
 import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
-import { EXECUTION_STATUSES, ExecutionStatus } from '../../execution/domain/execution.js';
+import { EXECUTION_STATUSES, ExecutionStatus } from '../domain/execution.js';
 import { ExecutionStatsQuery, ExecutionStatsView, type ExecutionStatsGroupBy } from '../application/execution-stats/execution-stats.query.js';
 import type { ExecutionPage, ExecutionView } from '../application/execution-view.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';

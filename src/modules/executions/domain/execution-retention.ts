@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
-import { GENESIS_HASH } from './audit-chain.js';
+import { GENESIS_HASH } from '../../audit/domain/audit-chain.js';
 
 /**
  * Where the retained part of the executions' chain begins: the last link a purge removed, so that

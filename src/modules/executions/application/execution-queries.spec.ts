@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
-import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
+import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import { GroupCommitExecutionRecorder } from '../infrastructure/group-commit-execution-recorder.js';
 import { ExecutionStatsHandler } from './execution-stats/execution-stats.handler.js';
 import { ExecutionStatsQuery } from './execution-stats/execution-stats.query.js';

@@ -1,6 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { GENESIS_HASH, type AuditSigner } from '../domain/audit-chain.js';
+import { GENESIS_HASH, type AuditSigner } from '../../audit/domain/audit-chain.js';
 import { executionLinkHash } from '../domain/execution-chain.js';
 import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from './execution-chain-rows.js';
 

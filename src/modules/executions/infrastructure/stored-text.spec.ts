@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import type { ExecutionRecord } from '../domain/execution.js';
 import { sha256Hex } from '../../../shared/canonical-json.js';
 import { anyText, canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
 import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';

@@ -2,14 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
-import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import type { ExecutionRecord } from '../domain/execution.js';
 import { adminQuery as admin, migratedDataSource, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
 import { VerifyExecutionChainHandler } from '../application/verify-execution-chain/verify-execution-chain.handler.js';
-import { Ed25519AuditSigner } from './ed25519-audit-signer.js';
+import { Ed25519AuditSigner } from '../../audit/infrastructure/ed25519-audit-signer.js';
 import { ExecutionChainSealer } from './execution-chain-sealer.js';
 import { ExecutionPurger, RETENTION_ACTOR } from './execution-purger.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
-import { TypeormAuditLog } from './typeorm-audit-log.js';
+import { TypeormAuditLog } from '../../audit/infrastructure/typeorm-audit-log.js';
 
 const DAY = 86_400_000;
 

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../../shared/database/typeorm-unit-of-work.js';
-import { AuditSigner, ChainVerifier, type ChainVerdict } from '../../domain/audit-chain.js';
+import { AuditSigner, ChainVerifier, type ChainVerdict } from '../../../audit/domain/audit-chain.js';
 import { EXECUTION_CHAIN_RULES, type ChainedExecution } from '../../domain/execution-chain.js';
 import { anchorDigest, type ChainAnchor } from '../../domain/execution-retention.js';
 import { ANCHOR_COLUMNS, RECORD_COLUMNS, toAnchor, toChainedExecution, type AnchorRow, type LinkRow } from '../../infrastructure/execution-chain-rows.js';

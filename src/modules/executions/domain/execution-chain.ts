@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { ChainLink, ChainRules } from './audit-chain.js';
+import type { ChainLink, ChainRules } from '../../audit/domain/audit-chain.js';
 
 /**
  * An execution record's link in the executions' own hash chain. `digest` is the record's digest

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { TypeormUnitOfWork } from '../../../../shared/database/typeorm-unit-of-work.js';
 import { Clock } from '../../../../shared/unit-of-work.js';
-import { EXECUTION_STATUSES, ExecutionStatus } from '../../../execution/domain/execution.js';
+import { EXECUTION_STATUSES, ExecutionStatus } from '../../domain/execution.js';
 import { ExecutionStatsGroup, ExecutionStatsQuery, ExecutionStatsView } from './execution-stats.query.js';
 
 export const DEFAULT_STATS_WINDOW_MS = 24 * 60 * 60 * 1000;

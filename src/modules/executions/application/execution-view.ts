@@ -1,5 +1,5 @@
 import { NotFound } from '../../../shared/domain-error.js';
-import type { ExecutionCaller, ExecutionError, ExecutionResult, ExecutionStatus } from '../../execution/domain/execution.js';
+import type { ExecutionCaller, ExecutionError, ExecutionResult, ExecutionStatus } from '../domain/execution.js';
 import type { ExecutionOrmEntity } from '../infrastructure/execution.orm-entity.js';
 
 /** One execution as the API shows it. */

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ExecutionStatus } from '../../../execution/domain/execution.js';
+import type { ExecutionStatus } from '../../domain/execution.js';
 
 export type ExecutionStatsGroupBy = 'tool' | 'source' | 'caller';
 

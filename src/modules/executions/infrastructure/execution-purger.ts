@@ -5,8 +5,8 @@ import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of
 import type { Clock } from '../../../shared/unit-of-work.js';
 import type { WorkMetrics } from '../../../shared/work-metrics.js';
 import { formatRetention } from '../../../config/duration.js';
-import type { AuditSigner } from '../domain/audit-chain.js';
-import type { AuditLog } from '../domain/audit-event.js';
+import type { AuditSigner } from '../../audit/domain/audit-chain.js';
+import type { AuditLog } from '../../audit/domain/audit-event.js';
 import { advanceAnchor, anchorDigest, purgeablePrefix, type PurgeCandidate, type PurgeStop } from '../domain/execution-retention.js';
 import { ANCHOR_COLUMNS, toAnchor, type AnchorRow } from './execution-chain-rows.js';
 

@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../../execution/domain/execution.js';
+import type { ExecutionRecord } from '../domain/execution.js';
 import { sha256Hex } from '../../../shared/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
 import { NOTHING_PURGED, type ChainAnchor } from '../domain/execution-retention.js';

@@ -11,8 +11,8 @@ import pg from 'pg';
 import { loadConfig } from '../../../config/app-config.js';
 import { CoreModule } from '../../../shared/core.module.js';
 import { DomainErrorFilter } from '../../../shared/http/domain-error.filter.js';
-import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
-import { AuditModule } from '../audit.module.js';
+import { ExecutionRecord, ExecutionRecorder } from '../domain/execution.js';
+import { ExecutionsModule } from '../executions.module.js';
 import { MetricsModule } from '../../../ops/metrics/metrics.module.js';
 import { adminQuery as admin, withDatabase } from '../../../../test/helpers/test-database.js';
 
@@ -47,7 +47,7 @@ class AuditHttpTestModule {
   static forRoot(config: ReturnType<typeof loadConfig>): DynamicModule {
     return {
       module: AuditHttpTestModule,
-      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), MetricsModule, AuditModule],
+      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), MetricsModule, ExecutionsModule],
       providers: [{ provide: APP_FILTER, useClass: DomainErrorFilter }],
     };
   }

@@ -3,7 +3,7 @@ import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestj
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
-import { ExecutionRecord, ExecutionRecorder } from '../../execution/domain/execution.js';
+import { ExecutionRecord, ExecutionRecorder } from '../domain/execution.js';
 import type { StartedCallJournal } from './started-call-journal.js';
 import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
 import { columnTexts, columnValues, storedRecordTexts, type ColumnTexts, type StoredRecordTexts } from './execution-chain-rows.js';

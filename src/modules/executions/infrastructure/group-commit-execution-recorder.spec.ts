@@ -3,7 +3,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import type { ExecutionRecord, ExecutionStatus } from '../../execution/domain/execution.js';
+import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import fc from 'fast-check';
 import { RECORD_COLUMNS, recordContent, recordDigest, storedContent, type RecordRow } from './execution-chain-rows.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';

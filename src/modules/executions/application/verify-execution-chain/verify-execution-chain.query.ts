@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ChainVerdict } from '../../domain/audit-chain.js';
+import type { ChainVerdict } from '../../../audit/domain/audit-chain.js';
 
 export interface ExecutionChainReport extends ChainVerdict {
   /** Records written but not linked yet (the sealer links them within its interval). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Ed25519AuditSigner } from '../infrastructure/ed25519-audit-signer.js';
-import { ChainVerifier, GENESIS_HASH } from './audit-chain.js';
+import { Ed25519AuditSigner } from '../../audit/infrastructure/ed25519-audit-signer.js';
+import { ChainVerifier, GENESIS_HASH } from '../../audit/domain/audit-chain.js';
 import { EXECUTION_CHAIN_RULES, executionLinkHash, type ChainedExecution } from './execution-chain.js';
 import { advanceAnchor, anchorDigest, NOTHING_PURGED, purgeablePrefix, type PurgeCandidate } from './execution-retention.js';
 

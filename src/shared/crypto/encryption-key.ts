@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { AppConfig, decodeKey } from '../../../config/app-config.js';
+import { AppConfig, decodeKey } from '../../config/app-config.js';
 
 /** TOOLPLANE_ENCRYPTION_KEY, or a key generated once into the data directory (mode 0600). */
 export async function loadEncryptionKey(config: AppConfig): Promise<{ key: Buffer; generatedAt?: string }> {
