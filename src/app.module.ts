@@ -17,34 +17,36 @@ import { MetricsModule } from './ops/metrics/metrics.module.js';
 import { TracingModule } from './ops/tracing/tracing.module.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
 import { CoreModule } from './shared/core.module.js';
+import type { Entities } from './shared/database/database.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';
 import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
 import { UpstreamModule } from './upstream/upstream.module.js';
 
+/** The bounded contexts, in the order Nest starts them (and stops them in reverse). */
+const FEATURES = [
+  AuditModule,
+  ExecutionsModule,
+  AccessModule,
+  SecretsModule,
+  InventoryModule,
+  CatalogModule,
+  SourcesModule,
+  ExecutionModule,
+  ConfigurationModule,
+  McpServerModule,
+];
+
+/** The tables every module maps: each declares its own (`static entities`). */
+export const ENTITIES: Entities = FEATURES.flatMap((feature) => ('entities' in feature ? (feature.entities as Entities) : []));
+
+/** The composition root: the only module that sees every other. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, adminKey: string): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        CoreModule.forRoot(config),
-        CqrsModule.forRoot(),
-        CatalogNotificationsModule,
-        MetricsModule,
-        TracingModule,
-        UpstreamModule,
-        AuditModule,
-        ExecutionsModule,
-        AccessModule,
-        SecretsModule,
-        InventoryModule,
-        CatalogModule,
-        SourcesModule,
-        ExecutionModule,
-        ConfigurationModule,
-        McpServerModule,
-      ],
+      imports: [CoreModule.forRoot(config, ENTITIES), CqrsModule.forRoot(), CatalogNotificationsModule, MetricsModule, TracingModule, UpstreamModule, ...FEATURES],
       controllers: [HealthController],
       providers: [
         { provide: ADMIN_KEY, useValue: adminKey },

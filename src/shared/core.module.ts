@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from './crypto/encryption-key.js';
 import { SecretCipher } from './crypto/secret-cipher.js';
-import { openDatabase, type Database } from './database/database.js';
+import { openDatabase, type Database, type Entities } from './database/database.js';
 import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator, UnitOfWork } from './unit-of-work.js';
 
@@ -23,12 +23,13 @@ class DatabaseCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `entities`: every module's (see AppModule). */
+  static forRoot(config: AppConfig, entities: Entities = []): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: DATABASE, useFactory: () => openDatabase(config) },
+        { provide: DATABASE, useFactory: () => openDatabase(config, entities) },
         { provide: TypeormUnitOfWork, useFactory: (db: Database) => new TypeormUnitOfWork(db.dataSource), inject: [DATABASE] },
         { provide: UnitOfWork, useExisting: TypeormUnitOfWork },
         { provide: Clock, useValue: { now: () => new Date() } satisfies Clock },

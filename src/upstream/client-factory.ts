@@ -24,7 +24,7 @@ import { speaksLegacySse } from './http/legacy-sse-probe.js';
 import { abortSignalOf } from '../shared/caller-signal.js';
 import { isEventStream, reworkLargeMessages } from './http/large-message-rework.js';
 import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
-import { trimOversizedSchemas } from './listing-guard.js';
+import { trimOversizedSchemas } from '../shared/json-schema/listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { listenForToolChanges } from './tool-change-listener.js';

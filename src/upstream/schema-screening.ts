@@ -1,6 +1,6 @@
 import { requiresTasks, TASKS_NOT_SUPPORTED, withSchemas, type ToolDefinition } from '../modules/inventory/domain/tool-definition.js';
 import type { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
-import { TRIMMED_SCHEMA_KEY } from './listing-guard.js';
+import { TRIMMED_SCHEMA_KEY } from '../shared/json-schema/listing-guard.js';
 
 /** Tools whose schemas are compiled at the same time (on the worker thread, one after the other). */
 const BATCH = 32;

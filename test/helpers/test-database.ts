@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DataSource, type Logger, type LoggerOptions } from 'typeorm';
-import { schemaOptions } from '../../src/shared/database/database.js';
+import { schemaOptions, type Entities } from '../../src/shared/database/database.js';
 
 /** The test PostgreSQL server the jest global setup started (or DATABASE_URL). */
 export function testServerUrl(): string {
@@ -29,10 +29,13 @@ export async function adminQuery(sql: string, serverUrl = testServerUrl()): Prom
 
 /**
  * A DataSource on `url` with Toolplane's schema, migrated as Toolplane migrates it at start
- * (`overrides`: the pool's size, a logger, …).
+ * (the entities a spec's code maps, the pool's size, a logger, …).
  */
-export async function migratedDataSource(url: string, overrides: { extra?: Record<string, unknown>; logging?: LoggerOptions; logger?: Logger } = {}): Promise<DataSource> {
-  const dataSource = new DataSource({ ...schemaOptions(url), ...overrides });
+export async function migratedDataSource(
+  url: string,
+  { entities, ...overrides }: { entities?: Entities; extra?: Record<string, unknown>; logging?: LoggerOptions; logger?: Logger } = {},
+): Promise<DataSource> {
+  const dataSource = new DataSource({ ...schemaOptions(url, entities), ...overrides });
   await dataSource.initialize();
   try {
     await dataSource.runMigrations();

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditEventOrmEntity } from './infrastructure/audit-event.orm-entity.js';
 import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator } from '../../shared/unit-of-work.js';
@@ -29,4 +30,7 @@ import { AuditEventsController } from './interface/audit-events.controller.js';
   ],
   exports: [AuditLog, AuditSigner],
 })
-export class AuditModule {}
+export class AuditModule {
+  /** The tables this module maps (the database opens with every module's). */
+  static readonly entities = [AuditEventOrmEntity];
+}

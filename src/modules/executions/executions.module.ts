@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Module } from '@nestjs/common';
+import { ExecutionOrmEntity } from './infrastructure/execution.orm-entity.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/core.module.js';
 import type { Database } from '../../shared/database/database.js';
@@ -84,4 +85,7 @@ import { ExecutionsController } from './interface/executions.controller.js';
   ],
   exports: [ExecutionRecorder],
 })
-export class ExecutionsModule {}
+export class ExecutionsModule {
+  /** The tables this module maps (the database opens with every module's). */
+  static readonly entities = [ExecutionOrmEntity];
+}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SourceToolOrmEntity } from './infrastructure/source-tool.orm-entity.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { GetToolHandler } from './application/get-tool/get-tool.handler.js';
@@ -24,4 +25,7 @@ import { ToolsController } from './interface/tools.controller.js';
   ],
   exports: [InventorySync],
 })
-export class InventoryModule {}
+export class InventoryModule {
+  /** The tables this module maps (the database opens with every module's). */
+  static readonly entities = [SourceToolOrmEntity];
+}

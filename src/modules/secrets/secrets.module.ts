@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecretOrmEntity } from './infrastructure/secret.orm-entity.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { DeleteSecretHandler } from './application/delete-secret/delete-secret.handler.js';
@@ -20,4 +21,7 @@ import { SecretsController } from './interface/secrets.controller.js';
   ],
   exports: [SecretRepository],
 })
-export class SecretsModule {}
+export class SecretsModule {
+  /** The tables this module maps (the database opens with every module's). */
+  static readonly entities = [SecretOrmEntity];
+}

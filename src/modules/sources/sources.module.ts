@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SourceOrmEntity } from './infrastructure/source.orm-entity.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ProcessHostEnvironment } from '../../config/host-environment.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
@@ -75,4 +76,7 @@ import { SourcesController } from './interface/sources.controller.js';
   ],
   exports: [CircuitBreakers, UpstreamTargets, SourceRepository, SourceSpecChecker, HostEnvironment],
 })
-export class SourcesModule {}
+export class SourcesModule {
+  /** The tables this module maps (the database opens with every module's). */
+  static readonly entities = [SourceOrmEntity];
+}

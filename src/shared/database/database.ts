@@ -1,8 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
 import type { AppConfig } from '../../config/app-config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
-import { ENTITIES, MIGRATIONS } from './schema.js';
+import { MIGRATIONS } from './schema.js';
+
+/** The ORM entities the modules map (each module declares its own). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type Entities = readonly (Function | EntitySchema)[];
 
 export interface Database {
   dataSource: DataSource;
@@ -14,7 +18,7 @@ export interface Database {
 }
 
 /** Connects to DATABASE_URL or starts the embedded cluster, then applies pending migrations. */
-export async function openDatabase(config: AppConfig): Promise<Database> {
+export async function openDatabase(config: AppConfig, entities: Entities = []): Promise<Database> {
   const logger = new Logger('database');
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
@@ -23,7 +27,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => logger.debug(m) });
     url = embedded.url;
   }
-  const dataSource = new DataSource({ ...schemaOptions(url), extra: { max: 20, application_name: 'toolplane' } });
+  const dataSource = new DataSource({ ...schemaOptions(url, entities), extra: { max: 20, application_name: 'toolplane' } });
   let applied: { name: string }[];
   try {
     await dataSource.initialize();
@@ -46,14 +50,14 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
 }
 
 /**
- * Toolplane's schema on `url`: its entities, and its migrations each in a transaction of its own
- * unless it says otherwise (an index built concurrently runs outside any).
+ * Toolplane's schema on `url`: the modules' entities, and its migrations each in a transaction of
+ * its own unless it says otherwise (an index built concurrently runs outside any).
  */
-export function schemaOptions(url: string) {
+export function schemaOptions(url: string, entities: Entities = []) {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

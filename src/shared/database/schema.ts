@@ -17,12 +17,6 @@ import { ExecutionRetention1797000000000 } from '../../../migrations/17970000000
 import { ExecutionTraceId1797100000000 } from '../../../migrations/1797100000000-execution-trace-id.js';
 import { ExecutionIndexesAscending1797200000000 } from '../../../migrations/1797200000000-execution-indexes-ascending.js';
 import { ToolListPosition1797300000000 } from '../../../migrations/1797300000000-tool-list-position.js';
-import { AuditEventOrmEntity } from '../../modules/audit/infrastructure/audit-event.orm-entity.js';
-import { ExecutionOrmEntity } from '../../modules/executions/infrastructure/execution.orm-entity.js';
-import { SourceToolOrmEntity } from '../../modules/inventory/infrastructure/source-tool.orm-entity.js';
-import { SecretOrmEntity } from '../../modules/secrets/infrastructure/secret.orm-entity.js';
-import { SourceOrmEntity } from '../../modules/sources/infrastructure/source.orm-entity.js';
 
-/** Every mapped table and every migration, in order; schema changes only through migrations. */
-export const ENTITIES = [SourceOrmEntity, SourceToolOrmEntity, SecretOrmEntity, AuditEventOrmEntity, ExecutionOrmEntity];
+/** Every migration, in order: the schema changes only through them. */
 export const MIGRATIONS = [InitialSchema1763800000000, Executions1763900000000, CatalogSearch1795328440691, CatalogNameSearch1795400000000, SourceSandbox1795900000000, ToolUnusableReason1796000000000, ExecutionStarted1796100000000, ApiKeys1796200000000, ApiKeyScope1796300000000, AuditChain1796400000000, RateLimits1796500000000, AuditRequest1796600000000, ToolDefinitionAsDeclared1796700000000, ExecutionChain1796800000000, SharedRateLimits1796900000000, ExecutionRetention1797000000000, ExecutionTraceId1797100000000, ExecutionIndexesAscending1797200000000, ToolListPosition1797300000000];

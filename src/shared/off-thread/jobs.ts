@@ -1,6 +1,6 @@
 import type { CompiledSchemaCode } from '../json-schema/schema-compiler.js';
 import type { SchemaLimits } from '../json-schema/schema-limits.js';
-import type { YamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
+import type { YamlText } from '../yaml-text.js';
 
 /** Parse a large JSON message; a `tools/list` result is trimmed (see trimOversizedSchemas) before it comes back. */
 export interface ParseJob {

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { trimOversizedSchemas } from '../../upstream/listing-guard.js';
-import { canonicalStoredJson } from '../../modules/executions/infrastructure/stored-text.js';
-import { parseYamlText } from '../../modules/configuration/infrastructure/yaml-text.js';
+import { trimOversizedSchemas } from '../json-schema/listing-guard.js';
+import { canonicalStoredJson } from '../database/stored-text.js';
+import { parseYamlText } from '../yaml-text.js';
 import { isRecord } from '../is-record.js';
 import { holdsMoreValues } from '../value-count.js';
 import { compileFailure, SchemaCompiler, type CompiledSchemaCode } from '../json-schema/schema-compiler.js';

@@ -1,5 +1,5 @@
 import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
-import { parseYamlText, type YamlText } from './yaml-text.js';
+import { parseYamlText, type YamlText } from '../../../shared/yaml-text.js';
 
 /** Below this size a file parses in about a millisecond; a 1 MiB one held the event loop ~800 ms. */
 const IN_PLACE_MAX_CHARS = 16 * 1024;

@@ -1,3 +1,4 @@
+import { ExecutionsModule } from '../executions.module.js';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type Logger } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
@@ -49,7 +50,7 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { logging: ['query'], logger: capture, extra: { max: 3 } });
+    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { entities: ExecutionsModule.entities, logging: ['query'], logger: capture, extra: { max: 3 } });
     // Executions in time order, one a second, as calls write them: 40 tools of 8 sources, 20 callers, mostly successes.
     await dataSource.query(
       `INSERT INTO executions (id, qualified_name, source_id, source_name, caller, caller_principal, channel, arguments, status, is_error, attempts, started_at, duration_ms)

@@ -1,3 +1,4 @@
+import { ExecutionsModule } from '../executions.module.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/domain-error.js';
@@ -91,7 +92,7 @@ describe('execution queries (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { extra: { max: 5 } });
+    dataSource = await migratedDataSource(withDatabase(SERVER_URL, dbName), { entities: ExecutionsModule.entities, extra: { max: 5 } });
     const recorder = new GroupCommitExecutionRecorder(dataSource);
     await Promise.all(DATA.map((e) => recorder.record(e)));
     await recorder.close();

@@ -2,7 +2,7 @@ import type { ExecutionRecord } from '../domain/execution.js';
 import { sha256Hex } from '../../../shared/canonical-json.js';
 import type { ChainedExecution } from '../domain/execution-chain.js';
 import { NOTHING_PURGED, type ChainAnchor } from '../domain/execution-retention.js';
-import { canonicalStoredJson } from './stored-text.js';
+import { canonicalStoredJson } from '../../../shared/database/stored-text.js';
 
 /** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
 export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,

@@ -8,7 +8,7 @@ import type { StartedCallJournal } from './started-call-journal.js';
 import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
 import { columnTexts, columnValues, storedRecordTexts, type ColumnTexts, type StoredRecordTexts } from './execution-chain-rows.js';
 import { holdsMoreValues } from '../../../shared/value-count.js';
-import { storedJson, storedNullableText, storedText } from './stored-text.js';
+import { storedJson, storedNullableText, storedText } from '../../../shared/database/stored-text.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */

@@ -47,7 +47,7 @@ class AuditHttpTestModule {
   static forRoot(config: ReturnType<typeof loadConfig>): DynamicModule {
     return {
       module: AuditHttpTestModule,
-      imports: [CoreModule.forRoot(config), CqrsModule.forRoot(), MetricsModule, ExecutionsModule],
+      imports: [CoreModule.forRoot(config, ExecutionsModule.entities), CqrsModule.forRoot(), MetricsModule, ExecutionsModule],
       providers: [{ provide: APP_FILTER, useClass: DomainErrorFilter }],
     };
   }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { ExecutionRecord } from '../domain/execution.js';
-import { sha256Hex } from '../../../shared/canonical-json.js';
-import { anyText, canonicalInputs, sortedCopy } from '../../../../test/helpers/sorted-copy.js';
-import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from './execution-chain-rows.js';
+import type { ExecutionRecord } from '../../modules/executions/domain/execution.js';
+import { sha256Hex } from '../canonical-json.js';
+import { anyText, canonicalInputs, sortedCopy } from '../../../test/helpers/sorted-copy.js';
+import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from '../../modules/executions/infrastructure/execution-chain-rows.js';
 import { canonicalStoredJson, storedJson, storedStrings, storedText } from './stored-text.js';
 
 /** The definition the chain's digests were first computed with: a sorted copy through a replacer. */

@@ -1,5 +1,5 @@
-import { isRecord } from '../shared/is-record.js';
-import { schemaLimitBreach, type SchemaLimits } from '../shared/json-schema/schema-limits.js';
+import { isRecord } from '../is-record.js';
+import { schemaLimitBreach, type SchemaLimits } from './schema-limits.js';
 
 /** Marks a schema replaced before the SDK read it; its value is the reason. */
 export const TRIMMED_SCHEMA_KEY = 'x-toolplane-trimmed';

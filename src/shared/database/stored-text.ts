@@ -1,4 +1,4 @@
-import { canonicalJsonWith } from '../../../shared/canonical-json.js';
+import { canonicalJsonWith } from '../canonical-json.js';
 
 /** PostgreSQL text and jsonb hold neither NUL nor lone surrogates (a truncated emoji): both become U+FFFD. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit } from 'yaml';
-import type { ProblemDetail } from '../../../shared/domain-error.js';
+import type { ProblemDetail } from './domain-error.js';
 
 /** Aliases a document may expand: a few hundred nested ones would otherwise build gigabytes. */
 const MAX_ALIASES = 100;
