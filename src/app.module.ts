@@ -16,7 +16,7 @@ import { HealthController } from './ops/health.controller.js';
 import { MetricsModule } from './ops/metrics/metrics.module.js';
 import { TracingModule } from './ops/tracing/tracing.module.js';
 import { CatalogNotificationsModule } from './shared/catalog-notifications.module.js';
-import { CoreModule } from './shared/core.module.js';
+import { CoreModule } from './core.module.js';
 import type { Entities } from './shared/database/database.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';

@@ -14,7 +14,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { AllowedOrigins } from './shared/http/allowed-origins.js';
 import { installRequestEdge, machineNames, requestIdOf } from './shared/http/request-edge.js';
 import { startTracing } from './ops/tracing/tracing-sdk.js';
-import { McpTelemetry } from './ops/tracing/mcp-telemetry.js';
+import { Telemetry } from './shared/telemetry.js';
 import { installRestServerSpans } from './ops/tracing/rest-server-spans.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,7 +50,7 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
       config.allowedOrigins ? AllowedOrigins.of(config.allowedOrigins) : AllowedOrigins.forListener(config.host, boundPort(app, config), machineNames()),
   });
   // Every REST request under its HTTP SERVER span (traces on); invoke makes its own, which lasts as long as a streamed answer.
-  installRestServerSpans(adapter.getInstance(), app.get(McpTelemetry), [INVOKE_ROUTE]);
+  installRestServerSpans(adapter.getInstance(), app.get(Telemetry), [INVOKE_ROUTE]);
   // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
   const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
   await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard, ...(config.oidc ? { resourceUri: config.oidc.audience } : {}) });

@@ -1,15 +1,16 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { envReferenceAllowList } from '../modules/sources/domain/env-reference-policy.js';
+import { envReferenceAllowList } from './env-reference-policy.js';
 import { hostPolicyLists, type HostPolicyLists } from '../shared/host-policy.js';
 import type { SchemaLimits } from '../shared/json-schema/schema-limits.js';
 import { parseRetention } from './duration.js';
+import type { LogLevel } from '../shared/logging/log-level.js';
+import { isValidKey } from '../shared/crypto/encryption-key.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 /** Whether a call is answered after its record is flushed to disk (durable) or only committed (async). */
 export type ExecutionCommit = 'durable' | 'async';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface AppConfig {
   port: number;
@@ -256,15 +257,6 @@ function originList(name: string, raw: string | undefined, problems: string[]): 
   }
   if (origins.length === 0) problems.push(`${name} is set but lists no origin`);
   return origins;
-}
-
-export function decodeKey(value: string): Buffer {
-  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-}
-
-function isValidKey(value: string): boolean {
-  if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32;
 }
 
 export function isLoopback(host: string): boolean {

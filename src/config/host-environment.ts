@@ -1,14 +1,14 @@
-import type { EnvReferencePolicy } from '../modules/sources/domain/env-reference-policy.js';
-import { HostEnvironment } from '../modules/sources/domain/ports.js';
+import type { EnvReferencePolicy } from './env-reference-policy.js';
 
-/** `${env:NAME}` lookups, read at use so a rotated variable takes effect on the next connection. */
-export class ProcessHostEnvironment extends HostEnvironment {
+/**
+ * `${env:NAME}` lookups, read at use so a rotated variable takes effect on the next connection
+ * (the sources module's HostEnvironment port; config is the only reader of process.env).
+ */
+export class ProcessHostEnvironment implements EnvReferencePolicy {
   constructor(
     private readonly policy: EnvReferencePolicy,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    super();
-  }
+  ) {}
 
   get(name: string): string | undefined {
     return this.env[name];

@@ -6,7 +6,7 @@ import { PublicWithDetailFor } from '../shared/http/route-access.js';
 import { InFlightCalls } from '../modules/execution/application/in-flight-calls.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { SANDBOX_STATUS, UNSANDBOXED_WARNING, type SandboxStatus } from '../upstream/stdio/sandbox-probe.js';
-import { DATABASE } from '../shared/core.module.js';
+import { DATABASE } from '../shared/database/database.js';
 import type { Database } from '../shared/database/database.js';
 import { healthReport, type HealthCheck, type HealthReport } from './health-report.js';
 

@@ -5,6 +5,7 @@ export interface TraceIds {
 }
 
 let reader: () => TraceIds | undefined = () => undefined;
+let carrierReader: () => Record<string, string> | undefined = () => undefined;
 
 /**
  * The trace of the work under way, for log lines and execution records. Nothing answers until
@@ -14,7 +15,12 @@ export const activeTrace = {
   current(): TraceIds | undefined {
     return reader();
   },
-  install(read: () => TraceIds | undefined): void {
+  /** The active span's context as W3C carrier entries (`traceparent`, …) for an outgoing request, when one is recording. */
+  carrier(): Record<string, string> | undefined {
+    return carrierReader();
+  },
+  install(read: () => TraceIds | undefined, carrier: () => Record<string, string> | undefined = () => undefined): void {
     reader = read;
+    carrierReader = carrier;
   },
 };

@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnM
 import { EventBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { CatalogChangeNotifier, CatalogChanged } from './catalog-events.js';
-import { DATABASE } from './core.module.js';
+import { DATABASE } from './database/database.js';
 import type { Database } from './database/database.js';
 import { CatalogNotificationListener, PgCatalogChangeNotifier } from './database/catalog-notifications.js';
 import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';

@@ -4,7 +4,7 @@ import type { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-sc
 import { partitionListedTools } from './listed-tool-check.js';
 import { screenSchemas } from './schema-screening.js';
 import { DEFAULT_INVENTORY_LIMITS, listAllTools, type InventoryLimits, type PageObserver } from './tool-inventory.js';
-import { McpTelemetry } from '../ops/tracing/mcp-telemetry.js';
+import { NO_TELEMETRY, type Telemetry } from '../shared/telemetry.js';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { ClientSession } from './transport-factory.js';
 import type { TransportFactory } from './transport-factory.js';
@@ -20,7 +20,7 @@ export class McpInventoryFetcher extends UpstreamDiscovery {
     private readonly transports: TransportFactory,
     private readonly schemas: OffThreadSchemaCompiler,
     private readonly limits: InventoryLimits = DEFAULT_INVENTORY_LIMITS,
-    private readonly telemetry: McpTelemetry = new McpTelemetry(undefined, false),
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
     super();
   }

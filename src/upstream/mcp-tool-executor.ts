@@ -17,7 +17,7 @@ import { UpstreamError } from './upstream-error.js';
 import { isRecord } from '../shared/is-record.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { redactArguments } from '../modules/execution/domain/argument-redaction.js';
-import { McpTelemetry, type McpClientOperation } from '../ops/tracing/mcp-telemetry.js';
+import { NO_TELEMETRY, type ClientOperation, type Telemetry } from '../shared/telemetry.js';
 
 /**
  * The `tools/call` result exactly as the upstream sent it (after the era codec lifted the 2026
@@ -58,7 +58,7 @@ const HEADER_MISMATCH = -32020;
 export class McpToolExecutor extends ToolInvoker {
   constructor(
     private readonly transports: TransportFactory,
-    private readonly telemetry: McpTelemetry = new McpTelemetry(undefined, false),
+    private readonly telemetry: Telemetry = NO_TELEMETRY,
   ) {
     super();
   }
@@ -94,7 +94,7 @@ export class McpToolExecutor extends ToolInvoker {
     }
   }
 
-  private async callTool(session: ClientSession, request: InvocationRequest, operation: McpClientOperation): Promise<InvocationOutcome> {
+  private async callTool(session: ClientSession, request: InvocationRequest, operation: ClientOperation): Promise<InvocationOutcome> {
     const { client } = session;
     session.setPhase(`calling tool ${request.toolName}`);
     const modern = client.getProtocolEra() === 'modern';
@@ -156,7 +156,7 @@ export class McpToolExecutor extends ToolInvoker {
     callWithDefinition: (inputSchema: unknown) => Promise<unknown>,
     relayProgress: ((update: ProgressUpdate) => void) | undefined,
     traceHeaders: Record<string, string> | undefined,
-    operation: McpClientOperation,
+    operation: ClientOperation,
   ): Promise<unknown> {
     const { client } = session;
     const direct = session.connection.directCaller;

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { traceCarriers } from '../ops/tracing/trace-carrier.js';
+import { activeTrace } from '../shared/active-trace.js';
 
 /**
  * `fetch` whose network failures keep their system error code (ECONNREFUSED, ENOTFOUND, ...) in
@@ -25,7 +25,7 @@ export const fetchWithNetworkDetail = async (url: string | URL, init?: RequestIn
 
 /** The request with the active span's trace context in its headers (`traceparent`, …); as it was when none is recording. */
 function withTraceHeaders(init: RequestInit | undefined): RequestInit | undefined {
-  const carrier = traceCarriers.current();
+  const carrier = activeTrace.carrier();
   if (!carrier) return init;
   const headers = new Headers(init?.headers);
   for (const [name, value] of Object.entries(carrier)) if (!headers.has(name)) headers.set(name, value);

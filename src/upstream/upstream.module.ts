@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { Global, Logger, Module } from '@nestjs/common';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ToolInvoker } from '../modules/execution/domain/tool-invoker.port.js';
+import { PluginAccess } from '../modules/sources/domain/ports.js';
 import { UpstreamDiscovery } from '../modules/sources/domain/upstream-discovery.port.js';
+import { SandboxUserAccess } from './stdio/sandbox-user-access.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { hostPolicy } from '../shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
@@ -16,7 +18,7 @@ import { TransportFactory } from './transport-factory.js';
 import { UpstreamPrimitives } from './upstream-primitives.js';
 import { UpstreamWarmUp } from './warm-up.js';
 import { WorkMetrics } from '../shared/work-metrics.js';
-import { McpTelemetry } from '../ops/tracing/mcp-telemetry.js';
+import { Telemetry } from '../shared/telemetry.js';
 
 const stderrLogger = new Logger('mcp-stdio');
 /** A plugin's stderr reaches the (debug) log at most this fast; the rest is counted, not logged. */
@@ -87,19 +89,25 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
       inject: [APP_CONFIG],
     },
     {
+      // What a sandboxed plugin's user may read and run, checked at registration.
+      provide: PluginAccess,
+      useFactory: (sandbox: SandboxStatus) => new SandboxUserAccess(sandbox.enabled ? sandbox.policy.runAs : undefined),
+      inject: [SANDBOX_STATUS],
+    },
+    {
       provide: UpstreamDiscovery,
-      useFactory: (transports: TransportFactory, config: AppConfig, telemetry: McpTelemetry) =>
+      useFactory: (transports: TransportFactory, config: AppConfig, telemetry: Telemetry) =>
         new McpInventoryFetcher(transports, new OffThreadSchemaCompiler(config.schemaLimits), DEFAULT_INVENTORY_LIMITS, telemetry),
-      inject: [TransportFactory, APP_CONFIG, McpTelemetry],
+      inject: [TransportFactory, APP_CONFIG, Telemetry],
     },
     {
       provide: ToolInvoker,
-      useFactory: (transports: TransportFactory, telemetry: McpTelemetry) => new McpToolExecutor(transports, telemetry),
-      inject: [TransportFactory, McpTelemetry],
+      useFactory: (transports: TransportFactory, telemetry: Telemetry) => new McpToolExecutor(transports, telemetry),
+      inject: [TransportFactory, Telemetry],
     },
     { provide: UpstreamPrimitives, useFactory: (transports: TransportFactory) => new UpstreamPrimitives(transports), inject: [TransportFactory] },
     UpstreamWarmUp,
   ],
-  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, UpstreamPrimitives, SANDBOX_STATUS],
+  exports: [TransportFactory, UpstreamDiscovery, ToolInvoker, PluginAccess, UpstreamPrimitives, SANDBOX_STATUS],
 })
 export class UpstreamModule {}

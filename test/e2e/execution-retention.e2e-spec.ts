@@ -4,7 +4,7 @@ import { GENESIS_HASH } from '../../src/modules/audit/domain/audit-chain.js';
 import { executionLinkHash } from '../../src/modules/executions/domain/execution-chain.js';
 import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from '../../src/modules/executions/infrastructure/execution-chain-rows.js';
 import { Ed25519AuditSigner } from '../../src/modules/audit/infrastructure/ed25519-audit-signer.js';
-import { decodeKey } from '../../src/config/app-config.js';
+import { decodeKey } from '../../src/shared/crypto/encryption-key.js';
 import { SecretCipher } from '../../src/shared/crypto/secret-cipher.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DATABASE } from '../../shared/core.module.js';
+import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
 import { AccessModule } from '../access/access.module.js';
 import { AuditModule } from '../audit/audit.module.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { DATABASE } from '../../shared/core.module.js';
+import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { ExecutionsModule } from '../executions/executions.module.js';

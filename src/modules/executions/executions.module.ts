@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { ExecutionOrmEntity } from './infrastructure/execution.orm-entity.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { DATABASE } from '../../shared/core.module.js';
+import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { Clock } from '../../shared/unit-of-work.js';

@@ -25,13 +25,11 @@ import { UpdateSourceHandler } from './application/update-source/update-source.h
 import { UpstreamTargetResolver } from './application/upstream-target-resolver.js';
 import { ValidateSourceHandler } from './application/validate-source/validate-source.handler.js';
 import { hostPolicy } from '../../shared/host-policy.js';
-import { envReferencePolicy } from './domain/env-reference-policy.js';
-import { CommandLocator, HostEnvironment, ManifestLoader, PluginAccess, RemoteHostCheck } from './domain/ports.js';
+import { envReferencePolicy } from '../../config/env-reference-policy.js';
+import { CommandLocator, HostEnvironment, ManifestLoader, RemoteHostCheck } from './domain/ports.js';
 import { DnsRemoteHostCheck } from './infrastructure/dns-remote-host-check.js';
 import { SourceRepository } from './domain/source.repository.js';
 import { FilesystemCommandLocator } from './infrastructure/filesystem-command-locator.js';
-import { SandboxUserAccess } from './infrastructure/sandbox-user-access.js';
-import { SANDBOX_STATUS, type SandboxStatus } from '../../upstream/stdio/sandbox-probe.js';
 import { ManifestReader } from './infrastructure/manifest/manifest-reader.js';
 import { SourceMapper } from './infrastructure/source.mapper.js';
 import { TypeormSourceRepository } from './infrastructure/typeorm-source.repository.js';
@@ -51,11 +49,6 @@ import { SourcesController } from './interface/sources.controller.js';
     { provide: ManifestLoader, useFactory: () => new ManifestReader() },
     { provide: CommandLocator, useFactory: (config: AppConfig) => new FilesystemCommandLocator(config.searchPath), inject: [APP_CONFIG] },
     { provide: HostEnvironment, useFactory: (config: AppConfig) => new ProcessHostEnvironment(envReferencePolicy(config.envReferencesAllow)), inject: [APP_CONFIG] },
-    {
-      provide: PluginAccess,
-      useFactory: (sandbox: SandboxStatus) => new SandboxUserAccess(sandbox.enabled ? sandbox.policy.runAs : undefined),
-      inject: [SANDBOX_STATUS],
-    },
     { provide: RemoteHostCheck, useFactory: (config: AppConfig) => new DnsRemoteHostCheck(hostPolicy(config.sourceHosts)), inject: [APP_CONFIG] },
     CircuitBreakers,
     UpstreamTargets,

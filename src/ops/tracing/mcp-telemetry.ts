@@ -3,6 +3,7 @@ import type { WorkMetrics } from '../../shared/work-metrics.js';
 import { isRecord } from '../../shared/is-record.js';
 import { spanContextOf, traceCarriers } from './trace-carrier.js';
 import { firstHeaderValue } from '../../shared/http/header-value.js';
+import { Telemetry, type ClientOperation, type HttpOperation, type ServerOperation, type UpstreamEndpoint } from '../../shared/telemetry.js';
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** The methods of the MCP specification: metric labels and span names name only these (anything else is `_OTHER`). */
@@ -42,25 +43,21 @@ const SMALL_BODY_BYTES = 4 * 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
-export interface UpstreamEndpoint {
-  transport: 'stdio' | 'streamable-http' | 'sse';
-  /** Remote sources only. */
-  url?: string;
-}
-
 /**
  * Spans and duration metrics of MCP work, after the OpenTelemetry semantic conventions for MCP: a
  * SERVER span per MCP request Toolplane serves, a CLIENT span per request it sends upstream, an
  * HTTP SERVER span per REST invocation. With traces off, spans are never started (no attributes are
  * built); the metrics are always kept.
  */
-export class McpTelemetry {
+export class McpTelemetry extends Telemetry {
   constructor(
     /** Absent: spans only (tools that run the executor outside the application). */
     private readonly metrics: WorkMetrics | undefined,
     /** Whether client spans carry the tool's arguments and result (scrubbed), TOOLPLANE_TRACE_PAYLOADS. */
     readonly payloads: boolean,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * One JSON-RPC request (or notification) on an MCP endpoint. The parent is the trace context in
@@ -166,7 +163,7 @@ export class McpTelemetry {
 }
 
 /** The SERVER span and duration of one MCP request Toolplane serves. */
-export class McpServerOperation {
+export class McpServerOperation implements ServerOperation {
   private readonly started = performance.now();
   private errorType: string | undefined;
   private ended = false;
@@ -223,7 +220,7 @@ export class McpServerOperation {
 }
 
 /** The CLIENT span and duration of one request Toolplane sends to an upstream. */
-export class McpClientOperation {
+export class McpClientOperation implements ClientOperation {
   private readonly started = performance.now();
   private errorType: string | undefined;
 
@@ -293,7 +290,7 @@ export class McpClientOperation {
 }
 
 /** The HTTP SERVER span of one REST request. */
-export class HttpServerOperation {
+export class HttpServerOperation implements HttpOperation {
   constructor(
     private readonly span: Span | undefined,
     private readonly ctx: Context | undefined,

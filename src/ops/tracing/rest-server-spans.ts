@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { clientOf } from '../../shared/http/client-of.js';
-import type { HttpServerOperation, McpTelemetry } from './mcp-telemetry.js';
+import type { HttpOperation, Telemetry } from '../../shared/telemetry.js';
 import { traceCarriers } from './trace-carrier.js';
 
-const operations = new WeakMap<object, HttpServerOperation>();
+const operations = new WeakMap<object, HttpOperation>();
 
 /**
  * An HTTP SERVER span for every REST request under `/api/` (traces on), parented by its `traceparent`
@@ -11,7 +11,7 @@ const operations = new WeakMap<object, HttpServerOperation>();
  * lands in the caller's trace. Routes that make their own span (`ownSpanRoutes`, as `METHOD /path`
  * registered) are left to it.
  */
-export function installRestServerSpans(fastify: FastifyInstance, telemetry: McpTelemetry, ownSpanRoutes: readonly string[]): void {
+export function installRestServerSpans(fastify: FastifyInstance, telemetry: Telemetry, ownSpanRoutes: readonly string[]): void {
   if (!traceCarriers.enabled) return;
   const own = new Set(ownSpanRoutes);
   fastify.addHook('onRequest', (request, _reply, done) => {

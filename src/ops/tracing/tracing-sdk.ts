@@ -29,7 +29,7 @@ export async function startTracing(settings: TracingSettings): Promise<StartedTr
     if (!span) return undefined;
     const { traceId, spanId } = span.spanContext();
     return trace.isSpanContextValid(span.spanContext()) ? { traceId, spanId } : undefined;
-  });
+  }, () => traceCarriers.current());
   const handle: StartedTracing = {
     shutdown: async () => {
       if (started !== handle) return;

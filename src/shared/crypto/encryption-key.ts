@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { AppConfig, decodeKey } from '../../config/app-config.js';
 
 /** TOOLPLANE_ENCRYPTION_KEY, or a key generated once into the data directory (mode 0600). */
-export async function loadEncryptionKey(config: AppConfig): Promise<{ key: Buffer; generatedAt?: string }> {
+export async function loadEncryptionKey(config: { encryptionKey?: string; dataDir: string }): Promise<{ key: Buffer; generatedAt?: string }> {
   if (config.encryptionKey) return { key: decodeKey(config.encryptionKey) };
   const file = join(config.dataDir, 'encryption.key');
   if (existsSync(file)) return { key: decodeKey((await readFile(file, 'utf8')).trim()) };
@@ -45,4 +44,15 @@ export async function assertGeneratedKeyFitsDatabase(dataSource: DataSource, key
       `(a new one would be generated into ${generatedAt}). Set TOOLPLANE_ENCRYPTION_KEY to the key they were ` +
       `sealed with: the one the other Toolplane processes on this database use.`,
   );
+}
+
+/** A 32-byte key written as 64 hex digits or base64. */
+export function decodeKey(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+}
+
+/** Whether `value` is such a key (TOOLPLANE_ENCRYPTION_KEY is checked at start). */
+export function isValidKey(value: string): boolean {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32;
 }

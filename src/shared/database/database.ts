@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
-import type { AppConfig } from '../../config/app-config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -17,8 +16,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Connects to DATABASE_URL or starts the embedded cluster, then applies pending migrations. */
-export async function openDatabase(config: AppConfig, entities: Entities = []): Promise<Database> {
+/** The DataSource of the database Toolplane opened at start (the DataSource's own token is TypeormUnitOfWork). */
+export const DATABASE = Symbol('DATABASE');
+
+/** Connects to `databaseUrl` or starts the embedded cluster in `dataDir`, then applies pending migrations. */
+export async function openDatabase(config: { databaseUrl?: string; dataDir: string }, entities: Entities = []): Promise<Database> {
   const logger = new Logger('database');
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;

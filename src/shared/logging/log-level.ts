@@ -1,3 +1,6 @@
+/** The least level written (LOG_LEVEL), or nothing at all. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
 /** A level a log line is written at, by pino's names. */
 export type LineLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 

@@ -1,9 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
-import type { LogLevel } from '../../config/app-config.js';
 import { activeTrace } from '../active-trace.js';
 import { requestContext } from '../request-context.js';
-import { logLevel, type LineLevel } from './log-level.js';
+import { logLevel, type LineLevel, type LogLevel } from './log-level.js';
 
 /**
  * Nest's own start-up lines (each module loaded, each route mapped: some 90 lines), which the

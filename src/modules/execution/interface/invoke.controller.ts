@@ -3,7 +3,7 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, StreamableFil
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { McpTelemetry } from '../../../ops/tracing/mcp-telemetry.js';
+import { Telemetry } from '../../../shared/telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
@@ -31,7 +31,7 @@ export const INVOKE_ROUTE = `POST /${TOOLS_PATH}/${INVOKE_PATH}`;
 export class InvokeController {
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(McpTelemetry) private readonly telemetry: McpTelemetry,
+    @Inject(Telemetry) private readonly telemetry: Telemetry,
   ) {}
 
   @Post(INVOKE_PATH)

@@ -9,7 +9,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
 import { loadConfig } from '../../../config/app-config.js';
-import { CoreModule } from '../../../shared/core.module.js';
+import { CoreModule } from '../../../core.module.js';
 import { DomainErrorFilter } from '../../../shared/http/domain-error.filter.js';
 import { ExecutionRecord, ExecutionRecorder } from '../domain/execution.js';
 import { ExecutionsModule } from '../executions.module.js';

@@ -23,7 +23,7 @@ import { SEALED_SESSION_PREFIX } from '../sessions/sealed-session.js';
 import { SourceGate } from '../source-gate.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
-import { McpTelemetry, type McpServerOperation } from '../../../ops/tracing/mcp-telemetry.js';
+import { Telemetry, type ServerOperation } from '../../../shared/telemetry.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 
@@ -53,7 +53,7 @@ type McpRequest = FastifyRequest & { principal?: Principal };
 export async function registerMcpRoutes(app: NestFastifyApplication, options: McpRoutesOptions): Promise<void> {
   const gateway = app.get(McpGatewayServer);
   const sourceGate = app.get(SourceGate);
-  const telemetry = app.get(McpTelemetry);
+  const telemetry = app.get(Telemetry);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
   await fastify.register(async (scope) => {
@@ -112,7 +112,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       exchange: McpExchange,
       parsedBody: unknown,
       sessionId: string | undefined,
-      operation: McpServerOperation | undefined,
+      operation: ServerOperation | undefined,
     ) => {
       // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
       if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = timeOrderedId();
@@ -201,7 +201,7 @@ function statelessCallOf(request: FastifyRequest, parsedBody: unknown): Stateles
 }
 
 /** Answers the call on the raw response, JSON or SSE as it goes (see LazyAnswerStream). */
-async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply, operation: McpServerOperation | undefined): Promise<void> {
+async function serveStatelessCall(gateway: McpGatewayServer, call: StatelessToolCall, exchange: McpExchange, reply: FastifyReply, operation: ServerOperation | undefined): Promise<void> {
   void reply.hijack();
   const stream = new LazyAnswerStream(reply.raw, operation && ((message) => operation.answered(message)));
   // The client going away before the answer cancels the call.
@@ -236,7 +236,7 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, parsedBody: 
   });
 }
 
-async function sendResponse(reply: FastifyReply, response: Response, operation?: McpServerOperation): Promise<FastifyReply> {
+async function sendResponse(reply: FastifyReply, response: Response, operation?: ServerOperation): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') void reply.header(name, value);

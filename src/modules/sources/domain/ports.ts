@@ -1,4 +1,4 @@
-import type { EnvReferencePolicy } from './env-reference-policy.js';
+import type { EnvReferencePolicy } from '../../../config/env-reference-policy.js';
 import type { ManifestReadResult } from './manifest/plugin-manifest.js';
 
 /** Reads and validates the manifest in a plugin directory. */

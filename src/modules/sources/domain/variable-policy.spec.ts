@@ -1,5 +1,5 @@
 import type { VariableDeclaration } from './manifest/env-declaration.js';
-import { envReferencePolicy } from './env-reference-policy.js';
+import { envReferencePolicy } from '../../../config/env-reference-policy.js';
 import { checkVariables, withDeclaredDefaults } from './variable-policy.js';
 
 const strict = envReferencePolicy([]);

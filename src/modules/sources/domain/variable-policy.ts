@@ -1,5 +1,5 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
-import { ENV_NAME_PATTERN, type EnvReferencePolicy } from './env-reference-policy.js';
+import { ENV_NAME_PATTERN, type EnvReferencePolicy } from '../../../config/env-reference-policy.js';
 import type { VariableDeclaration } from './manifest/env-declaration.js';
 import { parseTemplate, type ValueReference } from './value-template.js';
 /** RFC 9110 token characters. */

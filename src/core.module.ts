@@ -1,13 +1,11 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from './crypto/encryption-key.js';
-import { SecretCipher } from './crypto/secret-cipher.js';
-import { openDatabase, type Database, type Entities } from './database/database.js';
-import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
-import { Clock, IdGenerator, UnitOfWork } from './unit-of-work.js';
-
-export const DATABASE = Symbol('DATABASE');
+import { APP_CONFIG, type AppConfig } from './config/app-config.js';
+import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from './shared/crypto/encryption-key.js';
+import { SecretCipher } from './shared/crypto/secret-cipher.js';
+import { DATABASE, openDatabase, type Database, type Entities } from './shared/database/database.js';
+import { TypeormUnitOfWork } from './shared/database/typeorm-unit-of-work.js';
+import { Clock, IdGenerator, UnitOfWork } from './shared/unit-of-work.js';
 
 /** Closes the database in the last shutdown phase, after every module let go of it. */
 @Injectable()

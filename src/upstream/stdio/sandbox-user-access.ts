@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
-import { type LaunchPaths, PluginAccess } from '../domain/ports.js';
+import { type LaunchPaths, PluginAccess } from '../../modules/sources/domain/ports.js';
 
 const READ = 4;
 const EXECUTE = 1;
