@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from './config/app-config.js';
+import { processEnvironment } from './config/host-environment.js';
 import { assertGeneratedKeyFitsDatabase, loadEncryptionKey } from './shared/crypto/encryption-key.js';
 import { SecretCipher } from './shared/crypto/secret-cipher.js';
 import { DATABASE, openDatabase, type Database, type Entities } from './shared/database/database.js';
@@ -27,7 +28,7 @@ export class CoreModule {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: DATABASE, useFactory: () => openDatabase(config, entities) },
+        { provide: DATABASE, useFactory: () => openDatabase({ ...config, environment: processEnvironment() }, entities) },
         { provide: TypeormUnitOfWork, useFactory: (db: Database) => new TypeormUnitOfWork(db.dataSource), inject: [DATABASE] },
         { provide: UnitOfWork, useExisting: TypeormUnitOfWork },
         { provide: Clock, useValue: { now: () => new Date() } satisfies Clock },

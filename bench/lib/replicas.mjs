@@ -18,7 +18,7 @@ export async function replicasWorkload({ root, main, echoUrl, connections, secon
   // As root the embedded PostgreSQL runs as another user, which must reach its directory.
   chmodSync(dir, 0o755);
   const { startEmbeddedPostgres } = await import(pathToFileURL(join(root, 'dist/src/shared/database/embedded-postgres.js')).href);
-  const database = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });
+  const database = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), environment: process.env });
   const adminKey = randomBytes(24).toString('base64url');
   const settings = {
     PATH: process.env.PATH ?? '',

@@ -18,3 +18,12 @@ export class ProcessHostEnvironment implements EnvReferencePolicy {
     return this.policy.refusal(name);
   }
 }
+
+/**
+ * Toolplane's own environment, for what it hands on to the processes it starts: the embedded
+ * PostgreSQL's PATH and TZ, a plugin's allowlisted PATH, HOME, LANG… (see buildChildEnvironment).
+ * Settings are read from it by loadConfig alone.
+ */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport, type Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
-import type { ProtocolEra, TransportKind } from '../modules/sources/domain/upstream.js';
+import type { ProtocolEra } from '../modules/sources/domain/upstream.js';
+import type { TransportKind } from '../modules/sources/domain/source-settings.js';
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
 import type { DirectCaller } from './http/direct-tool-call.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';

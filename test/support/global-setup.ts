@@ -13,7 +13,7 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'toolplane-test-db-'));
-  const database = await startEmbeddedPostgres({ dataDir });
+  const database = await startEmbeddedPostgres({ dataDir, environment: process.env });
   process.env.TOOLPLANE_TEST_DATABASE_URL = database.url;
   (globalThis as Record<string, unknown>).__TOOLPLANE_TEST_DB__ = { database, dataDir };
 }

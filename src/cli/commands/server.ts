@@ -37,7 +37,7 @@ export function registerServerCommands(program: Command): void {
       const { Logger } = await import('@nestjs/common');
       const { PinoLogger } = await import('../../shared/logging/pino-logger.js');
       Logger.overrideLogger(new PinoLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
-      const database = await openDatabase(config);
+      const database = await openDatabase({ ...config, environment: process.env });
       try {
         const applied = database.appliedMigrations;
         process.stdout.write(applied.length > 0 ? `applied ${countOf(applied.length, 'migration')}: ${applied.join(', ')}\n` : 'the database is up to date: no pending migration\n');

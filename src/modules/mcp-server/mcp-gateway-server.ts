@@ -18,7 +18,8 @@ import { declaresInputCapabilities, LegacySessions } from './sessions/legacy-ses
 import { McpCatalog } from './mcp-catalog.js';
 import type { ServedEra } from './calls/call-result.js';
 import type { LazyAnswerStream } from './http/lazy-answer-stream.js';
-import { McpToolServers, SERVER_INFO, type McpExchange, type McpSurface } from './mcp-tool-servers.js';
+import { McpToolServers, SERVER_INFO } from './mcp-tool-servers.js';
+import { type McpExchange, type McpSurface } from './mcp-exchange.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { isRecord } from '../../shared/is-record.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';

@@ -18,7 +18,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { Principal } from '../../shared/principal/principal.js';
 import type { ToolScope } from '../../shared/principal/tool-scope.js';
 import { ExecuteToolCommand } from '../execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
@@ -35,32 +34,8 @@ import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
 import { searchTools } from './tool-search.js';
-import type { SessionClaims } from './sessions/sealed-session.js';
+import type { McpExchange } from './mcp-exchange.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
-
-/** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
-export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'gateway' };
-
-/** One authenticated HTTP exchange with an MCP endpoint: who calls, on which surface, with which headers. */
-export interface McpExchange {
-  principal: Principal;
-  surface: McpSurface;
-  /** The HTTP request's id (X-Request-Id), named in the call's log lines: MCP requests do not run in the request context. */
-  requestId?: string;
-  userAgent?: string;
-  correlationId?: string;
-  /** The `MCP-Protocol-Version` header (2025 era: the version agreed in `initialize`). */
-  protocolVersionHeader?: string;
-  /** A 2025-era session Toolplane issued: what the client said in its `initialize`. */
-  session?: SessionClaims;
-  /**
-   * The id the request's `tools/call` is recorded under, chosen before the call so that the HTTP
-   * answer can name it in its headers (see EXECUTION_ID_HEADER); the first execution takes it.
-   */
-  executionId?: string;
-  /** Whether an execution took `executionId`. */
-  executionIdTaken?: boolean;
-}
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
 export const CATALOG_LIST_TTL_MS = 30_000;

@@ -6,7 +6,8 @@ import { isRecord } from '../../shared/is-record.js';
 import type { CatalogSource } from './catalog-snapshot.js';
 import { jsonRpcError } from './mcp-gateway-server.js';
 import { McpCatalog } from './mcp-catalog.js';
-import { McpToolServers, type McpExchange } from './mcp-tool-servers.js';
+import { McpToolServers } from './mcp-tool-servers.js';
+import { type McpExchange } from './mcp-exchange.js';
 
 /** The methods a refusal names; anything else a caller sends is recorded as `other`, so callers cannot invent new records. */
 const NAMED_METHODS: ReadonlySet<string> = new Set([

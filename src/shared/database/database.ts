@@ -20,13 +20,13 @@ export interface Database {
 export const DATABASE = Symbol('DATABASE');
 
 /** Connects to `databaseUrl` or starts the embedded cluster in `dataDir`, then applies pending migrations. */
-export async function openDatabase(config: { databaseUrl?: string; dataDir: string }, entities: Entities = []): Promise<Database> {
+export async function openDatabase(config: { databaseUrl?: string; dataDir: string; environment?: NodeJS.ProcessEnv }, entities: Entities = []): Promise<Database> {
   const logger = new Logger('database');
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
     logger.log(`starting the embedded PostgreSQL in ${config.dataDir}`);
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => logger.debug(m) });
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => logger.debug(m), environment: config.environment });
     url = embedded.url;
   }
   const dataSource = new DataSource({ ...schemaOptions(url, entities), extra: { max: 20, application_name: 'toolplane' } });

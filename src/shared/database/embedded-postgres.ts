@@ -17,6 +17,8 @@ export interface EmbeddedDatabase {
 export interface EmbeddedDatabaseOptions {
   dataDir: string;
   log?: (message: string) => void;
+  /** The environment the server and its watchdog take PATH and TZ from (nothing else of it). */
+  environment?: NodeJS.ProcessEnv;
 }
 
 const DATABASE_NAME = 'toolplane';
@@ -74,6 +76,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       flags: serverFlags,
       ...(isRoot ? { user: postgresUser() } : {}),
       log,
+      environment: options.environment,
     });
   } catch (error) {
     throw new Error(
@@ -131,6 +134,7 @@ interface PostmasterOptions {
   user?: { uid: number; gid: number };
   /** Receives the server's log output. */
   log: (message: string) => void;
+  environment: NodeJS.ProcessEnv | undefined;
 }
 
 interface Postmaster {
@@ -153,7 +157,7 @@ function startPostmaster(options: PostmasterOptions): Promise<Postmaster> {
   const child = spawn(options.binary, ['-D', options.clusterDir, '-p', String(options.port), ...options.flags], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: serverEnvironment(),
+    env: serverEnvironment(options.environment),
     ...options.user,
   });
   let output = '';
@@ -182,7 +186,7 @@ function startPostmaster(options: PostmasterOptions): Promise<Postmaster> {
     const ready = () => {
       settle();
       const pid = child.pid!;
-      const watchdog = startWatchdog(pid, options.clusterDir);
+      const watchdog = startWatchdog(pid, options.clusterDir, options.environment);
       // A server that ends on its own leaves the watchdog nothing to do (and its pid may be reused).
       void exited.then(() => watchdog.kill('SIGKILL'));
       let stopping: Promise<void> | undefined;
@@ -209,11 +213,11 @@ function startPostmaster(options: PostmasterOptions): Promise<Postmaster> {
  * end of: when this process ends, however it ends, the pipe closes and the shell asks the server
  * for a fast shutdown. `ps` names it `toolplane-postgres-watchdog`, with the server's pid and cluster.
  */
-function startWatchdog(postmasterPid: number, clusterDir: string): ChildProcess {
+function startWatchdog(postmasterPid: number, clusterDir: string, environment: NodeJS.ProcessEnv | undefined): ChildProcess {
   const watchdog = spawn('/bin/sh', ['-c', 'read -r _; kill -INT "$1" 2>/dev/null', 'toolplane-postgres-watchdog', String(postmasterPid), clusterDir], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
-    env: serverEnvironment(),
+    env: serverEnvironment(environment),
   });
   // Neither the watchdog nor its pipe keeps Toolplane's event loop alive.
   watchdog.unref();
@@ -223,9 +227,9 @@ function startWatchdog(postmasterPid: number, clusterDir: string): ChildProcess 
   return watchdog;
 }
 
-function serverEnvironment(): NodeJS.ProcessEnv {
+function serverEnvironment(from: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { LC_MESSAGES: 'C' };
-  for (const name of ['PATH', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const name of ['PATH', 'TZ']) if (from[name] !== undefined) env[name] = from[name];
   return env;
 }
 

@@ -1,3 +1,4 @@
+import { processEnvironment } from '../../config/host-environment.js';
 /**
  * Variables of Toolplane's own environment a stdio server may inherit. Everything else
  * (DATABASE_URL, TOOLPLANE_*, cloud credentials, ...) stays in this process.
@@ -35,7 +36,7 @@ const VALID_NAME = /^[^=\0]+$/;
  */
 export function buildChildEnvironment(
   declared: Record<string, string>,
-  parentEnv: NodeJS.ProcessEnv = process.env,
+  parentEnv: NodeJS.ProcessEnv = processEnvironment(),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of INHERITED_ENV_KEYS) {

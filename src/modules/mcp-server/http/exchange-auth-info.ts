@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { McpExchange } from '../mcp-tool-servers.js';
+import type { McpExchange } from '../mcp-exchange.js';
 
 const EXCHANGE = 'toolplane.exchange';
 

@@ -4,7 +4,8 @@ import { LegacyListStreams } from './legacy-list-streams.js';
 import { declaresInputCapabilities } from './legacy-sessions.js';
 import { McpGatewayServer } from '../mcp-gateway-server.js';
 import type { McpCatalog } from '../mcp-catalog.js';
-import type { McpExchange, McpToolServers } from '../mcp-tool-servers.js';
+import type { McpToolServers } from '../mcp-tool-servers.js';
+import type { McpExchange } from '../mcp-exchange.js';
 import { randomBytes } from 'node:crypto';
 import { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 

@@ -7,7 +7,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type SandboxSettings,
 } from '../domain/source-settings.js';
-import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
 
 /** A registration as the interface layer hands it over, already shape-checked. */
 export interface SourceSpecInput {

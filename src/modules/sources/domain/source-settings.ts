@@ -1,4 +1,5 @@
-import type { StdioLifecycle, TransportKind } from './upstream.js';
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+export type StdioLifecycle = 'transient' | 'singleton';
 
 export const SOURCE_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'streamable-http', 'sse'];

@@ -5,7 +5,8 @@ import {
   SourceHealth,
   UNHEALTHY_AFTER_FAILURES,
 } from './source-settings.js';
-import type { ProtocolEra, StdioLifecycle, TransportKind } from './upstream.js';
+import type { ProtocolEra } from './upstream.js';
+import type { StdioLifecycle, TransportKind } from './source-settings.js';
 
 /** What a source's manifest contributed, kept with the source for later checks and display. */
 export interface ManifestSummary {

@@ -4,10 +4,8 @@
  * a connection is needed and never persisted (resolved values may hold secrets).
  */
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
-import type { SandboxSettings } from './source-settings.js';
+import type { SandboxSettings, StdioLifecycle, TransportKind } from './source-settings.js';
 
-export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
-export type StdioLifecycle = 'transient' | 'singleton';
 export type ProtocolEra = 'modern' | 'legacy';
 
 export interface UpstreamTarget {

@@ -1,6 +1,6 @@
 import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { Source, SourceProps } from '../domain/source.js';
-import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 
 /** env and headers are sealed with the source id bound in, so rows cannot swap them. */

@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { IsOmittable, IsStringMap } from '../../../shared/http/validators.js';
 import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
-import type { StdioLifecycle, TransportKind } from '../domain/upstream.js';
+import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
 import type { SourceSpecInput } from '../application/source-spec.js';
 
 export class CircuitBreakerDto {
