@@ -100,7 +100,7 @@ export function SourcePage(props: { name: string }) {
           <code>{s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ') || s.pluginDir : s.url}</code>
         </dd>
         <dt>Protocol</dt>
-        <dd>{s.protocol ? `${s.protocol.era} (${s.protocol.version})` : '—'}{s.serverInfo ? `, ${s.serverInfo.name} ${s.serverInfo.version}` : ''}</dd>
+        <dd>{s.protocol ? `${s.protocol.era} (${s.protocol.version})` : '—'}{s.serverInfo ? `, ${[s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ')}` : ''}</dd>
         <dt>Circuit</dt>
         <dd>{s.circuit ? <Badge value={s.circuit.state} /> : '—'}</dd>
         <dt>Last refresh</dt>
