@@ -19,6 +19,10 @@ export type Tool = Schemas['ToolResponseDto'];
 export type ToolPage = Omit<ResponseOf<'/api/v1/tools', 'get'>, 'items' | 'notConvertible'> & { items: Tool[] };
 export type Source = Schemas['SourceResponseDto'];
 export type SourcePage = Schemas['SourcePageDto'];
+/** The body of POST /api/v1/sources (and of POST /api/v1/sources/validate). */
+export type SourceRegistration = BodyOf<'/api/v1/sources', 'post'>;
+/** The body of PATCH /api/v1/sources/{idOrName}: only the settings to change. */
+export type SourceChanges = BodyOf<'/api/v1/sources/{idOrName}', 'patch'>;
 export type ValidationReport = Schemas['ValidationReportDto'];
 export type InventoryChanges = Schemas['InventoryChangesDto'];
 export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];

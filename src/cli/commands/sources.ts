@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { BodyOf, Source } from '../../api-types/rest-api.js';
+import type { Source, SourceChanges as Changes, SourceRegistration as Registration } from '../../api-types/rest-api.js';
 import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
@@ -212,9 +212,6 @@ interface AddOptions extends SettingOptions {
 interface UpdateOptions extends SettingOptions {
   ifVersion?: number;
 }
-
-type Registration = BodyOf<'/api/v1/sources', 'post'>;
-type Changes = BodyOf<'/api/v1/sources/{idOrName}', 'patch'>;
 
 /** The fields the flags (and a command after "--") set, over those of --file. */
 function settingsBody(commandLine: string[], options: SettingOptions): Partial<Registration & Changes> {
