@@ -1,9 +1,5 @@
 import { forgetKey, storedKey } from './session.js';
-
-export interface Problem {
-  path: string;
-  message: string;
-}
+import type { Problem, ProgressEvent } from './types.js';
 
 /** An answer that is not 2xx, in the API's one error shape (or a network failure: status 0). */
 export class ApiError extends Error {
@@ -67,18 +63,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return { status: response.status, body, etag: response.headers.get('etag') };
 }
 
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
 /**
  * POSTs a tool invocation accepting Server-Sent Events: the upstream's progress goes to
  * `onProgress` while the call runs, and the answer (its last event, or a plain JSON answer when
  * no progress came) is returned or thrown as request() would.
  */
-export async function invokeWithProgress<T>(path: string, body: unknown, onProgress: (update: ProgressUpdate) => void): Promise<T> {
+export async function invokeWithProgress<T>(path: string, body: unknown, onProgress: (update: ProgressEvent) => void): Promise<T> {
   const key = storedKey();
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -104,7 +94,7 @@ export async function invokeWithProgress<T>(path: string, body: unknown, onProgr
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (!event || data === undefined) continue;
-      if (event === 'progress') onProgress(JSON.parse(data) as ProgressUpdate);
+      if (event === 'progress') onProgress(JSON.parse(data) as ProgressEvent);
       if (event === 'result') {
         const result = JSON.parse(data) as { status: number; body: unknown };
         return settle<T>(result.status, JSON.stringify(result.body), `HTTP ${result.status}`, true);

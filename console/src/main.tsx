@@ -18,7 +18,7 @@ import { finishOidcSignIn, type OidcSettings } from './oidc.js';
 import { match, navigate, useLocation } from './router.js';
 import { MeContext } from './session-context.js';
 import { forgetKey, storeKey, storedKey } from './session.js';
-import type { Me } from './types.js';
+import type { CurrentPrincipal } from './types.js';
 
 interface NavItem {
   to: string;
@@ -52,7 +52,7 @@ function Page(props: { path: string }) {
   return <ErrorState error={new ApiError(404, 'NOT_FOUND', `There is no page at ${path}.`)} />;
 }
 
-function Shell(props: { me: Me; onSignOut: () => void }) {
+function Shell(props: { me: CurrentPrincipal; onSignOut: () => void }) {
   const location = useLocation();
   const items = NAV.filter((item) => props.me.permissions.includes(item.permission));
   // The console's root shows the first page the role may read.
@@ -96,14 +96,14 @@ function Shell(props: { me: Me; onSignOut: () => void }) {
 }
 
 function App() {
-  const [me, setMe] = useState<Me | null>(null);
+  const [me, setMe] = useState<CurrentPrincipal | null>(null);
   const [checking, setChecking] = useState(storedKey() !== null);
   const [notice, setNotice] = useState<string | undefined>();
   const [startupError, setStartupError] = useState<unknown>();
   const check = () => {
     setChecking(true);
     setStartupError(undefined);
-    request<Me>('/api/v1/access/me').then(
+    request<CurrentPrincipal>('/api/v1/access/me').then(
       (answer) => {
         setMe(answer.body);
         setChecking(false);

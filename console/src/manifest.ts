@@ -1,3 +1,5 @@
+import type { Source } from './types.js';
+
 /**
  * What an uploaded server.json (MCP registry) or plugin.json says about launching a server: the
  * form is filled from it, and Toolplane's dry run remains the judge. Secret variables become
@@ -11,7 +13,7 @@ export interface Declared {
 }
 
 export interface Prefill {
-  transport?: 'stdio' | 'streamable-http' | 'sse';
+  transport?: Source['transport'];
   command?: string;
   args?: string[];
   url?: string;

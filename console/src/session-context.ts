@@ -1,10 +1,10 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Me } from './types.js';
+import type { CurrentPrincipal } from './types.js';
 
-export const MeContext = createContext<Me | null>(null);
+export const MeContext = createContext<CurrentPrincipal | null>(null);
 
-export function useMe(): Me {
+export function useMe(): CurrentPrincipal {
   const me = useContext(MeContext);
   if (!me) throw new Error('not signed in');
   return me;

@@ -1,6 +1,8 @@
-import { ApiError, ServerUnreachable, type Problem } from './errors.js';
+import type { ApiPath, BodyOf, Method, PathParamsOf, PathWith, Problem, QueryOf, ResponseOf } from '../api-types/rest-api.js';
+import { ApiError, ServerUnreachable } from './errors.js';
 
-export type Query = Record<string, string | number | boolean | undefined>;
+type QueryValue = string | number | boolean | undefined;
+export type Query = Record<string, QueryValue>;
 
 export interface RequestOptions {
   query?: Query;
@@ -16,6 +18,21 @@ export interface RequestOptions {
   /** Statuses answered as a result instead of an error (e.g. a health check's 503). */
   acceptStatuses?: number[];
 }
+
+/**
+ * A request to an operation openapi.yaml documents: the values of its path's `{parameters}`, and
+ * its query and JSON body as the document describes them.
+ */
+export type ApiRequest<P extends ApiPath, M extends Method> = Omit<RequestOptions, 'query' | 'json'> & {
+  query?: QueryFor<P, M>;
+  json?: BodyOf<P, M>;
+} & ([PathParamsOf<P, M>] extends [never] ? { params?: never } : { params: PathParamsOf<P, M> });
+
+/** Each documented query parameter as a query string carries it (one the document leaves untyped: any such value). */
+export type QueryFor<P extends ApiPath, M extends Method> = { [K in keyof QueryOf<P, M>]?: QueryOf<P, M>[K] & QueryValue };
+/** The options may be left out when nothing in them is required (no path parameters). */
+type OptionsArgument<O> = object extends O ? [options?: O] : [options: O];
+type HttpMethod = Uppercase<Method>;
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -41,27 +58,35 @@ export class ApiClient {
     return this.key !== undefined;
   }
 
-  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const { response, timeoutMs } = await this.send(method, path, options);
+  /** A documented operation, e.g. `request('GET', '/api/v1/tools/{qualifiedName}', { params: { qualifiedName } })`; the body is its 2xx answer. */
+  async request<M extends HttpMethod, P extends PathWith<Lowercase<M>>>(method: M, path: P, ...[options]: OptionsArgument<ApiRequest<P, Lowercase<M>>>): Promise<ApiResponse<ResponseOf<P, Lowercase<M>>>> {
+    const plain = (options ?? {}) as RequestOptions & { params?: Record<string, string> };
+    const { response, timeoutMs } = await this.send(method, fillPath(path, plain.params), plain);
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      if (options.signal?.aborted) throw error;
+      if (plain.signal?.aborted) throw error;
       throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
     }
-    return this.answer<T>(response.status, response.headers, text, options);
+    return this.answer(response.status, response.headers, text, plain);
   }
 
   /**
    * Like request, accepting a Server-Sent Events answer as well: each event but the last goes to
    * `onEvent`; the last (`result`) carries the status and body of the plain answer.
    */
-  async requestWithEvents<T = unknown>(method: string, path: string, options: RequestOptions, onEvent: (event: string, data: unknown) => void): Promise<ApiResponse<T>> {
-    const { response, timeoutMs } = await this.send(method, path, { ...options, accept: 'application/json, text/event-stream' });
+  async requestWithEvents<M extends HttpMethod, P extends PathWith<Lowercase<M>>>(
+    method: M,
+    path: P,
+    options: ApiRequest<P, Lowercase<M>>,
+    onEvent: (event: string, data: unknown) => void,
+  ): Promise<ApiResponse<ResponseOf<P, Lowercase<M>>>> {
+    const plain = options as RequestOptions & { params?: Record<string, string> };
+    const { response, timeoutMs } = await this.send(method, fillPath(path, plain.params), { ...plain, accept: 'application/json, text/event-stream' });
     try {
       if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
-        return this.answer<T>(response.status, response.headers, await response.text(), options);
+        return this.answer(response.status, response.headers, await response.text(), plain);
       }
       let result: { status: number; body: unknown } | undefined;
       for await (const { event, data } of serverSentEvents(response.body)) {
@@ -69,9 +94,9 @@ export class ApiClient {
         else onEvent(event, data);
       }
       if (!result) throw new ServerUnreachable(this.baseUrl, 'the answer ended before its result');
-      return this.answer<T>(result.status, response.headers, JSON.stringify(result.body), options, result.body);
+      return this.answer(result.status, response.headers, JSON.stringify(result.body), plain, result.body);
     } catch (error) {
-      if (error instanceof ApiError || error instanceof ServerUnreachable || options.signal?.aborted) throw error;
+      if (error instanceof ApiError || error instanceof ServerUnreachable || plain.signal?.aborted) throw error;
       throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
     }
   }
@@ -114,13 +139,19 @@ export class ApiClient {
     throw error;
   }
 
-  get<T = unknown>(path: string, query?: Query, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    return this.request<T>('GET', path, { ...options, query });
+  /** The body of a documented GET's answer. */
+  async getJson<P extends PathWith<'get'>>(path: P, ...options: OptionsArgument<ApiRequest<P, 'get'>>): Promise<ResponseOf<P, 'get'>> {
+    return (await this.request('GET', path, ...options)).body;
   }
+}
 
-  async getJson<T = unknown>(path: string, query?: Query): Promise<T> {
-    return (await this.get<T>(path, query)).body;
-  }
+/** `/api/v1/tools/{qualifiedName}` with each `{parameter}` replaced by its value, encoded as one path segment. */
+export function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  });
 }
 
 function parseBody(text: string, contentType: string | null): unknown {

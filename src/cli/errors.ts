@@ -1,9 +1,5 @@
+import type { Problem } from '../api-types/rest-api.js';
 import { EXIT } from './exit-codes.js';
-
-export interface Problem {
-  path: string;
-  message: string;
-}
 
 /** A failure the CLI reports and exits on; `exitCode` tells scripts what kind it was. */
 export class CliError extends Error {

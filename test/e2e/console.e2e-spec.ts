@@ -475,4 +475,21 @@ describe('the admin console', () => {
     await expect(page.evaluate(() => (globalThis as any).document.activeElement.textContent)).resolves.toBe('Skip to content');
     expect(errors).toEqual([]);
   });
+
+  it("names a source's server with the version it gave, and without one when it gave none", async () => {
+    const versionless = await h.api.post('/api/v1/sources?wait=true', { name: 'versionless', transport: 'stdio', command: 'node', args: [join(FIXTURES, 'modern-server.mjs'), 'stdio'], env: { MODERN_SERVER_VERSION: '' } });
+    expect(versionless.status).toBe(201);
+    expect(versionless.body.serverInfo).toEqual({ name: 'modern-fixture' });
+    const { page, errors } = await open(h.adminKey);
+    const protocolOf = async (source: string) => {
+      await go(page, `/sources/${source}`);
+      const fact = page.locator('dt', { hasText: 'Protocol' }).locator('xpath=following-sibling::dd[1]');
+      await fact.getByText(/\(/).waitFor();
+      return fact.textContent();
+    };
+    await expect(protocolOf('versionless')).resolves.toMatch(/\), modern-fixture$/);
+    await expect(protocolOf('conf')).resolves.toMatch(/\), conformance-fixture 1\.0\.0$/);
+    await h.api.delete('/api/v1/sources/versionless');
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,6 +1,9 @@
 import type { ContentBlock, Execution } from '../types.js';
 import { Badge, JsonView, Link, ms } from './common.js';
 
+/** What the result view shows of a call; its error may be one the console words itself (a call refused before its record). */
+export type ShownCall = Pick<Execution, 'id' | 'status' | 'durationMs' | 'result'> & { error: Pick<NonNullable<Execution['error']>, 'code' | 'message' | 'details'> | null };
+
 function Block(props: { block: ContentBlock }) {
   const { block } = props;
   switch (block.type) {
@@ -38,7 +41,7 @@ function Block(props: { block: ContentBlock }) {
 }
 
 /** What a call returned: its record's id, status and duration, then each content block as itself. */
-export function ResultView(props: { execution: Execution }) {
+export function ResultView(props: { execution: ShownCall }) {
   const { execution } = props;
   return (
     <div class="result" data-status={execution.status}>

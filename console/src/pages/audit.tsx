@@ -2,14 +2,7 @@ import { useState } from 'preact/hooks';
 import { query } from '../api.js';
 import { Badge, countOf, Empty, ErrorState, JsonView, Loading, When } from '../components/common.js';
 import { useDebounced, useResource } from '../hooks.js';
-import type { AuditEvent, Page } from '../types.js';
-
-interface ChainReport {
-  intact: boolean;
-  events: number;
-  head: { seq: number; hash: string } | null;
-  firstProblem: { seq: number; problem: string; detail: string } | null;
-}
+import type { AuditChainReport, AuditEventPage, ExecutionChainReport } from '../types.js';
 
 const ACTIONS = ['source.registered', 'source.updated', 'source.enabled', 'source.disabled', 'source.removed', 'source.refreshed', 'source.validated', 'source.access-refused', 'tool.enabled', 'tool.disabled', 'secret.put', 'secret.deleted', 'api-key.created', 'api-key.revoked', 'api-key.updated', 'config.applied'];
 
@@ -20,9 +13,9 @@ export function AuditPage() {
   const [target, setTarget] = useState('');
   const settledActor = useDebounced(actor, 300);
   const settledTarget = useDebounced(target, 300);
-  const events = useResource<Page<AuditEvent>>(`/api/v1/audit-events${query({ action, actor: settledActor, target: settledTarget, limit: 100 })}`, 5000);
-  const chain = useResource<ChainReport>('/api/v1/audit-events/verify', 30_000);
-  const executionChain = useResource<ChainReport & { pending: number; unlinked: { count: number } | null }>('/api/v1/executions/verify', 30_000);
+  const events = useResource<AuditEventPage>(`/api/v1/audit-events${query({ action, actor: settledActor, target: settledTarget, limit: 100 })}`, 5000);
+  const chain = useResource<AuditChainReport>('/api/v1/audit-events/verify', 30_000);
+  const executionChain = useResource<ExecutionChainReport>('/api/v1/executions/verify', 30_000);
   return (
     <section aria-labelledby="audit-title">
       <div class="page-head">

@@ -5,7 +5,7 @@ import { VirtualList } from '../components/virtual-list.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { setQuery } from '../router.js';
 import { useCan } from '../session-context.js';
-import type { Page, Source, Tool } from '../types.js';
+import type { SourcePage, Tool, ToolPage } from '../types.js';
 
 /** The first page fills the screen and answers fast; the next ones, fetched while scrolling, are larger. */
 const FIRST_PAGE = 30;
@@ -44,7 +44,7 @@ export function CatalogPage() {
   const q = useDebounced(filters.q, 200);
   const effective = { ...filters, q };
   const key = JSON.stringify(effective);
-  const sources = useResource<Page<Source>>(can('sources:read') ? '/api/v1/sources?limit=200' : null);
+  const sources = useResource<SourcePage>(can('sources:read') ? '/api/v1/sources?limit=200' : null);
   const [listing, setListing] = useState<Listing>({ key: '', items: [], nextCursor: null, loading: true, error: undefined });
   const inFlight = useRef<AbortController | null>(null);
   // The first page's ETag: polled with If-None-Match, a changed catalog is offered, not forced on a scrolled list.
@@ -59,7 +59,7 @@ export function CatalogPage() {
     const controller = new AbortController();
     inFlight.current = controller;
     setListing((previous) => ({ ...previous, loading: true }));
-    request<Page<Tool>>(catalogPath(effective, cursor), { signal: controller.signal }).then(
+    request<ToolPage>(catalogPath(effective, cursor), { signal: controller.signal }).then(
       (answer) => {
         if (!cursor) {
           etag.current = answer.etag;
@@ -87,7 +87,7 @@ export function CatalogPage() {
   useEffect(() => {
     const timer = setInterval(() => {
       if (document.visibilityState !== 'visible' || !etag.current) return;
-      request<Page<Tool>>(catalogPath(effective, null), { etag: etag.current }).then(
+      request<ToolPage>(catalogPath(effective, null), { etag: etag.current }).then(
         (answer) => answer.status !== 304 && answer.etag !== etag.current && setChanged(true),
         () => undefined,
       );

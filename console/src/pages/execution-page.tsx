@@ -5,7 +5,7 @@ import type { Execution } from '../types.js';
 
 /** One call: who made it, with what (redacted), what came back, how long it took. */
 export function ExecutionPage(props: { id: string }) {
-  const execution = useResource<Execution & { sourceName: string | null; definitionHash: string }>(`/api/v1/executions/${encodeURIComponent(props.id)}`);
+  const execution = useResource<Execution>(`/api/v1/executions/${encodeURIComponent(props.id)}`);
   if (execution.error) return <ErrorState error={execution.error} retry={execution.reload} />;
   if (!execution.data) return <Loading />;
   const e = execution.data;

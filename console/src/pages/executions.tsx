@@ -3,10 +3,10 @@ import { query, request } from '../api.js';
 import { Empty, ErrorState, Loading } from '../components/common.js';
 import { useDebounced } from '../hooks.js';
 import { setQuery } from '../router.js';
-import type { Execution, Page } from '../types.js';
+import type { Execution, ExecutionPage } from '../types.js';
 import { ExecutionRows } from './source-page.js';
 
-const STATUSES = ['succeeded', 'tool_error', 'invalid_arguments', 'rejected', 'circuit_open', 'timeout', 'upstream_error', 'cancelled', 'input_required', 'interrupted'];
+const STATUSES: Execution['status'][] = ['succeeded', 'tool_error', 'invalid_arguments', 'rejected', 'circuit_open', 'timeout', 'upstream_error', 'cancelled', 'input_required', 'interrupted'];
 
 interface Filters {
   tool: string;
@@ -38,7 +38,7 @@ export function ExecutionsPage() {
     setQuery({ ...settled });
     const mine = ++generation.current;
     setLoading(true);
-    request<Page<Execution>>(`/api/v1/executions${query(base)}`).then(
+    request<ExecutionPage>(`/api/v1/executions${query(base)}`).then(
       (answer) => {
         if (mine !== generation.current) return;
         setItems(answer.body.items);
@@ -61,7 +61,7 @@ export function ExecutionsPage() {
     const timer = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
       const mine = generation.current;
-      request<Page<Execution>>(`/api/v1/executions${query(base)}`, { etag }).then(
+      request<ExecutionPage>(`/api/v1/executions${query(base)}`, { etag }).then(
         (answer) => {
           if (mine !== generation.current || answer.status === 304) return;
           etag = answer.etag ?? undefined;
@@ -83,7 +83,7 @@ export function ExecutionsPage() {
 
   const older = async () => {
     if (!cursor) return;
-    const answer = await request<Page<Execution>>(`/api/v1/executions${query({ ...base, cursor })}`);
+    const answer = await request<ExecutionPage>(`/api/v1/executions${query({ ...base, cursor })}`);
     setItems((previous) => [...previous, ...answer.body.items]);
     setCursor(answer.body.nextCursor);
   };

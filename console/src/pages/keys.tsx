@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { ApiError, describeError, send, type Problem } from '../api.js';
+import { ApiError, describeError, send } from '../api.js';
 import { Badge, ConfirmDialog, CopyButton, Empty, ErrorState, Loading, When } from '../components/common.js';
 import { useResource } from '../hooks.js';
-import type { ApiKey, Page } from '../types.js';
+import type { ApiKey, ApiKeyPage, BodyOf, CreatedApiKey, Problem } from '../types.js';
 
-const ROLES = ['agent', 'operator', 'auditor', 'admin'];
+const ROLES: ApiKey['role'][] = ['agent', 'operator', 'auditor', 'admin'];
 const list = (text: string) => {
   const items = text.split(/[\s,]+/).filter(Boolean);
   return items.length ? items : undefined;
@@ -12,14 +12,14 @@ const list = (text: string) => {
 
 /** API keys: create one (its key shown once), see them all, revoke with a confirmation. */
 export function KeysPage() {
-  const keys = useResource<Page<ApiKey>>('/api/v1/api-keys?limit=100');
+  const keys = useResource<ApiKeyPage>('/api/v1/api-keys?limit=100');
   const [name, setName] = useState('');
-  const [role, setRole] = useState('agent');
+  const [role, setRole] = useState<ApiKey['role']>('agent');
   const [owner, setOwner] = useState('');
   const [sources, setSources] = useState('');
   const [tools, setTools] = useState('');
   const [problems, setProblems] = useState<Problem[]>([]);
-  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
@@ -28,7 +28,7 @@ export function KeysPage() {
     setProblems([]);
     setMessage(null);
     try {
-      const key = await send<ApiKey>('POST', '/api/v1/api-keys', { name, role, owner: owner || undefined, allowedSources: list(sources), allowedTools: list(tools) });
+      const key = await send<CreatedApiKey>('POST', '/api/v1/api-keys', { name, role, owner: owner || undefined, allowedSources: list(sources), allowedTools: list(tools) } satisfies BodyOf<'/api/v1/api-keys', 'post'>);
       setCreated(key);
       setName('');
       setOwner('');
@@ -81,7 +81,7 @@ export function KeysPage() {
           {field('name', 'Name', name, setName)}
           <div class="field">
             <label for="key-role">Role</label>
-            <select id="key-role" value={role} onChange={(event) => setRole(event.currentTarget.value)}>
+            <select id="key-role" value={role} onChange={(event) => setRole(event.currentTarget.value as ApiKey['role'])}>
               {ROLES.map((value) => (
                 <option key={value} value={value}>
                   {value}

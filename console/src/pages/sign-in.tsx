@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiError, describeError, request } from '../api.js';
 import { startOidcSignIn, type OidcSettings } from '../oidc.js';
-import type { Me } from '../types.js';
+import type { CurrentPrincipal } from '../types.js';
 
 /** Sign-in with an API key (checked against the API before it is kept for this tab), or with the configured issuer. */
-export function SignIn(props: { notice?: string; oidc: OidcSettings | null; onSignedIn: (key: string, me: Me) => void }) {
+export function SignIn(props: { notice?: string; oidc: OidcSettings | null; onSignedIn: (key: string, me: CurrentPrincipal) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -13,7 +13,7 @@ export function SignIn(props: { notice?: string; oidc: OidcSettings | null; onSi
     setBusy(true);
     setError(null);
     try {
-      const me = (await request<Me>('/api/v1/access/me', { key: key.trim() })).body;
+      const me = (await request<CurrentPrincipal>('/api/v1/access/me', { key: key.trim() })).body;
       props.onSignedIn(key.trim(), me);
     } catch (failure) {
       const expired = failure instanceof ApiError && failure.code === 'API_KEY_EXPIRED';

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, describeError, request, send, type Problem } from '../api.js';
+import { ApiError, describeError, request, send } from '../api.js';
 import { countOf, ErrorState, Link, Loading } from '../components/common.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
 import { readManifest } from '../manifest.js';
-import type { Page, Source } from '../types.js';
+import type { Problem, SecretPage, Source, SourceChanges, SourceRegistration, ValidationReport } from '../types.js';
 
-type Transport = 'stdio' | 'streamable-http' | 'sse';
+type Transport = Source['transport'];
 
 /** One env variable or header: a literal (typed, never shown again) or a stored secret picked by name. */
 interface ValueRow {
@@ -28,7 +28,7 @@ interface FormState {
   command: string;
   args: string;
   cwd: string;
-  lifecycle: string;
+  lifecycle: Source['lifecycle'];
   url: string;
   env: ValueRow[];
   headers: ValueRow[];
@@ -37,13 +37,8 @@ interface FormState {
   refreshIntervalSeconds: string;
 }
 
-interface Report {
-  valid: boolean;
-  problems: Problem[];
-  notes?: string[];
-  connection?: { ok: boolean; error: string | null; durationMs: number } | null;
-  tools?: { qualifiedName: string }[];
-}
+/** A validation report, or what the console reports itself when the check could not be made. */
+type Report = Pick<ValidationReport, 'valid' | 'problems'> & Partial<Pick<ValidationReport, 'connection' | 'tools'>>;
 
 let rowKeys = 0;
 const row = (partial: Partial<ValueRow> = {}): ValueRow => ({ key: ++rowKeys, name: '', mode: 'literal', value: '', secret: '', ...partial });
@@ -71,8 +66,8 @@ function values(rows: ValueRow[]): Record<string, string> | undefined {
 }
 
 /** The registration body the form describes (only what was filled in). */
-function body(form: FormState, editing: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = editing ? {} : { name: form.name, transport: form.transport };
+function body(form: FormState, editing: boolean): Partial<SourceRegistration> {
+  const out: Partial<SourceRegistration> = editing ? {} : { name: form.name, transport: form.transport };
   if (form.description) out.description = form.description;
   if (form.transport === 'stdio') {
     if (form.pluginDir) out.pluginDir = form.pluginDir;
@@ -123,7 +118,7 @@ export function SourceFormPage(props: { name?: string }) {
   const editing = props.name !== undefined;
   const can = useCan();
   const existing = useResource<Source>(editing ? `/api/v1/sources/${encodeURIComponent(props.name!)}` : null);
-  const secrets = useResource<Page<{ name: string }>>(can('secrets:read') ? '/api/v1/secrets?limit=100' : null);
+  const secrets = useResource<SecretPage>(can('secrets:read') ? '/api/v1/secrets?limit=100' : null);
   const [form, setForm] = useState<FormState>(EMPTY);
   const [touched, setTouched] = useState(false);
   const [report, setReport] = useState<Report | null>(null);
@@ -211,7 +206,7 @@ export function SourceFormPage(props: { name?: string }) {
     setSaveProblems([]);
     try {
       if (editing) {
-        const changes = { ...body(form, true), version: existing.data!.version };
+        const changes: SourceChanges = { ...body(form, true), version: existing.data!.version };
         await send('PATCH', `/api/v1/sources/${encodeURIComponent(props.name!)}`, changes);
         navigate(`/sources/${encodeURIComponent(props.name!)}`);
       } else {
@@ -345,7 +340,7 @@ export function SourceFormPage(props: { name?: string }) {
             {text('cwd', 'Working directory')}
             <div class="field">
               <label for="field-lifecycle">Lifecycle</label>
-              <select id="field-lifecycle" value={form.lifecycle} onChange={(event) => update({ lifecycle: event.currentTarget.value })} aria-describedby={['lifecycle-help', described('lifecycle')].filter(Boolean).join(' ')}>
+              <select id="field-lifecycle" value={form.lifecycle} onChange={(event) => update({ lifecycle: event.currentTarget.value as Source['lifecycle'] })} aria-describedby={['lifecycle-help', described('lifecycle')].filter(Boolean).join(' ')}>
                 <option value="transient">transient (a process per call)</option>
                 <option value="singleton">singleton (one long-lived process)</option>
               </select>

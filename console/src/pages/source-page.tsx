@@ -4,16 +4,16 @@ import { Badge, ConfirmDialog, countOf, Empty, ErrorState, Link, Loading, When, 
 import { useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
-import type { AuditEvent, Execution, Page, Source, Tool } from '../types.js';
+import type { AuditEventPage, Execution, ExecutionPage, InventoryChanges, Source, SourceChanges, ToolPage } from '../types.js';
 
 /** One source: its state, what can be done to it, its tools, its recent calls and its refreshes. */
 export function SourcePage(props: { name: string }) {
   const can = useCan();
   const path = `/api/v1/sources/${encodeURIComponent(props.name)}`;
   const source = useResource<Source>(path, 3000);
-  const tools = useResource<Page<Tool>>(`/api/v1/tools${query({ source: props.name, status: 'all', enabled: 'all', includeDisabledSources: true, limit: 500 })}`, 10_000);
-  const executions = useResource<Page<Execution>>(can('executions:read') ? `/api/v1/executions${query({ source: props.name, limit: 20 })}` : null, 5000);
-  const refreshes = useResource<Page<AuditEvent>>(can('audit:read') ? `/api/v1/audit-events${query({ target: props.name, targetType: 'source', limit: 20 })}` : null, 10_000);
+  const tools = useResource<ToolPage>(`/api/v1/tools${query({ source: props.name, status: 'all', enabled: 'all', includeDisabledSources: true, limit: 500 })}`, 10_000);
+  const executions = useResource<ExecutionPage>(can('executions:read') ? `/api/v1/executions${query({ source: props.name, limit: 20 })}` : null, 5000);
+  const refreshes = useResource<AuditEventPage>(can('audit:read') ? `/api/v1/audit-events${query({ target: props.name, targetType: 'source', limit: 20 })}` : null, 10_000);
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -49,13 +49,13 @@ export function SourcePage(props: { name: string }) {
       {writable && (
         <div class="toolbar" role="group" aria-label="Source actions">
           <button type="button" disabled={busy !== null} onClick={() => act('refresh', async () => {
-            const changes = await send<Record<string, number>>('POST', `${path}/refresh`);
+            const changes = await send<InventoryChanges>('POST', `${path}/refresh`);
             return `Refreshed: ${Object.entries(changes).map(([kind, count]) => `${count} ${kind}`).join(', ')}.`;
           })}>
             {busy === 'refresh' ? 'Refreshing…' : 'Refresh now'}
           </button>
           <button type="button" class="secondary" disabled={busy !== null} onClick={() => act('toggle', async () => {
-            await send('PATCH', path, { enabled: !s.enabled, version: s.version });
+            await send('PATCH', path, { enabled: !s.enabled, version: s.version } satisfies SourceChanges);
             return s.enabled ? 'Disabled.' : 'Enabled.';
           })}>
             {s.enabled ? 'Disable' : 'Enable'}
@@ -100,7 +100,7 @@ export function SourcePage(props: { name: string }) {
           <code>{s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ') || s.pluginDir : s.url}</code>
         </dd>
         <dt>Protocol</dt>
-        <dd>{s.protocol ? `${s.protocol.era} (${s.protocol.version})` : '—'}{s.serverInfo ? `, ${s.serverInfo.name} ${s.serverInfo.version}` : ''}</dd>
+        <dd>{s.protocol ? `${s.protocol.era} (${s.protocol.version})` : '—'}{s.serverInfo ? `, ${[s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ')}` : ''}</dd>
         <dt>Circuit</dt>
         <dd>{s.circuit ? <Badge value={s.circuit.state} /> : '—'}</dd>
         <dt>Last refresh</dt>

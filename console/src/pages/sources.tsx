@@ -1,12 +1,12 @@
 import { Badge, countOf, Empty, ErrorState, Link, Loading, When } from '../components/common.js';
 import { useResource } from '../hooks.js';
 import { useCan } from '../session-context.js';
-import type { Page, Source } from '../types.js';
+import type { SourcePage } from '../types.js';
 
 /** Every source at a glance: which are failing and why, refreshed every few seconds. */
 export function SourcesPage() {
   const can = useCan();
-  const sources = useResource<Page<Source>>('/api/v1/sources?limit=200', 3000);
+  const sources = useResource<SourcePage>('/api/v1/sources?limit=200', 3000);
   const items = sources.data?.items ?? [];
   const failing = items.filter((source) => source.health === 'unhealthy' || source.health === 'degraded').length;
   return (

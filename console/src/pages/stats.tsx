@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, query } from '../api.js';
 import { Chart, type Series } from '../components/chart.js';
 import { countOf, Empty, ErrorState, Loading, ms } from '../components/common.js';
-import type { StatsGroup } from '../types.js';
+import type { ExecutionStats, ExecutionStatsGroup as StatsGroup } from '../types.js';
 
 const WINDOWS: [string, number][] = [
   ['last 15 minutes', 15],
@@ -12,10 +12,6 @@ const WINDOWS: [string, number][] = [
 ];
 const BUCKETS = 15;
 const TOP = 5;
-
-interface Stats {
-  groups: StatsGroup[];
-}
 
 interface Loaded {
   times: number[];
@@ -46,8 +42,8 @@ export function StatsPage() {
     const step = (until - since) / BUCKETS;
     const intervals = Array.from({ length: BUCKETS }, (_unused, index) => [since + index * step, since + (index + 1) * step] as const);
     Promise.all([
-      get<Stats>(`/api/v1/executions/stats${query({ groupBy, since: new Date(since).toISOString(), until: new Date(until).toISOString() })}`),
-      ...intervals.map(([from, to]) => get<Stats>(`/api/v1/executions/stats${query({ groupBy, since: new Date(from).toISOString(), until: new Date(to).toISOString() })}`)),
+      get<ExecutionStats>(`/api/v1/executions/stats${query({ groupBy, since: new Date(since).toISOString(), until: new Date(until).toISOString() })}`),
+      ...intervals.map(([from, to]) => get<ExecutionStats>(`/api/v1/executions/stats${query({ groupBy, since: new Date(from).toISOString(), until: new Date(to).toISOString() })}`)),
     ]).then(
       ([total, ...buckets]) => {
         if (!live) return;

@@ -1,12 +1,12 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, describeError, invokeWithProgress, send, type ProgressUpdate } from '../api.js';
+import { ApiError, describeError, invokeWithProgress, send } from '../api.js';
 import { Badge, CopyButton, ErrorState, JsonView, Link, Loading, When } from '../components/common.js';
-import { ResultView } from '../components/result-view.js';
+import { ResultView, type ShownCall } from '../components/result-view.js';
 import { SchemaField, SchemaTable, initialValue } from '../components/schema-form.js';
 import { useResource } from '../hooks.js';
 import { useCan } from '../session-context.js';
-import type { Execution, Tool } from '../types.js';
+import type { BodyOf, Execution, ExecutionFailure, ProgressEvent, Tool } from '../types.js';
 
 type Format = 'mcp' | 'openai' | 'anthropic';
 
@@ -57,7 +57,7 @@ export function ToolPage(props: { name: string }) {
             class="secondary"
             onClick={async () => {
               try {
-                await send('PATCH', path, { enabled: !t.enabled });
+                await send('PATCH', path, { enabled: !t.enabled } satisfies BodyOf<'/api/v1/tools/{qualifiedName}', 'patch'>);
                 setMessage(t.enabled ? 'Disabled: agents no longer see it.' : 'Enabled.');
                 tool.reload();
               } catch (error) {
@@ -124,9 +124,9 @@ function TryIt(props: { tool: Tool }) {
   const [rawError, setRawError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [elapsed, setElapsed] = useState(0);
-  const [execution, setExecution] = useState<Execution | null>(null);
+  const [execution, setExecution] = useState<ShownCall | null>(null);
   const [failure, setFailure] = useState<unknown>();
-  const [progress, setProgress] = useState<ProgressUpdate | null>(null);
+  const [progress, setProgress] = useState<ProgressEvent | null>(null);
   useEffect(() => {
     if (!running) return;
     const started = performance.now();
@@ -153,7 +153,7 @@ function TryIt(props: { tool: Tool }) {
     try {
       setExecution(await invokeWithProgress<Execution>(`/api/v1/tools/${encodeURIComponent(tool.qualifiedName)}/invoke`, { arguments: args ?? {} }, setProgress));
     } catch (error) {
-      const recorded = error instanceof ApiError ? (error.body as { execution?: Execution } | undefined)?.execution : undefined;
+      const recorded = error instanceof ApiError ? (error.body as Partial<ExecutionFailure> | undefined)?.execution : undefined;
       if (recorded) setExecution({ ...recorded, error: recorded.error ?? { code: error instanceof ApiError ? error.code : 'ERROR', message: describeError(error), details: error instanceof ApiError ? error.details : [] } });
       else setFailure(error);
     } finally {

@@ -1,31 +1,13 @@
 import type { Command } from 'commander';
+import type { AuditChainReport, ExecutionChainReport } from '../../api-types/rest-api.js';
+import type { QueryFor } from '../api-client.js';
 import { contextOf } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { positiveInt } from '../input.js';
 import { orDash, shortTime, type Output } from '../output.js';
 
-interface AuditEvent {
-  id: string;
-  occurredAt: string;
-  actor: string;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  targetName: string | null;
-  seq: number;
-  requestId: string | null;
-  clientAddress: string | null;
-}
-
-interface ChainReport {
-  intact: boolean;
-  events: number;
-  head: { seq: number; hash: string } | null;
-  firstProblem?: { seq: number; id: string | null; problem: string; detail: string };
-  pending?: number;
-  unlinked?: { count: number; firstId: string | null };
-  keyId: string;
-}
+/** What either chain's verification reports (the execution history's with its unlinked and pending records). */
+type ChainReport = AuditChainReport | ExecutionChainReport;
 
 export function registerAuditCommands(program: Command): void {
   const audit = program.command('audit').description('The audit trail of administrative changes, and the integrity of the signed chains');
@@ -41,17 +23,19 @@ export function registerAuditCommands(program: Command): void {
     .option('--until <time>', 'before (ISO 8601)')
     .option('--limit <n>', 'events per page', positiveInt('--limit'))
     .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: Record<string, string | number | undefined>, command: Command) => {
+    .action(async (options: QueryFor<'/api/v1/audit-events', 'get'>, command: Command) => {
       const { api, out } = contextOf(command);
-      const page = await api.getJson<{ items: AuditEvent[]; nextCursor: string | null }>('/api/v1/audit-events', {
-        action: options.action,
-        targetType: options.targetType,
-        target: options.target,
-        actor: options.actor,
-        since: options.since,
-        until: options.until,
-        limit: options.limit,
-        cursor: options.cursor,
+      const page = await api.getJson('/api/v1/audit-events', {
+        query: {
+          action: options.action,
+          targetType: options.targetType,
+          target: options.target,
+          actor: options.actor,
+          since: options.since,
+          until: options.until,
+          limit: options.limit,
+          cursor: options.cursor,
+        },
       });
       if (out.json) return out.printJson(page);
       out.table(
@@ -76,8 +60,8 @@ export function registerAuditCommands(program: Command): void {
     .action(async (_options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
       const [auditReport, executionReport] = await Promise.all([
-        api.getJson<ChainReport>('/api/v1/audit-events/verify'),
-        api.getJson<ChainReport>('/api/v1/executions/verify'),
+        api.getJson('/api/v1/audit-events/verify'),
+        api.getJson('/api/v1/executions/verify'),
       ]);
       if (out.json) out.printJson({ audit: auditReport, executions: executionReport });
       else {
@@ -93,8 +77,8 @@ function printReport(out: Output, name: string, report: ChainReport): void {
   const extra = [
     `${report.events} verified`,
     report.head ? `head #${report.head.seq} ${report.head.hash.slice(0, 16)}…` : 'empty',
-    report.pending !== undefined ? `${report.pending} pending` : undefined,
-    report.unlinked && report.unlinked.count > 0 ? `${report.unlinked.count} outside the chain (first ${report.unlinked.firstId})` : undefined,
+    'pending' in report ? `${report.pending} pending` : undefined,
+    'unlinked' in report && report.unlinked.count > 0 ? `${report.unlinked.count} outside the chain (first ${report.unlinked.firstId})` : undefined,
   ].filter(Boolean);
   out.line(`${out.c.bold(name.padEnd(12))} ${verdict}  ${extra.join(', ')}`);
   if (report.firstProblem) {

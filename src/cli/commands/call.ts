@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Execution, ExecutionFailure, ProgressEvent } from '../../api-types/rest-api.js';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -7,29 +8,6 @@ import { parseJsonObjectOption, positiveInt } from '../input.js';
 import { countOf, formatDuration, type Output } from '../output.js';
 import { startProgress } from '../progress.js';
 import { jsonText } from '../terminal-text.js';
-
-export interface Execution {
-  id: string;
-  qualifiedName: string;
-  sourceName: string | null;
-  caller: { principalId: string; principalName: string; clientName?: string; correlationId?: string };
-  channel: string;
-  arguments: unknown;
-  status: string;
-  isError: boolean;
-  result: {
-    content: Record<string, unknown>[];
-    structuredContent?: unknown;
-    truncated: boolean;
-    originalBytes: number;
-    inputRequests?: unknown;
-    requestState?: string;
-  } | null;
-  error: { code: string; message: string; details?: { path: string; message: string }[]; retryable: boolean } | null;
-  attempts: number;
-  startedAt: string;
-  durationMs: number;
-}
 
 interface CallOptions {
   args?: string;
@@ -68,10 +46,11 @@ Examples:
       const progress = startProgress(`calling ${tool}`);
       let execution: Execution;
       try {
-        const response = await api.requestWithEvents<Execution>(
+        const response = await api.requestWithEvents(
           'POST',
-          `/api/v1/tools/${encodeURIComponent(tool)}/invoke`,
+          '/api/v1/tools/{qualifiedName}/invoke',
           {
+            params: { qualifiedName: tool },
             json: { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState },
             headers: options.correlationId ? { 'x-correlation-id': options.correlationId } : undefined,
             // The server bounds every call (TOOLPLANE_MAX_CALL_TIMEOUT_MS); the CLI waits for its answer.
@@ -85,7 +64,7 @@ Examples:
         execution = response.body;
       } catch (error) {
         progress.stop();
-        const recorded = error instanceof ApiError ? (error.body as { execution?: Execution } | undefined)?.execution : undefined;
+        const recorded = error instanceof ApiError ? (error.body as Partial<ExecutionFailure> | undefined)?.execution : undefined;
         if (recorded && !out.json) out.note(out.ce.dim(`execution ${recorded.id} (${recorded.status})`));
         throw error;
       }
@@ -108,12 +87,6 @@ function printResult(out: Output, execution: Execution): void {
     if (result.truncated) out.note(out.ce.yellow(`the result was truncated (${countOf(result.originalBytes, 'byte')} in full)`));
   }
   out.note(`${colorState(out.ce, execution.status)} in ${formatDuration(execution.durationMs)} ${out.ce.dim(`(execution ${execution.id})`)}`);
-}
-
-interface ProgressEvent {
-  progress: number;
-  total?: number;
-  message?: string;
 }
 
 /** `progress 3/10: message`, as far as the upstream said. */

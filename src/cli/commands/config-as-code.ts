@@ -5,13 +5,6 @@ import { contextOf } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInputFile } from '../input.js';
 
-interface ApplyReport {
-  dryRun: boolean;
-  prune: boolean;
-  changes: { kind: string; name: string; action: string; fields: string[] }[];
-  summary: Record<string, number>;
-}
-
 export function registerConfigCommands(program: Command): void {
   program
     .command('apply')
@@ -29,7 +22,7 @@ Examples:
     .action(async (options: { file: string; dryRun?: boolean; prune?: boolean }, command: Command) => {
       const yaml = readInputFile(options.file, 'the configuration');
       const { api, out } = contextOf(command);
-      const { body } = await api.request<ApplyReport>('POST', '/api/v1/config/apply', {
+      const { body } = await api.request('POST', '/api/v1/config/apply', {
         query: { dryRun: options.dryRun === true, prune: options.prune === true },
         text: { body: yaml, contentType: 'application/yaml' },
         timeoutMs: 300_000,
@@ -45,8 +38,7 @@ Examples:
         ],
         'nothing in the file',
       );
-      const s = body.summary;
-      const n = (action: string) => s[action] ?? 0;
+      const n = (action: keyof typeof body.summary) => body.summary[action];
       out.note(
         body.dryRun
           ? `dry run: would create ${n('create')}, update ${n('update')}, delete ${n('delete')}; ${n('unchanged')} unchanged; nothing was changed`

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CurrentPrincipal, Health, Schemas, Source } from '../../api-types/rest-api.js';
 import { isLoopback } from '../../config/app-config.js';
 import { decideSandbox, UNSANDBOXED_WARNING } from '../../upstream/stdio/sandbox-probe.js';
 import type { ApiClient } from '../api-client.js';
@@ -19,19 +20,8 @@ export interface Check {
   fix?: string;
 }
 
-interface Health {
-  status: 'ok' | 'error';
-  details: Record<string, { status: 'up' | 'down'; [key: string]: unknown }>;
-}
-
-interface SourceSummary {
-  name: string;
-  enabled: boolean;
-  health: string;
-  lastError: string | null;
-  toolCount: number;
-  consecutiveFailures: number;
-}
+/** A readiness check; the detail it has for a key with ops:read (latency, migrations, sandbox, …) openapi.yaml describes in words only. */
+type ReadyCheck = Schemas['HealthIndicatorDto'] & Record<string, unknown>;
 
 export function registerDoctorCommand(program: Command): void {
   program
@@ -60,7 +50,7 @@ async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
   const checks: Check[] = [];
   let health: Health;
   try {
-    const response = await api.request<Health>('GET', '/health/ready', { acceptStatuses: [503], timeoutMs: 10_000 });
+    const response = await api.request('GET', '/health/ready', { acceptStatuses: [503], timeoutMs: 10_000 });
     health = response.body;
     if (!health || typeof health !== 'object' || !health.details) throw new ApiError(response.status, 'NOT_TOOLPLANE', `${api.baseUrl}/health/ready did not answer as Toolplane does`);
   } catch (error) {
@@ -73,22 +63,23 @@ async function runChecks({ api, settings }: CliContext): Promise<Check[]> {
     return checks;
   }
 
-  const down = Object.entries(health.details).filter(([, c]) => c.status === 'down').map(([name]) => name);
+  const details: Record<string, ReadyCheck> = health.details;
+  const down = Object.entries(details).filter(([, c]) => c.status === 'down').map(([name]) => name);
   checks.push(
     health.status === 'ok'
       ? { name: 'server', status: 'ok', detail: `${api.baseUrl} is ready` }
       : { name: 'server', status: 'fail', detail: `${api.baseUrl} answers but is not ready (${down.join(', ')} down)`, fix: 'see the checks below' },
   );
-  const withDetail = Object.values(health.details).some((c) => Object.keys(c).length > 1);
-  checks.push(databaseCheck(health.details.database, withDetail));
-  checks.push(migrationsCheck(health.details.migrations, withDetail));
-  if (health.details.calls?.status === 'down') {
+  const withDetail = Object.values(details).some((c) => Object.keys(c).length > 1);
+  checks.push(databaseCheck(details.database, withDetail));
+  checks.push(migrationsCheck(details.migrations, withDetail));
+  if (details.calls?.status === 'down') {
     checks.push({ name: 'calls', status: 'fail', detail: 'Toolplane is shutting down (draining): new calls are refused', fix: 'wait for it to stop and start it again' });
   }
 
   const access = await keyCheck(api, settings).catch((error: unknown) => ({ check: failedCheck('api key', error), permissions: new Set<string>() }));
   checks.push(access.check);
-  checks.push(sandboxCheck(api, withDetail ? health.details.sandbox : undefined));
+  checks.push(sandboxCheck(api, withDetail ? details.sandbox : undefined));
   if (access.permissions.has('sources:read')) checks.push(...(await sourceChecks(api).catch((error: unknown) => [failedCheck('sources', error)])));
   else if (access.check.status === 'ok') checks.push({ name: 'sources', status: 'skip', detail: 'this key may not read sources (sources:read)' });
   return checks;
@@ -105,7 +96,7 @@ function messageOf(error: unknown): string {
   return failureSummary(error instanceof Error ? error.message : String(error));
 }
 
-function databaseCheck(check: Health['details'][string] | undefined, withDetail: boolean): Check {
+function databaseCheck(check: ReadyCheck | undefined, withDetail: boolean): Check {
   if (!check) return { name: 'database', status: 'skip', detail: 'not reported by /health/ready' };
   if (check.status === 'up') {
     return { name: 'database', status: 'ok', detail: withDetail && typeof check.latencyMs === 'number' ? `answers in ${check.latencyMs} ms` : 'answers' };
@@ -118,7 +109,7 @@ function databaseCheck(check: Health['details'][string] | undefined, withDetail:
   };
 }
 
-function migrationsCheck(check: Health['details'][string] | undefined, withDetail: boolean): Check {
+function migrationsCheck(check: ReadyCheck | undefined, withDetail: boolean): Check {
   if (!check) return { name: 'migrations', status: 'skip', detail: 'not reported by /health/ready' };
   const pending = Array.isArray(check.pending) ? (check.pending as string[]) : [];
   if (check.status === 'up') {
@@ -132,15 +123,6 @@ function migrationsCheck(check: Health['details'][string] | undefined, withDetai
   };
 }
 
-interface CurrentPrincipal {
-  name: string;
-  kind: string;
-  roles: string[];
-  permissions: string[];
-  allowedSources: string[] | null;
-  allowedTools: string[] | null;
-}
-
 /** Whether the key is accepted, and who it names with which roles and permissions (GET /api/v1/access/me). */
 async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{ check: Check; permissions: Set<string> }> {
   if (!api.hasKey) {
@@ -148,7 +130,7 @@ async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{
   }
   let me: CurrentPrincipal;
   try {
-    me = (await api.get<CurrentPrincipal>('/api/v1/access/me')).body;
+    me = await api.getJson('/api/v1/access/me');
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const fix =
@@ -165,7 +147,7 @@ async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{
 }
 
 /** Plugins that run without a sandbox fail the check: they can read what Toolplane can. */
-function sandboxCheck(api: ApiClient, check: Health['details'][string] | undefined): Check {
+function sandboxCheck(api: ApiClient, check: ReadyCheck | undefined): Check {
   if (check && typeof check.enabled === 'boolean') {
     const mode = `TOOLPLANE_SANDBOX=${String(check.mode)}`;
     if (check.enabled) {
@@ -193,10 +175,10 @@ function sandboxCheck(api: ApiClient, check: Health['details'][string] | undefin
 }
 
 async function sourceChecks(api: ApiClient): Promise<Check[]> {
-  const sources: SourceSummary[] = [];
+  const sources: Source[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.getJson<{ items: SourceSummary[]; nextCursor: string | null }>('/api/v1/sources', { limit: 200, cursor });
+    const page = await api.getJson('/api/v1/sources', { query: { limit: 200, cursor } });
     sources.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);

@@ -1,25 +1,14 @@
 import type { Command } from 'commander';
+import type { Execution } from '../../api-types/rest-api.js';
+import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
 import { contextOf, type CliContext } from '../context.js';
 import { positiveInt } from '../input.js';
 import { formatDuration, orDash, shortTime, type Output } from '../output.js';
 import type { Column, FixedColumn } from '../table.js';
 import { indentLines, jsonText } from '../terminal-text.js';
-import type { Execution } from './call.js';
 
-interface ExecutionPage {
-  items: Execution[];
-  nextCursor: string | null;
-}
-
-interface Filters {
-  tool?: string;
-  source?: string;
-  status?: string;
-  caller?: string;
-  since?: string;
-  until?: string;
-}
+type Filters = Pick<QueryFor<'/api/v1/executions', 'get'>, 'tool' | 'source' | 'status' | 'caller' | 'since' | 'until'>;
 
 const filterQuery = (f: Filters) => ({ tool: f.tool, source: f.source, status: f.status, caller: f.caller, since: f.since, until: f.until });
 
@@ -61,7 +50,7 @@ export function registerExecutionCommands(program: Command): void {
     .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
     .action(async (options: Filters & { limit?: number; cursor?: string }, command: Command) => {
       const { api, out } = contextOf(command);
-      const page = await api.getJson<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), limit: options.limit, cursor: options.cursor });
+      const page = await api.getJson('/api/v1/executions', { query: { ...filterQuery(options), limit: options.limit, cursor: options.cursor } });
       if (out.json) return out.printJson(page);
       out.table(page.items, columns(out), 'no executions');
       out.moreHint(page.nextCursor);
@@ -73,7 +62,7 @@ export function registerExecutionCommands(program: Command): void {
     .argument('<id>', 'execution id')
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      const execution = await api.getJson<Execution>(`/api/v1/executions/${encodeURIComponent(id)}`);
+      const execution = await api.getJson('/api/v1/executions/{id}', { params: { id } });
       if (out.json) return out.printJson(execution);
       printExecution(out, execution);
     });
@@ -98,7 +87,7 @@ async function tail(ctx: CliContext, options: Filters & { lines: number; follow?
   const columns = tailColumns(out);
   const print = (e: Execution) => (out.json ? out.jsonLine(e) : out.fixedRow(e, columns));
 
-  const first = await api.get<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), limit: Math.min(500, Math.max(options.lines, 100)) });
+  const first = await api.request('GET', '/api/v1/executions', { query: { ...filterQuery(options), limit: Math.min(500, Math.max(options.lines, 100)) } });
   for (const e of first.body.items) seen.set(e.id, Date.parse(e.startedAt));
   if (!out.json) out.fixedHeader(columns);
   for (const e of first.body.items.slice(0, options.lines).reverse()) print(e);
@@ -115,7 +104,7 @@ async function tail(ctx: CliContext, options: Filters & { lines: number; follow?
     const fresh: Execution[] = [];
     let cursor: string | undefined;
     do {
-      const page = await api.get<ExecutionPage>('/api/v1/executions', { ...filterQuery(options), since, limit: 200, cursor }, { signal: stop.signal }).catch((error: unknown) => {
+      const page = await api.request('GET', '/api/v1/executions', { query: { ...filterQuery(options), since, limit: 200, cursor }, signal: stop.signal }).catch((error: unknown) => {
         if (stop.signal.aborted) return undefined;
         throw error;
       });

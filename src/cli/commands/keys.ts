@@ -1,29 +1,12 @@
 import type { Command } from 'commander';
+import type { ApiKey } from '../../api-types/rest-api.js';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
 import { commaList, positiveInt } from '../input.js';
 import { orDash, shortTime } from '../output.js';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  owner: string | null;
-  role: string;
-  prefix: string;
-  state: string;
-  createdAt: string;
-  createdBy: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  allowedSources: string[] | null;
-  allowedTools: string[] | null;
-  rateLimitPerMinute: number | null;
-  key?: string;
-}
-
 interface CreateOptions {
-  role: string;
+  role: ApiKey['role'];
   owner?: string;
   expiresAt?: string;
   allowedSources?: string[];
@@ -46,7 +29,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--rate-limit <n>', 'calls per minute of this key', positiveInt('--rate-limit'))
     .action(async (name: string, options: CreateOptions, command: Command) => {
       const { api, out } = contextOf(command);
-      const { body } = await api.request<ApiKey>('POST', '/api/v1/api-keys', {
+      const { body } = await api.request('POST', '/api/v1/api-keys', {
         json: {
           name,
           role: options.role,
@@ -69,7 +52,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
     .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
       const { api, out } = contextOf(command);
-      const page = await api.getJson<{ items: ApiKey[]; nextCursor: string | null }>('/api/v1/api-keys', { limit: options.limit, cursor: options.cursor });
+      const page = await api.getJson('/api/v1/api-keys', { query: { limit: options.limit, cursor: options.cursor } });
       if (out.json) return out.printJson(page);
       out.table(
         page.items,
@@ -94,7 +77,7 @@ export function registerKeyCommands(program: Command): void {
     .argument('<id>', 'the key\'s id (see "toolplane keys ls")')
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      const { body } = await api.request<ApiKey>('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`);
+      const { body } = await api.request('DELETE', '/api/v1/api-keys/{id}', { params: { id } });
       if (out.json) return out.printJson(body);
       out.note(`revoked ${body.name} (${body.id})`);
     });

@@ -5,12 +5,6 @@ import { positiveInt } from '../input.js';
 import { shortTime } from '../output.js';
 import { readSecretValue } from '../secret-input.js';
 
-interface SecretMetadata {
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export function registerSecretCommands(program: Command): void {
   const secrets = program.command('secrets').description('Secrets that sources refer to as ${secret:NAME}: stored encrypted, never shown');
 
@@ -37,7 +31,7 @@ Examples:
       }
       const value = options.value ?? (await readSecretValue(name));
       if (value === '') throw new UsageError('no value given: type it at the prompt (on a terminal) or pipe it in, e.g. printf %s "$TOKEN" | toolplane secrets put NAME');
-      const response = await api.request<SecretMetadata>('PUT', `/api/v1/secrets/${encodeURIComponent(name)}`, { json: { value } });
+      const response = await api.request('PUT', '/api/v1/secrets/{name}', { params: { name }, json: { value } });
       if (out.json) return out.printJson(response.body);
       out.note(`${response.status === 201 ? 'created' : 'replaced'} secret ${response.body.name}`);
     });
@@ -49,7 +43,7 @@ Examples:
     .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
     .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
       const { api, out } = contextOf(command);
-      const page = await api.getJson<{ items: SecretMetadata[]; nextCursor: string | null }>('/api/v1/secrets', { limit: options.limit, cursor: options.cursor });
+      const page = await api.getJson('/api/v1/secrets', { query: { limit: options.limit, cursor: options.cursor } });
       if (out.json) return out.printJson(page);
       out.table(
         page.items,
@@ -69,7 +63,7 @@ Examples:
     .argument('<name>', 'the secret\'s name')
     .action(async (name: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      await api.request('DELETE', `/api/v1/secrets/${encodeURIComponent(name)}`);
+      await api.request('DELETE', '/api/v1/secrets/{name}', { params: { name } });
       if (out.json) return out.printJson({ removed: name });
       out.note(`removed secret ${name}`);
     });

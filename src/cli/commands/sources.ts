@@ -1,45 +1,12 @@
 import type { Command } from 'commander';
+import type { Source, SourceChanges as Changes, SourceRegistration as Registration } from '../../api-types/rest-api.js';
+import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
 import { contextOf } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { keyValue, nonNegativeInt, parseJsonObjectOption, positiveInt } from '../input.js';
 import { countOf, failureSummary, formatDuration, orDash, shortTime, type Output } from '../output.js';
-
-interface Source {
-  id: string;
-  name: string;
-  description: string | null;
-  transport: string;
-  command: string | null;
-  args: string[];
-  url: string | null;
-  pluginDir: string | null;
-  enabled: boolean;
-  health: string;
-  lastError: string | null;
-  lastRefreshAt: string | null;
-  lastSuccessAt: string | null;
-  consecutiveFailures: number;
-  toolCount: number;
-  readOnly: boolean;
-  timeoutMs: number;
-  maxConcurrency: number;
-  rateLimitPerMinute: number | null;
-  refreshIntervalSeconds: number;
-  lifecycle: string;
-  protocol: { era?: string; version?: string } | null;
-  serverInfo: { name?: string; version?: string } | null;
-  skippedTools?: { name: string; reason: string }[];
-  /** A discovery still running in the server that answered. */
-  discovery?: { since: string; progress: string } | null;
-  version: number;
-}
-
-interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 
 export function registerSourceCommands(program: Command): void {
   const sources = program.command('sources').description('Register, inspect, refresh and remove sources (MCP servers)');
@@ -52,14 +19,16 @@ export function registerSourceCommands(program: Command): void {
     .option('-q, --query <text>', 'text in the name or description')
     .option('--limit <n>', 'sources per page (1-200)', positiveInt('--limit'))
     .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: { health?: string; transport?: string; query?: string; limit?: number; cursor?: string }, command: Command) => {
+    .action(async (options: Pick<QueryFor<'/api/v1/sources', 'get'>, 'health' | 'transport' | 'limit' | 'cursor'> & { query?: string }, command: Command) => {
       const { api, out } = contextOf(command);
-      const page = await api.getJson<Page<Source>>('/api/v1/sources', {
-        health: options.health,
-        transport: options.transport,
-        q: options.query,
-        limit: options.limit,
-        cursor: options.cursor,
+      const page = await api.getJson('/api/v1/sources', {
+        query: {
+          health: options.health,
+          transport: options.transport,
+          q: options.query,
+          limit: options.limit,
+          cursor: options.cursor,
+        },
       });
       if (out.json) return out.printJson(page);
       out.table(
@@ -83,7 +52,7 @@ export function registerSourceCommands(program: Command): void {
     .argument('<source>', 'source name or id')
     .action(async (name: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      const source = await api.getJson<Source>(`/api/v1/sources/${encodeURIComponent(name)}`);
+      const source = await api.getJson('/api/v1/sources/{idOrName}', { params: { idOrName: name } });
       if (out.json) return out.printJson(source);
       printSource(out, source);
     });
@@ -111,7 +80,7 @@ Examples:
     .action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
       const { api, out } = contextOf(command);
       const body = registration(name, commandLine, options);
-      const response = await api.request<Source>('POST', '/api/v1/sources', { json: body, query: { wait: options.wait === false ? false : undefined }, timeoutMs: 120_000 });
+      const response = await api.request('POST', '/api/v1/sources', { json: body, query: { wait: options.wait === false ? false : undefined }, timeoutMs: 120_000 });
       const source = response.body;
       if (out.json) out.printJson(source);
       else {
@@ -149,7 +118,8 @@ Examples:
     .action(async (name: string, commandLine: string[], options: UpdateOptions, command: Command) => {
       const { api, out } = contextOf(command);
       const body = changes(commandLine, options);
-      const { body: source } = await api.request<Source>('PATCH', `/api/v1/sources/${encodeURIComponent(name)}`, {
+      const { body: source } = await api.request('PATCH', '/api/v1/sources/{idOrName}', {
+        params: { idOrName: name },
         json: body,
         query: { wait: options.wait === false ? false : undefined },
         timeoutMs: 120_000,
@@ -169,7 +139,7 @@ Examples:
       .argument('<source>', 'source name or id')
       .action(async (name: string, _options: unknown, command: Command) => {
         const { api, out } = contextOf(command);
-        const { body: source } = await api.request<Source>('PATCH', `/api/v1/sources/${encodeURIComponent(name)}`, { json: { enabled }, timeoutMs: 120_000 });
+        const { body: source } = await api.request('PATCH', '/api/v1/sources/{idOrName}', { params: { idOrName: name }, json: { enabled }, timeoutMs: 120_000 });
         if (out.json) return out.printJson(source);
         out.note(`${enabled ? 'enabled' : 'disabled'} ${source.name}`);
       });
@@ -181,10 +151,10 @@ Examples:
     .argument('<source>', 'source name or id')
     .action(async (name: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      const response = await api.request<Record<string, number>>('POST', `/api/v1/sources/${encodeURIComponent(name)}/refresh`, { timeoutMs: 120_000 });
+      const response = await api.request('POST', '/api/v1/sources/{idOrName}/refresh', { params: { idOrName: name }, timeoutMs: 120_000 });
       if (out.json) return out.printJson(response.body);
       const changes = response.body;
-      out.line(['added', 'changed', 'deprecated', 'restored', 'unchanged'].map((k) => `${k} ${changes[k] ?? 0}`).join(', '));
+      out.line((['added', 'changed', 'deprecated', 'restored', 'unchanged'] as const).map((k) => `${k} ${changes[k] ?? 0}`).join(', '));
     });
 
   sources
@@ -193,7 +163,7 @@ Examples:
     .argument('<source>', 'source name or id')
     .action(async (name: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      await api.request('DELETE', `/api/v1/sources/${encodeURIComponent(name)}`);
+      await api.request('DELETE', '/api/v1/sources/{idOrName}', { params: { idOrName: name } });
       if (out.json) return out.printJson({ removed: name });
       out.note(`removed ${name}`);
     });
@@ -220,7 +190,7 @@ interface SettingOptions {
   mcpUrl?: string;
   pluginDir?: string;
   cwd?: string;
-  lifecycle?: string;
+  lifecycle?: Source['lifecycle'];
   env?: Record<string, string>;
   header?: Record<string, string>;
   description?: string;
@@ -235,7 +205,7 @@ interface SettingOptions {
 }
 
 interface AddOptions extends SettingOptions {
-  transport?: string;
+  transport?: Source['transport'];
   disabled?: boolean;
 }
 
@@ -244,8 +214,9 @@ interface UpdateOptions extends SettingOptions {
 }
 
 /** The fields the flags (and a command after "--") set, over those of --file. */
-function settingsBody(commandLine: string[], options: SettingOptions): Record<string, unknown> {
-  const body: Record<string, unknown> = options.file ? parseJsonObjectOption(`@${options.file}`, '--file') : {};
+function settingsBody(commandLine: string[], options: SettingOptions): Partial<Registration & Changes> {
+  // What --file holds is sent as it is: the server checks every field of it.
+  const body: Partial<Registration & Changes> = options.file ? parseJsonObjectOption(`@${options.file}`, '--file') : {};
   if (commandLine.length > 0) {
     if (options.mcpUrl) throw new UsageError('give either a command (after "--") or --mcp-url, not both');
     body.command = commandLine[0];
@@ -255,8 +226,8 @@ function settingsBody(commandLine: string[], options: SettingOptions): Record<st
   if (options.pluginDir) body.pluginDir = options.pluginDir;
   if (options.cwd) body.cwd = options.cwd;
   if (options.lifecycle) body.lifecycle = options.lifecycle;
-  if (options.env) body.env = { ...(body.env as object | undefined), ...options.env };
-  if (options.header) body.headers = { ...(body.headers as object | undefined), ...options.header };
+  if (options.env) body.env = { ...body.env, ...options.env };
+  if (options.header) body.headers = { ...body.headers, ...options.header };
   if (options.description !== undefined) body.description = options.description;
   if (options.readOnly !== undefined) body.readOnly = options.readOnly;
   if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
@@ -266,18 +237,17 @@ function settingsBody(commandLine: string[], options: SettingOptions): Record<st
   return body;
 }
 
-function registration(name: string, commandLine: string[], options: AddOptions): Record<string, unknown> {
+function registration(name: string, commandLine: string[], options: AddOptions): Registration {
   const body = settingsBody(commandLine, options);
-  body.name = name;
   if (options.disabled) body.enabled = false;
-  body.transport = options.transport ?? body.transport ?? (body.url ? 'streamable-http' : 'stdio');
+  const transport = options.transport ?? body.transport ?? (body.url ? 'streamable-http' : 'stdio');
   if (!body.url && !body.command && !body.pluginDir) {
     throw new UsageError('say how to reach the source: a command after "--" (stdio), --plugin-dir, or --mcp-url (see toolplane sources add --help)');
   }
-  return body;
+  return { ...body, name, transport };
 }
 
-function changes(commandLine: string[], options: UpdateOptions): Record<string, unknown> {
+function changes(commandLine: string[], options: UpdateOptions): Changes {
   const body = settingsBody(commandLine, options);
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give the settings to change (see toolplane sources update --help)');
   if (options.ifVersion !== undefined) body.version = options.ifVersion;

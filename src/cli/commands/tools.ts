@@ -1,31 +1,10 @@
 import type { Command } from 'commander';
+import type { Tool, ToolPage } from '../../api-types/rest-api.js';
 import { colorState } from '../colors.js';
 import { contextOf, type CliContext } from '../context.js';
 import { positiveInt } from '../input.js';
 import { orDash, type Output } from '../output.js';
 import { jsonText } from '../terminal-text.js';
-
-interface Tool {
-  id: string;
-  qualifiedName: string;
-  name: string;
-  source: { id: string; name: string; enabled: boolean; readOnly: boolean };
-  title: string | null;
-  description: string | null;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown> | null;
-  annotations: Record<string, unknown> | null;
-  unusableReason: string | null;
-  status: string;
-  enabled: boolean;
-  firstSeenAt: string;
-  lastSeenAt: string;
-}
-
-interface ToolPage {
-  items: Tool[];
-  nextCursor: string | null;
-}
 
 interface ListOptions {
   source?: string;
@@ -65,7 +44,7 @@ export function registerToolCommands(program: Command): void {
     .argument('<tool>', 'qualified tool name, e.g. everything__echo')
     .action(async (name: string, _options: unknown, command: Command) => {
       const { api, out } = contextOf(command);
-      const tool = await api.getJson<Tool>(`/api/v1/tools/${encodeURIComponent(name)}`);
+      const tool = await api.getJson('/api/v1/tools/{qualifiedName}', { params: { qualifiedName: name } });
       if (out.json) return out.printJson(tool);
       printTool(out, tool);
     });
@@ -80,7 +59,7 @@ export function registerToolCommands(program: Command): void {
       .argument('<tool>', 'qualified tool name')
       .action(async (name: string, _options: unknown, command: Command) => {
         const { api, out } = contextOf(command);
-        const { body } = await api.request<Tool>('PATCH', `/api/v1/tools/${encodeURIComponent(name)}`, { json: { enabled } });
+        const { body } = await api.request('PATCH', '/api/v1/tools/{qualifiedName}', { params: { qualifiedName: name }, json: { enabled } });
         if (out.json) return out.printJson(body);
         out.note(`${body.qualifiedName} ${enabled ? 'enabled' : 'disabled'}`);
       });
@@ -88,16 +67,19 @@ export function registerToolCommands(program: Command): void {
 }
 
 async function listTools({ api, out }: CliContext, options: ListOptions, q?: string): Promise<void> {
-  const page = await api.getJson<ToolPage>('/api/v1/tools', {
-    q,
-    source: options.source,
-    readOnly: options.readOnly ? 'true' : undefined,
-    status: options.all ? 'all' : undefined,
-    enabled: options.all ? 'all' : undefined,
-    includeDisabledSources: options.all ? 'true' : undefined,
-    limit: options.limit,
-    cursor: options.cursor,
-  });
+  // Without a format, every item is the full view of its tool.
+  const page = (await api.getJson('/api/v1/tools', {
+    query: {
+      q,
+      source: options.source,
+      readOnly: options.readOnly ? 'true' : undefined,
+      status: options.all ? 'all' : undefined,
+      enabled: options.all ? 'all' : undefined,
+      includeDisabledSources: options.all ? 'true' : undefined,
+      limit: options.limit,
+      cursor: options.cursor,
+    },
+  })) as ToolPage;
   if (out.json) return out.printJson(page);
   out.table(
     page.items,

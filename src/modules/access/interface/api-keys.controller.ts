@@ -17,7 +17,7 @@ import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js
 
 /** Only names the fields: CreateApiKey checks every value (checkApiKeySpec), so each problem is reported at once. */
 export class CreateApiKeyDto {
-  @ApiProperty({ example: 'billing-agent', maxLength: 100 })
+  @ApiProperty({ type: String, example: 'billing-agent', maxLength: 100 })
   @Allow()
   name!: unknown;
 

@@ -46,7 +46,7 @@ export class ExecutionResponseDto {
   @ApiProperty({ nullable: true, type: String, description: 'Hash of the tool definition the call was validated against.' }) definitionHash!: string | null;
   @ApiProperty({ type: ExecutionCallerViewDto }) caller!: ExecutionCallerViewDto;
   @ApiProperty({ enum: ['rest', 'mcp'] }) channel!: string;
-  @ApiProperty({ description: 'The arguments as received, secret values redacted.' }) arguments!: unknown;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The arguments as received, secret values redacted; null without executions:payloads.' }) arguments!: unknown;
   @ApiProperty({ enum: EXECUTION_STATUSES }) status!: string;
   @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;
   @ApiProperty({ type: ExecutionResultViewDto, nullable: true, description: 'Null when the tool produced no result.' }) result!: ExecutionResultViewDto | null;

@@ -70,7 +70,7 @@ const ENV_DOC =
 
 /** Settings shared by registration and update. */
 class SourceSettingsDto {
-  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
@@ -81,7 +81,7 @@ class SourceSettingsDto {
   @IsIn(LIFECYCLES)
   lifecycle?: StdioLifecycle;
 
-  @ApiPropertyOptional({ description: 'stdio: absolute path of a directory holding server.json or plugin.json.', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'stdio: absolute path of a directory holding server.json or plugin.json.', nullable: true })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -95,7 +95,7 @@ class SourceSettingsDto {
   @Max(49)
   packageIndex?: number;
 
-  @ApiPropertyOptional({ description: 'stdio: a command on PATH or an absolute executable; overrides the manifest. Never run through a shell.', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'stdio: a command on PATH or an absolute executable; overrides the manifest. Never run through a shell.', nullable: true })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -110,7 +110,7 @@ class SourceSettingsDto {
   @MaxLength(32768, { each: true })
   args?: string[] | null;
 
-  @ApiPropertyOptional({ description: 'stdio: absolute working directory (default: pluginDir).', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'stdio: absolute working directory (default: pluginDir).', nullable: true })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -124,7 +124,7 @@ class SourceSettingsDto {
   @Type(() => SandboxDto)
   sandbox?: SandboxDto;
 
-  @ApiPropertyOptional({ description: 'streamable-http / sse: the http(s) endpoint.', example: 'https://mcp.example.com/mcp', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'streamable-http / sse: the http(s) endpoint.', example: 'https://mcp.example.com/mcp', nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(4096)

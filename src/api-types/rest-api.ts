@@ -1,0 +1,68 @@
+import type { components, paths } from './openapi.js';
+
+/**
+ * The REST API's shapes as its clients (the CLI and the console) use them, every one taken from
+ * openapi.ts, which `npm run api-types` generates from openapi.yaml: when the API changes a field
+ * a client reads or sends, the client no longer typechecks. Types only: nothing here exists at run time.
+ */
+export type Schemas = components['schemas'];
+
+export type Execution = Schemas['ExecutionResponseDto'];
+export type ExecutionPage = Schemas['ExecutionPageDto'];
+/** The body of a call that was refused or failed: the error, and the execution recorded for it. */
+export type ExecutionFailure = Schemas['ExecutionFailureDto'];
+export type ExecutionChainReport = Schemas['ExecutionChainReportDto'];
+export type ExecutionStats = Schemas['ExecutionStatsDto'];
+export type ExecutionStatsGroup = Schemas['ExecutionStatsGroupDto'];
+export type Tool = Schemas['ToolResponseDto'];
+/** A page of GET /api/v1/tools without `format`: every item the full view of its tool. */
+export type ToolPage = Omit<ResponseOf<'/api/v1/tools', 'get'>, 'items' | 'notConvertible'> & { items: Tool[] };
+export type Source = Schemas['SourceResponseDto'];
+export type SourcePage = Schemas['SourcePageDto'];
+/** The body of POST /api/v1/sources (and of POST /api/v1/sources/validate). */
+export type SourceRegistration = BodyOf<'/api/v1/sources', 'post'>;
+/** The body of PATCH /api/v1/sources/{idOrName}: only the settings to change. */
+export type SourceChanges = BodyOf<'/api/v1/sources/{idOrName}', 'patch'>;
+export type ValidationReport = Schemas['ValidationReportDto'];
+export type InventoryChanges = Schemas['InventoryChangesDto'];
+export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];
+export type ApiKey = Schemas['ApiKeyDto'];
+/** A new key: the key itself is in this answer only. */
+export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
+export type ApiKeyPage = Schemas['ApiKeyPageDto'];
+export type CurrentPrincipal = Schemas['CurrentPrincipalDto'];
+export type SecretMetadata = Schemas['SecretMetadataDto'];
+export type SecretPage = Schemas['SecretPageDto'];
+export type AuditEvent = Schemas['AuditEventDto'];
+export type AuditEventPage = Schemas['AuditEventPageDto'];
+export type AuditChainReport = Schemas['AuditChainReportDto'];
+export type Health = Schemas['HealthDto'];
+/** One problem of an error answer (`error.details[]`) or of a validation report. */
+export type Problem = Schemas['ErrorDetailDto'];
+
+/**
+ * A `progress` event of an invoke answered as Server-Sent Events (`Accept: text/event-stream`),
+ * which openapi.yaml describes in words only.
+ */
+export interface ProgressEvent {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+export type ApiPath = keyof paths;
+/** The paths that document `method`. */
+export type PathWith<M extends Method> = { [P in ApiPath]: [NonNullable<paths[P][M]>] extends [never] ? never : P }[ApiPath];
+type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P][M]>;
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type Responses<P extends ApiPath, M extends Method> = Operation<P, M>['responses'];
+
+/** The JSON body of the operation's success (200 or 201) answer. */
+export type ResponseOf<P extends ApiPath, M extends Method> = { [S in keyof Responses<P, M>]: S extends 200 | 201 ? Json<Responses<P, M>[S]> : never }[keyof Responses<P, M>];
+/** The operation's JSON request body (never when it takes none). */
+export type BodyOf<P extends ApiPath, M extends Method> = Json<NonNullable<Operation<P, M>['requestBody']>>;
+/** The operation's query parameters (never when it documents none). */
+export type QueryOf<P extends ApiPath, M extends Method> = NonNullable<Operation<P, M>['parameters']['query']>;
+/** The values of the path template's `{parameters}` (never when it has none). */
+export type PathParamsOf<P extends ApiPath, M extends Method> = NonNullable<Operation<P, M>['parameters']['path']>;
