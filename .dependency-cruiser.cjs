@@ -63,7 +63,7 @@ module.exports = {
       comment: 'modules declare ports; upstream, ops and the composition root adapt them, never the other way',
       severity: 'error',
       from: { path: '^src/modules/' },
-      to: { path: '^src/(ops|cli|console-host|openapi)/|^src/[^/]+\\.ts$' },
+      to: { path: '^src/(ops|cli|console-host|openapi|api-types)/|^src/[^/]+\\.ts$' },
     },
     {
       name: 'upstream-on-ports-only',
