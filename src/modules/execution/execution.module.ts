@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
-import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { ExecutionsModule } from '../executions/executions.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
@@ -10,20 +10,17 @@ import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
 import { InFlightCalls } from './application/in-flight-calls.js';
 import { RouteCache } from './application/route-cache.js';
-import { ToolRouteReader } from './application/tool-route.js';
 import { ArgumentValidator } from './domain/argument-validator.port.js';
 import { RateBuckets } from './domain/rate-buckets.port.js';
 import { AjvArgumentValidator } from './infrastructure/ajv-argument-validator.js';
 import { InProcessRateBuckets } from './infrastructure/in-process-rate-buckets.js';
 import { PostgresRateBuckets } from './infrastructure/postgres-rate-buckets.js';
-import { SqlToolRouteReader } from './infrastructure/sql-tool-route-reader.js';
 import { InvokeController } from './interface/invoke.controller.js';
 
 @Module({
-  imports: [SourcesModule, ExecutionsModule],
+  imports: [CatalogModule, SourcesModule, ExecutionsModule],
   controllers: [InvokeController],
   providers: [
-    { provide: ToolRouteReader, useFactory: (uow: TypeormUnitOfWork) => new SqlToolRouteReader(uow), inject: [TypeormUnitOfWork] },
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,
     Bulkheads,
@@ -38,6 +35,6 @@ import { InvokeController } from './interface/invoke.controller.js';
     InFlightCalls,
     ExecuteToolHandler,
   ],
-  exports: [InFlightCalls],
+  exports: [InFlightCalls, RouteCache],
 })
 export class ExecutionModule {}

@@ -25,15 +25,15 @@ import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type L
 import { isLogLevel, refusal } from '../../upstream/upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../../upstream/client-info.js';
 import { EXECUTION_META_KEY, toCallToolResult, type ServedEra } from './calls/call-result.js';
-import type { CatalogSnapshot } from './catalog-snapshot.js';
+import type { CatalogSnapshot } from '../catalog/domain/catalog-snapshot.js';
 import { exchangeOf } from './http/exchange-auth-info.js';
 import { McpCallRegistry } from './calls/mcp-call-registry.js';
 import { settleLegacyInputRequired } from './calls/legacy-input-required.js';
-import { McpCatalog } from './mcp-catalog.js';
+import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
-import { searchTools } from './tool-search.js';
+import { searchCatalog } from './gateway-search.js';
 import type { McpExchange } from './mcp-exchange.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
 
@@ -145,7 +145,7 @@ export class McpToolServers {
   readonly calls = new McpCallRegistry();
 
   constructor(
-    @Inject(McpCatalog) private readonly catalog: McpCatalog,
+    @Inject(CatalogSnapshots) private readonly catalog: CatalogSnapshots,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -175,8 +175,9 @@ export class McpToolServers {
     const { surface, principal } = exchange;
     if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
-    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope), cursor, this.config.mcpPageSize);
-    return paginate(snapshot.sourceTools(surface.source, principal.scope), cursor, this.config.mcpPageSize, 'as-listed');
+    // The catalog's MCP projection is the SDK's Tool: every field as the upstream declared it.
+    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
+    return paginate(snapshot.sourceTools(surface.source, principal.scope) as Tool[], cursor, this.config.mcpPageSize, 'as-listed');
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -323,12 +324,7 @@ export class McpToolServers {
 
   private async searchSnapshot(query: string, limit: number, scope: ToolScope | undefined): Promise<CallToolResult> {
     const snapshot = await this.snapshot();
-    const tools = searchTools(snapshot.usableFor(scope), query, limit).map(({ tool }) => ({
-      name: tool.qualifiedName,
-      ...(tool.title ? { title: tool.title } : {}),
-      ...(tool.description ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-    }));
+    const tools = searchCatalog(snapshot, query, limit, scope);
     return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
   }
 }

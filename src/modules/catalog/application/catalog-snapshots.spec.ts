@@ -1,28 +1,27 @@
-import type { QueryBus } from '@nestjs/cqrs';
 import fc from 'fast-check';
-import { ListToolsQuery } from '../inventory/application/list-tools/list-tools.query.js';
-import type { ToolView } from '../inventory/application/tool-view.js';
-import { declaredTool } from '../inventory/domain/tool-definition.js';
-import { GetSourceQuery } from '../sources/application/get-source/get-source.query.js';
-import { ListSourcesQuery } from '../sources/application/list-sources/list-sources.query.js';
-import { CatalogChanged } from '../../shared/catalog-events.js';
-import { NotFound } from '../../shared/domain-error.js';
-import type { CatalogSnapshot } from './catalog-snapshot.js';
-import { CATALOG_REFRESH_MS, McpCatalog } from './mcp-catalog.js';
+import { catalogTool, sourceSettings } from '../../../../test/helpers/catalog-tools.js';
+import { CatalogChanged } from '../../../shared/catalog-events.js';
+import type { CatalogTool } from '../domain/catalog.js';
+import type { CatalogSnapshot } from '../domain/catalog-snapshot.js';
+import { CatalogReader, type CatalogReading, type ToolTimes } from './catalog-reader.js';
+import { CATALOG_REFRESH_MS, CatalogSnapshots } from './catalog-snapshots.js';
 
-/** A query bus over an empty catalog that counts the catalog reads (one tools query each). */
-function countingBus() {
-  const bus = {
-    toolReads: 0,
-    execute: async (query: unknown) => {
-      if (query instanceof ListToolsQuery) bus.toolReads++;
-      return { items: [], nextCursor: null };
-    },
-  };
-  return bus;
+/** A reader of an empty catalog that counts the whole readings. */
+class CountingReader extends CatalogReader {
+  wholeReads = 0;
+  async readAll(): Promise<CatalogReading> {
+    this.wholeReads++;
+    return { tools: [], sources: [] };
+  }
+  async readSource(): Promise<CatalogReading | undefined> {
+    return undefined;
+  }
+  async readTimes(): Promise<Map<string, ToolTimes>> {
+    return new Map();
+  }
 }
 
-describe('McpCatalog', () => {
+describe('CatalogSnapshots', () => {
   const realNow = Date.now;
   let now: number;
   beforeEach(() => {
@@ -36,21 +35,21 @@ describe('McpCatalog', () => {
   const settle = () => new Promise((done) => setImmediate(done));
 
   it('serves one reading to every request until the fallback interval, then re-reads it in the background once', async () => {
-    const bus = countingBus();
-    const catalog = new McpCatalog(bus as unknown as QueryBus);
+    const reader = new CountingReader();
+    const catalog = new CatalogSnapshots(reader);
     const first = await catalog.snapshot();
     await Promise.all(Array.from({ length: 20 }, () => catalog.snapshot()));
     now += CATALOG_REFRESH_MS - 1;
     expect(await catalog.snapshot()).toBe(first);
     await settle();
-    expect(bus.toolReads).toBe(1);
+    expect(reader.wholeReads).toBe(1);
 
     now += 2;
     // Past the interval the old reading is still answered at once; one read starts behind it.
     const during = await Promise.all(Array.from({ length: 5 }, () => catalog.snapshot()));
     expect(during.every((snapshot) => snapshot === first)).toBe(true);
     await settle();
-    expect(bus.toolReads).toBe(2);
+    expect(reader.wholeReads).toBe(2);
     expect(await catalog.snapshot()).not.toBe(first);
     catalog.onModuleDestroy();
   });
@@ -59,9 +58,9 @@ describe('McpCatalog', () => {
     const store = new InMemoryCatalog();
     const ids = { n: 0 };
     const sourceId = apply(store, { kind: 'add-source', name: 'a', enabled: true, readOnly: false }, ids)!;
-    const catalog = new McpCatalog(store.bus as unknown as QueryBus);
+    const catalog = new CatalogSnapshots(store);
     await catalog.snapshot();
-    const wholeReads = () => store.sourceReads;
+    const wholeReads = () => store.wholeReads;
     for (let step = 1; step <= 5; step++) {
       now += CATALOG_REFRESH_MS / 4;
       catalog.handle(new CatalogChanged(sourceId));
@@ -76,82 +75,53 @@ describe('McpCatalog', () => {
   });
 
   it('reads again at once after a catalog change, announced here or by another process', async () => {
-    const bus = countingBus();
-    const catalog = new McpCatalog(bus as unknown as QueryBus);
+    const reader = new CountingReader();
+    const catalog = new CatalogSnapshots(reader);
     const first = await catalog.snapshot();
+    expect(catalog.latest()).toBe(first);
     catalog.handle(new CatalogChanged(undefined, true));
+    // Right after a change nothing is served without waiting for a new reading.
+    expect(catalog.latest()).toBeUndefined();
     const next = await catalog.snapshot();
     expect(next).not.toBe(first);
-    expect(bus.toolReads).toBe(2);
+    expect(reader.wholeReads).toBe(2);
     catalog.onModuleDestroy();
   });
 });
 
 /**
- * The inventory's read side over rows in memory, answering the three queries McpCatalog asks as
- * the SQL views do: fresh objects per answer, pages of `limit`, `source` matching id or name.
+ * The stored catalog in memory, read as the SQL reader reads it: fresh objects per reading, a
+ * source with its tools, a removed source not at all.
  */
-class InMemoryCatalog {
+class InMemoryCatalog extends CatalogReader {
   readonly sources = new Map<string, { id: string; name: string; enabled: boolean; readOnly: boolean }>();
   readonly tools = new Map<string, { name: string; sourceId: string; status: 'active' | 'deprecated'; enabled: boolean; version: number }>();
-  toolReads = 0;
+  wholeReads = 0;
   sourceReads = 0;
 
-  readonly bus = {
-    execute: async (query: unknown): Promise<unknown> => {
-      await Promise.resolve();
-      if (query instanceof ListToolsQuery) {
-        this.toolReads++;
-        const { filter, cursor, limit } = query;
-        const rows = [...this.tools.entries()]
-          .map(([id, tool]) => ({ id, tool, source: this.sources.get(tool.sourceId)! }))
-          .filter(({ tool, source }) => (filter.status === undefined || filter.status === 'all' || tool.status === filter.status) && (!filter.source || source.id === filter.source || source.name === filter.source))
-          .map(({ id, tool, source }) => view(id, tool, source))
-          .sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
-        const from = cursor ? Number(cursor) : 0;
-        return { items: rows.slice(from, from + limit), nextCursor: from + limit < rows.length ? String(from + limit) : null };
-      }
-      if (query instanceof ListSourcesQuery) {
-        this.sourceReads++;
-        const rows = [...this.sources.values()].map((source) => ({ ...source }));
-        const from = query.cursor ? Number(query.cursor) : 0;
-        return { items: rows.slice(from, from + query.limit), nextCursor: from + query.limit < rows.length ? String(from + query.limit) : null };
-      }
-      if (query instanceof GetSourceQuery) {
-        const source = this.sources.get(query.idOrName) ?? [...this.sources.values()].find((candidate) => candidate.name === query.idOrName);
-        if (!source) throw new NotFound('SOURCE_NOT_FOUND', 'no such source');
-        return { ...source };
-      }
-      throw new Error(`unexpected query ${String(query)}`);
-    },
-  };
+  async readAll(): Promise<CatalogReading> {
+    await Promise.resolve();
+    this.wholeReads++;
+    return { tools: [...this.tools.entries()].map(([id, tool]) => view(id, tool, this.sources.get(tool.sourceId)!)), sources: [...this.sources.values()].map((source) => sourceSettings({ ...source })) };
+  }
+
+  async readSource(sourceId: string): Promise<CatalogReading | undefined> {
+    await Promise.resolve();
+    this.sourceReads++;
+    const source = this.sources.get(sourceId);
+    if (!source) return undefined;
+    const tools = [...this.tools.entries()].filter(([, tool]) => tool.sourceId === sourceId);
+    return { tools: tools.map(([id, tool]) => view(id, tool, source)), sources: [sourceSettings({ ...source })] };
+  }
+
+  async readTimes(): Promise<Map<string, ToolTimes>> {
+    return new Map();
+  }
 }
 
-function view(id: string, tool: { name: string; status: 'active' | 'deprecated'; enabled: boolean; version: number }, source: { id: string; name: string; enabled: boolean; readOnly: boolean }): ToolView {
-  const qualifiedName = `${source.name}__${tool.name}`;
+function view(id: string, tool: { name: string; status: 'active' | 'deprecated'; enabled: boolean; version: number }, source: { id: string; name: string; enabled: boolean; readOnly: boolean }): CatalogTool {
   const annotations = tool.version % 2 === 0 ? { readOnlyHint: true } : null;
-  const description = `v${tool.version}`;
-  return {
-    id,
-    qualifiedName,
-    name: tool.name,
-    source: { ...source },
-    title: null,
-    description,
-    inputSchema: { type: 'object' },
-    outputSchema: null,
-    annotations,
-    definition: declaredTool({ name: tool.name, description, inputSchema: { type: 'object' }, annotations: annotations ?? undefined }),
-    unusableReason: null,
-    definitionHash: `${id}:${tool.version}`,
-    declaredHash: `${id}:${tool.version}`,
-    status: tool.status,
-    enabled: tool.enabled,
-    listPosition: null,
-    firstSeenAt: '',
-    lastSeenAt: '',
-    updatedAt: '',
-  };
+  return catalogTool(`${source.name}__${tool.name}`, { id, description: `v${tool.version}`, annotations, definitionHash: `${id}:${tool.version}`, declaredHash: `${id}:${tool.version}`, status: tool.status, enabled: tool.enabled }, { ...source });
 }
 
 /** What a client can tell of a snapshot: the listing, the names it resolves, the sources it knows. */
@@ -160,6 +130,7 @@ function seen(snapshot: CatalogSnapshot) {
     fingerprint: snapshot.fingerprint,
     listed: snapshot.qualifiedTools(),
     resolvable: [...snapshot.byQualifiedName.keys()].sort(),
+    routes: [...snapshot.byQualifiedName.keys()].sort().map((name) => snapshot.route(name)),
     sources: [...snapshot.sources.values()]
       .map((source) => ({ name: source.name, enabled: source.enabled, names: [...source.byName.keys()].sort(), listed: snapshot.sourceTools(source.name) }))
       .sort((a, b) => (a.name < b.name ? -1 : 1)),
@@ -222,7 +193,7 @@ function apply(store: InMemoryCatalog, next: Change, ids: { n: number }): string
   }
 }
 
-describe('McpCatalog patching one source at a time', () => {
+describe('CatalogSnapshots patching one source at a time', () => {
   it('ends, after any changes announced by source (reads overlapping them or not), where a whole reading would', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -230,7 +201,7 @@ describe('McpCatalog patching one source at a time', () => {
         async (steps) => {
           const store = new InMemoryCatalog();
           const ids = { n: 0 };
-          const catalog = new McpCatalog(store.bus as unknown as QueryBus);
+          const catalog = new CatalogSnapshots(store);
           await catalog.snapshot();
           for (const step of steps) {
             // A read under way while the change is made and announced may or may not see it.
@@ -238,9 +209,9 @@ describe('McpCatalog patching one source at a time', () => {
             const sourceId = apply(store, step.change, ids);
             if (sourceId !== undefined) catalog.handle(new CatalogChanged(step.announceWhole ? undefined : sourceId, true));
             await during;
-            if (step.readAfter) expect(seen(await catalog.snapshot())).toEqual(seen(await new McpCatalog(store.bus as unknown as QueryBus).snapshot()));
+            if (step.readAfter) expect(seen(await catalog.snapshot())).toEqual(seen(await new CatalogSnapshots(store).snapshot()));
           }
-          const whole = await new McpCatalog(store.bus as unknown as QueryBus).snapshot();
+          const whole = await new CatalogSnapshots(store).snapshot();
           expect(seen(await catalog.snapshot())).toEqual(seen(whole));
           catalog.onModuleDestroy();
         },
@@ -254,22 +225,22 @@ describe('McpCatalog patching one source at a time', () => {
     const ids = { n: 0 };
     for (const name of NAMES) apply(store, { kind: 'add-source', name, enabled: true, readOnly: false }, ids);
     for (let pick = 0; pick < 20; pick++) apply(store, { kind: 'add-tool', pick, name: ['x', 'y', 'z', 'w'][pick % 4]! }, ids);
-    const catalog = new McpCatalog(store.bus as unknown as QueryBus);
+    const catalog = new CatalogSnapshots(store);
     await catalog.snapshot();
-    const before = { tools: store.toolReads, sources: store.sourceReads };
+    const before = { whole: store.wholeReads, sources: store.sourceReads };
     const sourceId = apply(store, { kind: 'edit-tool', pick: 3 }, ids)!;
     catalog.handle(new CatalogChanged(sourceId));
     const after = await catalog.snapshot();
-    // One page of that source's tools, no list of sources.
-    expect(store.toolReads - before.tools).toBe(1);
-    expect(store.sourceReads - before.sources).toBe(0);
-    expect(seen(after)).toEqual(seen(await new McpCatalog(store.bus as unknown as QueryBus).snapshot()));
+    // That source alone, no whole reading.
+    expect(store.sourceReads - before.sources).toBe(1);
+    expect(store.wholeReads - before.whole).toBe(0);
+    expect(seen(after)).toEqual(seen(await new CatalogSnapshots(store).snapshot()));
 
     // A change without a source (a resync) reads everything.
     catalog.handle(new CatalogChanged(undefined, true));
-    const listsBefore = store.sourceReads;
+    const wholeBefore = store.wholeReads;
     await catalog.snapshot();
-    expect(store.sourceReads - listsBefore).toBe(1);
+    expect(store.wholeReads - wholeBefore).toBe(1);
     catalog.onModuleDestroy();
   });
 });

@@ -1,12 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { EventsHandler, IEventHandler, QueryBus } from '@nestjs/cqrs';
-import { ListToolsQuery } from '../inventory/application/list-tools/list-tools.query.js';
-import type { ToolFilter, ToolView } from '../inventory/application/tool-view.js';
-import { GetSourceQuery } from '../sources/application/get-source/get-source.query.js';
-import { ListSourcesQuery } from '../sources/application/list-sources/list-sources.query.js';
-import { CatalogChanged } from '../../shared/catalog-events.js';
-import { NotFound } from '../../shared/domain-error.js';
-import { CatalogSnapshot } from './catalog-snapshot.js';
+import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
+import { CatalogChanged } from '../../../shared/catalog-events.js';
+import { CatalogSnapshot } from '../domain/catalog-snapshot.js';
+import { CatalogReader, type CatalogReading } from './catalog-reader.js';
 
 /**
  * How long a reading is served before it is read again in the background. Only a fallback, for
@@ -17,27 +13,14 @@ import { CatalogSnapshot } from './catalog-snapshot.js';
 export const CATALOG_REFRESH_MS = 60_000;
 /** Catalog events arriving within this window are coalesced into one re-read and at most one notification. */
 const CHANGE_DEBOUNCE_MS = 100;
-const PAGE = 1000;
 const NO_BASELINE = '';
 /** More changed sources than this since the last reading are read as a whole catalog instead. */
 const MAX_PATCHED_SOURCES = 20;
 
-/** A source as the snapshot needs it; the id lets a changed source's rows be replaced. */
-interface SourceRow {
-  id: string;
-  name: string;
-  enabled: boolean;
-}
-
-/** What a snapshot was built from, kept so that a change of one source re-reads only that source. */
-interface Reading {
-  tools: readonly ToolView[];
-  sources: readonly SourceRow[];
-}
-
 /**
- * The read side of the MCP endpoints: one shared snapshot of the usable tools, read through the
- * QueryBus, replaced at once when the catalog changes (here, or in another process: see
+ * The catalog's one read model: a shared snapshot of every live tool with its source's settings
+ * (see CatalogSnapshot), which the MCP endpoints, the REST catalog and its ETags, and the routes
+ * of calls all read. Replaced at once when the catalog changes (here, or in another process: see
  * CatalogNotificationsModule) and refreshed in the background (stale while revalidating)
  * otherwise. A change that names its source re-reads that source only and patches the last
  * reading; a resync, a change without a source, or many changes at once read everything.
@@ -45,14 +28,14 @@ interface Reading {
  */
 @Injectable()
 @EventsHandler(CatalogChanged)
-export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestroy {
-  private readonly logger = new Logger('mcp-catalog');
+export class CatalogSnapshots implements IEventHandler<CatalogChanged>, OnModuleDestroy {
+  private readonly logger = new Logger('catalog');
   private current?: CatalogSnapshot;
   private loading?: { promise: Promise<CatalogSnapshot>; generation: number };
   /** Bumped by every catalog event: a reading that started before the latest event is not trusted as fresh. */
   private generation = 0;
   /** The rows of the last reading taken as current, and what changed since. */
-  private base?: Reading;
+  private base?: CatalogReading;
   private readonly changedSources = new Set<string>();
   private wholeCatalogChanged = false;
   /** When the reading last taken as current from the whole catalog started: patches do not postpone the fallback. */
@@ -61,16 +44,19 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
   private debounce?: NodeJS.Timeout;
   private readonly listeners = new Set<() => void>();
 
-  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+  constructor(@Inject(CatalogReader) private readonly reader: CatalogReader) {}
 
   /** The current reading; waits for a read only when there is none (first use, or right after a change). */
-  async snapshot(): Promise<CatalogSnapshot> {
+  snapshot(): Promise<CatalogSnapshot> {
+    const current = this.latest();
+    return current ? Promise.resolve(current) : this.load();
+  }
+
+  /** The current reading if there is one, without waiting (the hot path of calls); undefined right after a change. */
+  latest(): CatalogSnapshot | undefined {
     const current = this.current;
-    if (current) {
-      if (Date.now() - this.wholeReadAt > CATALOG_REFRESH_MS) void this.load(true).catch((error: unknown) => this.logger.warn(`catalog refresh failed: ${describe(error)}`));
-      return current;
-    }
-    return this.load();
+    if (current && Date.now() - this.wholeReadAt > CATALOG_REFRESH_MS) void this.load(true).catch((error: unknown) => this.logger.warn(`catalog refresh failed: ${describe(error)}`));
+    return current;
   }
 
   /** Called (synchronously, without arguments) when the tools a client would list have changed. */
@@ -145,66 +131,27 @@ export class McpCatalog implements IEventHandler<CatalogChanged>, OnModuleDestro
     }
   }
 
-  private async readAll(): Promise<Reading> {
+  private async readAll(): Promise<CatalogReading> {
     const started = Date.now();
-    const [tools, sources] = await Promise.all([this.readTools({ status: 'active' }), this.readSources()]);
-    this.logger.debug(`catalog read: ${tools.length} tools of ${sources.length} sources in ${Date.now() - started} ms`);
-    return { tools, sources };
+    const reading = await this.reader.readAll();
+    this.logger.debug(`catalog read: ${reading.tools.length} tools of ${reading.sources.length} sources in ${Date.now() - started} ms`);
+    return reading;
   }
 
   /** The last reading with the rows of the `changed` sources read again (a removed source leaves none). */
-  private async readChanged(base: Reading, changed: readonly string[]): Promise<Reading> {
+  private async readChanged(base: CatalogReading, changed: readonly string[]): Promise<CatalogReading> {
     const started = Date.now();
-    const fresh = await Promise.all(
-      changed.map(async (id) => {
-        const source = await this.readSource(id);
-        // Read by id or name: only rows of this very source count.
-        const tools = source ? (await this.readTools({ status: 'active', source: id })).filter((tool) => tool.source.id === id) : [];
-        return { id, source, tools };
-      }),
-    );
+    const fresh = await Promise.all(changed.map((id) => this.reader.readSource(id)));
     const ids = new Set(changed);
     const tools = base.tools.filter((tool) => !ids.has(tool.source.id));
     const sources = base.sources.filter((source) => !ids.has(source.id));
-    for (const entry of fresh) {
-      tools.push(...entry.tools);
-      if (entry.source) sources.push(entry.source);
+    for (const reading of fresh) {
+      if (!reading) continue;
+      tools.push(...reading.tools);
+      sources.push(...reading.sources);
     }
     this.logger.debug(`catalog read: ${changed.length} changed sources in ${Date.now() - started} ms`);
     return { tools, sources };
-  }
-
-  private async readTools(filter: ToolFilter): Promise<ToolView[]> {
-    const tools: ToolView[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.queries.execute(new ListToolsQuery(filter, cursor, PAGE));
-      tools.push(...page.items);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return tools;
-  }
-
-  private async readSources(): Promise<SourceRow[]> {
-    const sources: SourceRow[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.queries.execute(new ListSourcesQuery({}, cursor, PAGE));
-      for (const source of page.items) sources.push({ id: source.id, name: source.name, enabled: source.enabled });
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return sources;
-  }
-
-  /** The source with this id, or undefined when there is none (removed). */
-  private async readSource(id: string): Promise<SourceRow | undefined> {
-    try {
-      const source = await this.queries.execute(new GetSourceQuery(id));
-      return source.id === id ? { id: source.id, name: source.name, enabled: source.enabled } : undefined;
-    } catch (error) {
-      if (error instanceof NotFound) return undefined;
-      throw error;
-    }
   }
 }
 
