@@ -6,7 +6,7 @@ import type { ToolRoute } from '../tool-route.js';
 import type { ExecuteToolCommand } from './execute-tool.command.js';
 import type { Outcome } from './outcome.js';
 import type { ExecutionResult } from '../../../executions/domain/execution.js';
-import type { SourcePass } from './stages/guard.js';
+import type { SourcePass } from './source-pass.js';
 
 /**
  * One call on its way through the stages of ExecuteTool: what its command asked, and what each
