@@ -5,7 +5,8 @@ type Answer = (request: InvocationRequest) => InvocationOutcome | Promise<Invoca
 
 /**
  * ToolInvoker that answers from a script: each attempt takes the next answer queued (`next`,
- * `failWith`), or echoes its arguments as text once the script is used up. Keeps every request.
+ * `failWith`), or `otherwise` once the script is used up (by default its arguments echoed as
+ * text). Keeps every request.
  */
 export class FakeToolInvoker extends ToolInvoker {
   readonly requests: InvocationRequest[] = [];
@@ -33,10 +34,10 @@ export class FakeToolInvoker extends ToolInvoker {
   async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
     this.requests.push(request);
     this.onInvoke?.(request);
-    const next = this.script.shift();
-    if (next) return next(request);
-    return result(request, [{ type: 'text', text: JSON.stringify(request.arguments) }]);
+    return (this.script.shift() ?? this.otherwise)(request);
   }
+
+  otherwise: Answer = (request) => result(request, [{ type: 'text', text: JSON.stringify(request.arguments) }]);
 }
 
 function result(request: InvocationRequest, content: unknown[], options: { isError?: boolean; structuredContent?: unknown; meta?: Record<string, unknown> } = {}): InvocationOutcome {
