@@ -94,6 +94,13 @@ module.exports = {
       to: { path: [FRAMEWORKS, '^src/modules/[^/]+/(application|infrastructure|interface)/', '^src/upstream/'] },
     },
     {
+      name: 'testing-in-specs-only',
+      comment: "a module's in-memory fakes of its ports (testing/) serve specs and benchmarks, never the code that runs",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '/testing/' },
+      to: { path: '^src/(modules/[^/]+/|shared/)testing/' },
+    },
+    {
       name: 'sdk-client-in-upstream-only',
       comment: "only src/upstream speaks to MCP servers (the SDK's client)",
       severity: 'error',

@@ -8,6 +8,16 @@ import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
 import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
+import { AdmitStage } from './application/execute-tool/stages/admit.js';
+import { GuardStage } from './application/execute-tool/stages/guard.js';
+import { IntakeStage } from './application/execute-tool/stages/intake.js';
+import { InvokeStage } from './application/execute-tool/stages/invoke.js';
+import { LocateUpstreamStage } from './application/execute-tool/stages/locate-upstream.js';
+import { PrepareArgumentsStage } from './application/execute-tool/stages/prepare-arguments.js';
+import { RecordOutcomeStage } from './application/execute-tool/stages/record-outcome.js';
+import { RecordStartStage } from './application/execute-tool/stages/record-start.js';
+import { ReportStage } from './application/execute-tool/stages/report.js';
+import { ResolveStage } from './application/execute-tool/stages/resolve.js';
 import { InFlightCalls } from './application/in-flight-calls.js';
 import { RouteCache } from './application/route-cache.js';
 import { ArgumentValidator } from './domain/argument-validator.port.js';
@@ -33,6 +43,17 @@ import { InvokeController } from './interface/invoke.controller.js';
     },
     RateLimits,
     InFlightCalls,
+    // ExecuteTool's stages, in the order it runs them.
+    ResolveStage,
+    IntakeStage,
+    AdmitStage,
+    PrepareArgumentsStage,
+    GuardStage,
+    LocateUpstreamStage,
+    RecordStartStage,
+    InvokeStage,
+    RecordOutcomeStage,
+    ReportStage,
     ExecuteToolHandler,
   ],
   exports: [InFlightCalls, RouteCache],
