@@ -1,3 +1,6 @@
+import { CatalogChanged } from '../../../shared/catalog-events.js';
+import { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
+import { InMemoryCatalogReader } from '../../catalog/testing/in-memory-catalog-reader.js';
 import { loadConfig, type AppConfig } from '../../../config/app-config.js';
 import type { CallerSignal } from '../../../shared/caller-signal.js';
 import { CircuitBreakers } from '../../sources/application/circuit-breakers.js';
@@ -27,11 +30,10 @@ import { FakeArgumentValidator } from './fake-argument-validator.js';
 import { FakeExecutionRecorder } from './fake-execution-recorder.js';
 import { FakeRateBuckets } from './fake-rate-buckets.js';
 import { FakeToolInvoker } from './fake-tool-invoker.js';
-import { FakeToolRouteReader } from './fake-tool-route-reader.js';
 import { FakeUpstreamTargets } from './fake-upstream-targets.js';
 import { FakeWorkMetrics } from './fake-work-metrics.js';
 import { ManualClock } from './manual-clock.js';
-import { aTarget } from './routes.js';
+import { aTarget, inCatalog } from './routes.js';
 
 export interface CallOptions {
   caller?: ExecutionCaller;
@@ -51,7 +53,10 @@ export class ExecuteToolHarness {
   readonly timeline: string[] = [];
   readonly config: AppConfig;
   readonly clock = new ManualClock();
-  readonly reader = new FakeToolRouteReader();
+  readonly reader = new InMemoryCatalogReader();
+  /** The routes given to withTool, which specs may change and then announce with catalogChanged. */
+  private readonly tools: ToolRoute[] = [];
+  readonly snapshots = new CatalogSnapshots(this.reader);
   readonly targets = new FakeUpstreamTargets();
   readonly validator = new FakeArgumentValidator();
   readonly invoker = new FakeToolInvoker();
@@ -78,7 +83,7 @@ export class ExecuteToolHarness {
 
   constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors } = {}) {
     this.config = { ...loadConfig({}), ...options.config };
-    this.routes = new RouteCache(this.reader, this.targets);
+    this.routes = new RouteCache(this.snapshots, this.targets);
     this.circuits = new CircuitBreakers(this.metrics);
     this.bulkheads = new Bulkheads(this.config, this.metrics);
     this.stages = {
@@ -114,9 +119,28 @@ export class ExecuteToolHarness {
 
   /** Makes a tool callable: its route, and a target for its source with these secrets. */
   withTool(route: ToolRoute, secrets: readonly KnownSecret[] = []): this {
-    this.reader.add(route);
+    this.addToCatalog(route);
     if (!this.targets.targets.has(route.source.id)) this.targets.add(aTarget(route, secrets));
     return this;
+  }
+
+  /** Stores a tool's route in the catalog, without a target for its source. */
+  addToCatalog(route: ToolRoute): this {
+    this.tools.push(route);
+    const { source, tool } = inCatalog(route);
+    this.reader.add(source, tool);
+    return this;
+  }
+
+  /** Stores the tools' routes as they are now, and tells the caches the catalog changed (of one source, or all). */
+  catalogChanged(sourceId?: string): void {
+    for (const route of this.tools) {
+      const { source, tool } = inCatalog(route);
+      this.reader.add(source, tool);
+    }
+    const event = new CatalogChanged(sourceId);
+    this.snapshots.handle(event);
+    this.routes.handle(event);
   }
 
   /** Runs one call through ExecuteTool. */

@@ -1,5 +1,8 @@
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
 import type { UpstreamTarget } from '../../sources/domain/upstream.js';
+import type { CatalogTool } from '../../catalog/domain/catalog.js';
+import type { CatalogSourceSettings } from '../../catalog/domain/catalog-snapshot.js';
+import { aToolView } from '../../inventory/testing/builders.js';
 import type { ToolRoute } from '../application/tool-route.js';
 
 type RouteChanges = { tool?: Partial<ToolRoute['tool']>; source?: Partial<ToolRoute['source']> };
@@ -47,5 +50,18 @@ export function aTarget(route: ToolRoute, secrets: readonly KnownSecret[] = []):
     env: Object.fromEntries(secrets.map(({ name, value }) => [name, value])),
     headers: {},
     secrets,
+  };
+}
+
+/** The route as the catalog stores it: its source's settings and its tool. */
+export function inCatalog(route: ToolRoute): { source: CatalogSourceSettings; tool: CatalogTool } {
+  const { source, tool } = route;
+  return {
+    source: { ...source },
+    tool: aToolView(tool.qualifiedName, {
+      ...tool,
+      source: { id: source.id, name: source.name, enabled: source.enabled, readOnly: source.readOnly },
+      definition: { name: tool.name, inputSchema: tool.inputSchema },
+    }),
   };
 }

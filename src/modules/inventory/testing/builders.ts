@@ -1,6 +1,5 @@
 import { SourceTool } from '../domain/source-tool.js';
-import type { ToolDefinition } from '../domain/tool-definition.js';
-import type { ToolView } from '../application/tool-view.js';
+import type { CatalogTool, ToolDefinition } from '../domain/tool-definition.js';
 
 export const DISCOVERED_AT = new Date('2026-01-01T00:00:00Z');
 
@@ -16,7 +15,7 @@ export function aSourceTool(sourceId: string, qualifiedName: string, overrides: 
 }
 
 /** A tool as the read side shows it, of an enabled source named by the qualified name's first part. */
-export function aToolView(qualifiedName: string, overrides: Partial<ToolView> = {}): ToolView {
+export function aToolView(qualifiedName: string, overrides: Partial<CatalogTool> = {}): CatalogTool {
   const [sourceName, name] = qualifiedName.split('__') as [string, string];
   const at = DISCOVERED_AT.toISOString();
   return {

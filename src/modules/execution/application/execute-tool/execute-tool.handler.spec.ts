@@ -1,5 +1,4 @@
 import { CallerDeparture } from '../../../../shared/caller-signal.js';
-import { CatalogChanged } from '../../../../shared/catalog-events.js';
 import { httpStatusOf } from '../../interface/execution-http-status.js';
 import type { ExecutionRecord } from '../../../executions/domain/execution.js';
 import { InvocationFailure } from '../../domain/tool-invoker.port.js';
@@ -33,7 +32,7 @@ describe('ExecuteToolHandler', () => {
       const faults: [code: string, status: string, http: number, apply: () => void | Promise<void>, clear: () => void][] = [
         ['VALIDATION_FAILED', 'invalid_arguments', 400, () => void (input.shapeProblems = [{ path: 'timeoutMs', message: 'must be positive' }]), () => delete input.shapeProblems],
         ['SHUTTING_DOWN', 'rejected', 503, () => void (harness.inFlight.draining = true), () => (harness.inFlight.draining = false)],
-        ['TOOL_NOT_FOUND', 'rejected', 404, () => undefined, () => (harness.reader.add(route), harness.routes.handle(new CatalogChanged()))],
+        ['TOOL_NOT_FOUND', 'rejected', 404, () => undefined, () => (harness.addToCatalog(route), harness.catalogChanged())],
         ['TOOL_NOT_ALLOWED', 'rejected', 403, () => void (input.scope = { sources: ['memory'] }), () => delete input.scope],
         ['RATE_LIMITED', 'rejected', 429, () => void (input.rateLimitPerMinute = 1, harness.buckets.taken.push('principal:key-1')), () => delete input.rateLimitPerMinute],
         ['TOOL_DEPRECATED', 'rejected', 403, () => void (route.tool.status = 'deprecated'), () => (route.tool.status = 'active')],
@@ -58,8 +57,8 @@ describe('ExecuteToolHandler', () => {
         expect([record.error?.code, record.status, httpStatusOf(record)]).toEqual([code, status, http]);
         answered.push(code);
         clear();
-        // Target resolutions are cached for a while: a change of the target shows at once only after the catalog changed.
-        harness.routes.handle(new CatalogChanged(route.source.id));
+        // Routes and target resolutions are cached: a change shows at once only after the catalog changed.
+        harness.catalogChanged(route.source.id);
       }
       expect((await harness.call(input)).record.status).toBe('succeeded');
       // Nothing was sent before the last call, and only the calls past the started record's stage were started.
@@ -245,7 +244,7 @@ describe('ExecuteToolHandler', () => {
       { source: null, tool: null, channel: 'rest', status: 'rejected', seconds: expect.any(Number), upstreamSeconds: null },
     ]);
     const [first, second] = harness.recorder.records;
-    expect(logs.lines.map(({ message, context }) => [message, context])).toEqual([
+    expect(logs.lines.filter(({ context }) => context === 'calls').map(({ message, context }) => [message, context])).toEqual([
       [
         { requestId: 'req-1', msg: 'call ended', executionId: first!.id, tool: ECHO, source: 'everything', channel: 'rest', status: 'succeeded', durationMs: first!.durationMs, principal: 'key-1', client: 'cli' },
         'calls',
@@ -277,7 +276,7 @@ describe('ExecuteToolHandler', () => {
       harness.invoker.failWith('transport', 'the process died');
       expect((await harness.call({ qualifiedName: ECHO })).record.error?.code).toBe('UPSTREAM_UNAVAILABLE');
       harness.clock.advance(1000);
-      harness.routes.handle(new CatalogChanged());
+      harness.catalogChanged();
       harness.targets.failure = new Error('the secret is gone');
       expect((await harness.call({ qualifiedName: ECHO })).record.error?.code).toBe('INTERNAL_ERROR');
       harness.targets.failure = undefined;
