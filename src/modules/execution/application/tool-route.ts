@@ -1,4 +1,4 @@
-import type { CircuitBreakerSettings } from '../../sources/domain/source-settings.js';
+import type { CatalogSourceSettings } from '../../catalog/domain/catalog-snapshot.js';
 
 /** Everything the pipeline needs to know about a tool and its source, read in one go. */
 export interface ToolRoute {
@@ -15,15 +15,5 @@ export interface ToolRoute {
     status: 'active' | 'deprecated';
     enabled: boolean;
   };
-  source: {
-    id: string;
-    name: string;
-    enabled: boolean;
-    readOnly: boolean;
-    timeoutMs: number;
-    maxConcurrency: number;
-    /** Calls per minute to each of its tools; null: no limit. */
-    rateLimitPerMinute: number | null;
-    circuitBreaker: CircuitBreakerSettings;
-  };
+  source: CatalogSourceSettings;
 }

@@ -1,28 +1,9 @@
 import { NotFound } from '../../../shared/domain-error.js';
-import type { ExecutionCaller, ExecutionError, ExecutionResult, ExecutionStatus } from '../domain/execution.js';
+import type { ExecutionChannel, ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import type { ExecutionOrmEntity } from '../infrastructure/execution.orm-entity.js';
 
-/** One execution as the API shows it. */
-export interface ExecutionView {
-  id: string;
-  toolId: string | null;
-  qualifiedName: string;
-  sourceId: string | null;
-  sourceName: string | null;
-  definitionHash: string | null;
-  caller: ExecutionCaller;
-  channel: string;
-  arguments: unknown;
-  status: ExecutionStatus;
-  isError: boolean;
-  result: ExecutionResult | null;
-  error: ExecutionError | null;
-  attempts: number;
-  startedAt: string;
-  durationMs: number;
-  /** The trace the call ran in, null when traces were off. */
-  traceId: string | null;
-}
+/** One execution as the API shows it: the record, with its start as an ISO string and its trace id null when traces were off. */
+export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId'> & { startedAt: string; traceId: string | null };
 
 export interface ExecutionPage {
   items: ExecutionView[];
@@ -38,7 +19,7 @@ export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
     sourceName: e.sourceName,
     definitionHash: e.definitionHash,
     caller: e.caller,
-    channel: e.channel,
+    channel: e.channel as ExecutionChannel,
     arguments: e.arguments,
     status: e.status as ExecutionStatus,
     isError: e.isError,

@@ -5,6 +5,7 @@
  */
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
 import type { SandboxSettings, StdioLifecycle, TransportKind } from './source-settings.js';
+import type { ToolDefinition } from '../../inventory/domain/tool-definition.js';
 
 export type ProtocolEra = 'modern' | 'legacy';
 
@@ -37,16 +38,8 @@ export interface UpstreamTarget {
   discoverResult?: unknown;
 }
 
-export interface DiscoveredTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  /** The tool object exactly as the upstream listed it: every field, in its key order. */
-  declared?: Record<string, unknown>;
-}
+/** A tool as the upstream listed it; whether it can be called is the inventory's to decide. */
+export type DiscoveredTool = Omit<ToolDefinition, 'unusableReason'>;
 
 /** A tool an upstream listed that Toolplane could not keep, and why. */
 export interface SkippedTool {
