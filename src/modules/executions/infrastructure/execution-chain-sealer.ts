@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { BackgroundPass } from '../../../shared/background-pass.js';
 import { GENESIS_HASH, type AuditSigner } from '../../audit/domain/audit-chain.js';
 import { executionLinkHash } from '../domain/execution-chain.js';
 import { RECORD_COLUMNS, recordContent, recordDigest, type RecordRow } from './execution-chain-rows.js';
@@ -31,9 +32,7 @@ interface PendingRow {
  */
 export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('executions');
-  private timer?: NodeJS.Timeout;
-  private sealing?: Promise<number>;
-  private stopping = false;
+  private readonly passes = new BackgroundPass(() => this.sealAll());
   private readonly batch: number;
 
   constructor(
@@ -45,17 +44,12 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
   }
 
   onApplicationBootstrap(): void {
-    const run = () => void this.sealPending().catch((error: unknown) => this.logger.warn(`sealing execution records failed: ${String(error)}`));
-    run();
-    this.timer = setInterval(run, this.settings.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.settings.intervalMs, (error) => this.logger.warn(`sealing execution records failed: ${String(error)}`));
   }
 
   /** Lets a pass under way finish (before the database closes) and starts no other: what is pending waits for the next start. */
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    await this.sealing?.catch(() => undefined);
+    await this.passes.stop();
   }
 
   /**
@@ -64,13 +58,12 @@ export class ExecutionChainSealer implements OnApplicationBootstrap, OnModuleDes
    * interval, so that under load a pass carries many records rather than a few. One run at a time.
    */
   sealPending(): Promise<number> {
-    this.sealing ??= this.sealAll().finally(() => (this.sealing = undefined));
-    return this.sealing;
+    return this.passes.run();
   }
 
   private async sealAll(): Promise<number> {
     let total = 0;
-    while (!this.stopping) {
+    while (!this.passes.stopping) {
       const pass = await this.pass();
       if (pass === undefined) return total;
       total += pass.linked;

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import type { Clock } from '../../../shared/unit-of-work.js';
 import type { WorkMetrics } from '../../../shared/work-metrics.js';
+import { BackgroundPass } from '../../../shared/background-pass.js';
 import { formatRetention } from '../../../config/duration.js';
 import type { AuditSigner } from '../../audit/domain/audit-chain.js';
 import type { AuditLog } from '../../audit/domain/audit-event.js';
@@ -62,9 +63,7 @@ interface UnrecordedRow {
  */
 export class ExecutionPurger implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('retention');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<PurgeReport>;
-  private stopping = false;
+  private readonly passes = new BackgroundPass(() => this.pass());
   private wake?: () => void;
 
   constructor(
@@ -78,25 +77,18 @@ export class ExecutionPurger implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = () => void this.purge().catch((error: unknown) => this.logger.warn(`purging executions failed: ${String(error)}`));
-    run();
-    this.timer = setInterval(run, this.settings.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.settings.intervalMs, (error) => this.logger.warn(`purging executions failed: ${String(error)}`));
   }
 
   /** Lets the batch under way commit and the pass report what it deleted (before the database closes); starts no other. */
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    this.wake?.();
-    await this.running?.catch(() => undefined);
+    await this.passes.stop(() => this.wake?.());
   }
 
   /** One pass now, or the pass under way. */
   purge(): Promise<PurgeReport> {
-    if (this.stopping) return Promise.resolve({ purged: 0, batches: 0, seconds: 0, stop: 'stopping' });
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
+    if (this.passes.stopping) return Promise.resolve({ purged: 0, batches: 0, seconds: 0, stop: 'stopping' });
+    return this.passes.run();
   }
 
   private async pass(): Promise<PurgeReport> {
@@ -127,7 +119,7 @@ export class ExecutionPurger implements OnApplicationBootstrap, OnModuleDestroy 
     let purged = 0;
     let batches = 0;
     let stop: PurgeReport['stop'] = 'stopping';
-    while (!this.stopping) {
+    while (!this.passes.stopping) {
       const batchStarted = performance.now();
       const batch = await this.batch(cutoff);
       const batchSeconds = (performance.now() - batchStarted) / 1000;

@@ -1,5 +1,5 @@
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
-import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
+import type { SandboxSettings, SourceHealth, SourcePolicies } from '../domain/source-settings.js';
 
 /** How a variable is set, never its secret value. */
 export interface VariableView {
@@ -15,7 +15,7 @@ export interface VariableView {
   value?: string;
 }
 
-export interface SourceView {
+export interface SourceView extends SourcePolicies {
   id: string;
   name: string;
   description: string | null;
@@ -30,12 +30,6 @@ export interface SourceView {
   url: string | null;
   env: VariableView[];
   headers: VariableView[];
-  readOnly: boolean;
-  timeoutMs: number;
-  maxConcurrency: number;
-  rateLimitPerMinute: number | null;
-  refreshIntervalSeconds: number;
-  circuitBreaker: CircuitBreakerSettings;
   /** The breaker's state in the process that answered. */
   circuit: CircuitView;
   /** The discovery under way in the process that answered, if any. */

@@ -10,6 +10,17 @@ export interface CircuitBreakerSettings {
   resetTimeoutMs: number;
 }
 
+/** How a source's calls and discoveries are governed: the settings its record and its view share. */
+export interface SourcePolicies {
+  readOnly: boolean;
+  timeoutMs: number;
+  maxConcurrency: number;
+  /** Calls per minute to each of its tools, from all callers together; null: no limit. */
+  rateLimitPerMinute: number | null;
+  refreshIntervalSeconds: number;
+  circuitBreaker: CircuitBreakerSettings;
+}
+
 export const DEFAULT_CIRCUIT_BREAKER: CircuitBreakerSettings = { failureThreshold: 5, resetTimeoutMs: 30_000 };
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 16;

@@ -1,38 +1,11 @@
 import { Source } from './source.js';
-import { DEFAULT_CIRCUIT_BREAKER } from './source-settings.js';
+import { aSource } from '../testing/builders.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const upstream = { era: 'legacy' as const, protocolVersion: '2025-11-25' };
 
-function newSource(): Source {
-  return Source.register(
-    {
-      id: '00000000-0000-4000-8000-000000000001',
-      name: 'demo',
-      description: null,
-      transport: 'stdio',
-      lifecycle: 'transient',
-      pluginDir: null,
-      manifest: null,
-      command: 'node',
-      commandFromManifest: false,
-      args: ['server.js'],
-      cwd: null,
-      sandbox: {},
-      url: null,
-      env: {},
-      headers: {},
-      readOnly: false,
-      timeoutMs: 1000,
-      maxConcurrency: 4,
-      rateLimitPerMinute: null,
-      refreshIntervalSeconds: 60,
-      circuitBreaker: DEFAULT_CIRCUIT_BREAKER,
-      enabled: true,
-    },
-    now,
-  );
-}
+/** A source just registered, with the builders' settings. */
+const newSource = () => Source.register(aSource().snapshot(), now);
 
 describe('Source health', () => {
   it('is unhealthy when the first discovery fails', () => {

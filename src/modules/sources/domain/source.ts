@@ -1,10 +1,5 @@
 import type { VariableDeclaration } from './manifest/env-declaration.js';
-import {
-  CircuitBreakerSettings,
-  SandboxSettings,
-  SourceHealth,
-  UNHEALTHY_AFTER_FAILURES,
-} from './source-settings.js';
+import { type SandboxSettings, type SourceHealth, type SourcePolicies, UNHEALTHY_AFTER_FAILURES } from './source-settings.js';
 import type { ProtocolEra } from './upstream.js';
 import type { StdioLifecycle, TransportKind } from './source-settings.js';
 
@@ -29,7 +24,7 @@ export interface UpstreamIdentity {
   skippedTools?: { name: string; reason: string }[];
 }
 
-export interface SourceProps {
+export interface SourceProps extends SourcePolicies {
   id: string;
   name: string;
   description: string | null;
@@ -48,13 +43,6 @@ export interface SourceProps {
   /** Value templates (literal text and references), never resolved values. */
   env: Record<string, string>;
   headers: Record<string, string>;
-  readOnly: boolean;
-  timeoutMs: number;
-  maxConcurrency: number;
-  /** Calls per minute to each of its tools, from all callers together; null: no limit. */
-  rateLimitPerMinute: number | null;
-  refreshIntervalSeconds: number;
-  circuitBreaker: CircuitBreakerSettings;
   enabled: boolean;
   health: SourceHealth;
   lastRefreshAt: Date | null;
