@@ -1,12 +1,11 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../shared/http/route-access.js';
 import { PrometheusMetrics } from './prometheus-metrics.js';
+import { ApiController } from '../../shared/http/api-controller.js';
 
-@ApiTags('ops')
-@ApiBearerAuth()
-@Controller('metrics')
+@ApiController('metrics', 'ops')
 export class MetricsController {
   constructor(@Inject(PrometheusMetrics) private readonly metrics: PrometheusMetrics) {}
 

@@ -52,6 +52,11 @@ export class QueryParams {
     return date;
   }
 
+  /** A listing's `cursor` and `limit` (1 to `maxLimit`, `defaultLimit` when absent). */
+  page(defaultLimit: number, maxLimit: number): { cursor: string | undefined; limit: number } {
+    return { cursor: this.string('cursor', { max: 512 }), limit: this.int('limit', defaultLimit, 1, maxLimit) };
+  }
+
   /** Fails with every problem, unknown parameters included. */
   done(): void {
     for (const name of Object.keys(this.raw)) {

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
@@ -8,6 +7,7 @@ import { ExplainAccessQuery, type AccessExplanation } from '../application/expla
 import { PERMISSIONS, roleAllows } from '../../../shared/principal/permissions.js';
 import type { Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 export class ExplainAccessDto {
   @ApiProperty({ description: 'An API key id, or "admin".', example: 'admin' })
@@ -47,12 +47,8 @@ export class CurrentPrincipalDto {
   @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
 }
 
-@ApiTags('access')
-@ApiBearerAuth()
-@Controller('api/v1/access')
-export class AccessController {
-  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
-
+@ApiController('api/v1/access', 'access')
+export class AccessController extends BusController {
   @Get('me')
   @ApiOperation({ summary: 'Who the credential is and what it may do' })
   @Requires('catalog:read')

@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
@@ -14,6 +13,8 @@ import { RevokeApiKeyCommand } from '../application/revoke-api-key/revoke-api-ke
 import { ROLES } from '../../../shared/principal/permissions.js';
 import type { Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 /** Only names the fields: CreateApiKey checks every value (checkApiKeySpec), so each problem is reported at once. */
 export class CreateApiKeyDto {
@@ -67,20 +68,10 @@ export class CreatedApiKeyDto extends ApiKeyDto {
   @ApiProperty({ description: 'The key: shown this once, stored only as a hash.' }) key!: string;
 }
 
-export class ApiKeyPageDto {
-  @ApiProperty({ type: [ApiKeyDto] }) items!: ApiKeyDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+export class ApiKeyPageDto extends PageDto(ApiKeyDto) {}
 
-@ApiTags('access')
-@ApiBearerAuth()
-@Controller('api/v1/api-keys')
-export class ApiKeysController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(QueryBus) private readonly queries: QueryBus,
-  ) {}
-
+@ApiController('api/v1/api-keys', 'access')
+export class ApiKeysController extends BusController {
   @Post()
   @ApiOperation({ summary: 'Create an API key' })
   @Requires('keys:manage')
@@ -100,8 +91,7 @@ export class ApiKeysController {
   @ApiResponse({ status: 400, type: ErrorResponseDto })
   list(@Query() query: Record<string, unknown>): Promise<ApiKeyPage> {
     const params = new QueryParams(query);
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 50, 1, 200);
+    const { cursor, limit } = params.page(50, 200);
     params.done();
     return this.queries.execute(new ListApiKeysQuery(cursor, limit));
   }

@@ -1,11 +1,12 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiQuery } from '@nestjs/swagger';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { AuditEventPage, ListAuditEventsQuery } from '../application/list-audit-events/list-audit-events.query.js';
 import { Requires } from '../../../shared/http/route-access.js';
 import { VerifyAuditChainQuery, type AuditChainReport } from '../application/verify-audit-chain/verify-audit-chain.query.js';
 import { ChainHeadDto, ChainProblemDto } from './chain.dto.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 class AuditEventDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -31,17 +32,10 @@ class AuditChainReportDto {
   @ApiProperty({ description: 'The Ed25519 public key (PEM), to verify the trail elsewhere.' }) publicKey!: string;
 }
 
-class AuditEventPageDto {
-  @ApiProperty({ type: [AuditEventDto] }) items!: AuditEventDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+class AuditEventPageDto extends PageDto(AuditEventDto) {}
 
-@ApiTags('audit')
-@ApiBearerAuth()
-@Controller('api/v1/audit-events')
-export class AuditEventsController {
-  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
-
+@ApiController('api/v1/audit-events', 'audit')
+export class AuditEventsController extends BusController {
   @Get('verify')
   @ApiOperation({ summary: "Verify the audit trail's hash chain" })
   @Requires('audit:read')
@@ -72,8 +66,7 @@ export class AuditEventsController {
       since: params.date('since'),
       until: params.date('until'),
     };
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 50, 1, 500);
+    const { cursor, limit } = params.page(50, 500);
     params.done();
     return this.queries.execute(new ListAuditEventsQuery(filter, cursor, limit));
   }

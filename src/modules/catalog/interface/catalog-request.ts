@@ -23,8 +23,7 @@ export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequ
   };
   const format = (params.string('format', { oneOf: CATALOG_FORMATS }) ?? 'admin') as CatalogFormat;
   const strictGiven = params.boolean('strict');
-  const cursor = params.string('cursor', { max: 512 });
-  const limit = params.int('limit', 100, 1, 500);
+  const { cursor, limit } = params.page(100, 500);
 
   const problems: ProblemDetail[] = [];
   try {

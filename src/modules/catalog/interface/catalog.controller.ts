@@ -1,6 +1,5 @@
-import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { ToolResponseDto } from '../../inventory/interface/tool.dto.js';
@@ -15,6 +14,7 @@ import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 import type { ApiKeyView } from '../../access/application/api-key-view.js';
 import { GetApiKeyQuery } from '../../access/application/get-api-key/get-api-key.query.js';
 import { DomainError } from '../../../shared/domain-error.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 const ITEM_MODELS = [ToolResponseDto, McpToolDto, OpenAiChatToolDto, OpenAiResponsesToolDto, AnthropicToolDto];
 const hint = (name: string, description: string) => ApiQuery({ name, required: false, enum: ['true', 'false'], description });
@@ -25,13 +25,9 @@ function applyAll(...decorators: MethodDecorator[]): MethodDecorator {
   };
 }
 
-@ApiTags('tools')
-@ApiBearerAuth()
+@ApiController('api/v1/tools', 'tools')
 @ApiExtraModels(...ITEM_MODELS, NotConvertibleDto)
-@Controller('api/v1/tools')
-export class CatalogController {
-  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
-
+export class CatalogController extends BusController {
   /** The tool scope of the key `keyId`, for a principal allowed to manage keys. */
   private async scopeOf(keyId: string, principal: Principal): Promise<ToolScope | undefined> {
     if (!may(principal, 'keys:manage')) throw new DomainError('forbidden', 'FORBIDDEN', 'Only a principal that manages API keys may list the catalog as another (`as`).');

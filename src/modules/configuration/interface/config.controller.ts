@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { stringify } from 'yaml';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -12,6 +11,7 @@ import { ApplyConfigCommand } from '../application/apply-config/apply-config.com
 import { ExportConfigQuery } from '../application/export-config/export-config.query.js';
 import type { ConfigApplyResult } from '../domain/config-plan.js';
 import { readConfigText, readConfigValue } from './config-document.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 class PlannedChangeDto {
   @ApiProperty({ enum: ['source', 'key'] }) kind!: string;
@@ -58,16 +58,9 @@ const FILE_SCHEMA = {
   },
 };
 
-@ApiTags('config')
-@ApiBearerAuth()
+@ApiController('api/v1/config', 'config')
 @ApiExtraModels(DeclaredKeyDto)
-@Controller('api/v1/config')
-export class ConfigController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(QueryBus) private readonly queries: QueryBus,
-  ) {}
-
+export class ConfigController extends BusController {
   @Post('apply')
   @ApiOperation({ summary: 'Apply a configuration file' })
   @Requires('sources:write')

@@ -1,7 +1,7 @@
 import { heavySteps, isHeavy } from '../../../shared/heavy-steps.js';
-import { Body, Controller, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { Body, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Telemetry } from '../../../shared/telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
@@ -19,15 +19,14 @@ import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { clientOf } from '../../../shared/http/client-of.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
+import { ApiController } from '../../../shared/http/api-controller.js';
 
 const TOOLS_PATH = 'api/v1/tools';
 const INVOKE_PATH = ':qualifiedName/invoke';
 /** The invoke route as Fastify knows it (see RequestEdgeOptions.callRoutes). */
 export const INVOKE_ROUTE = `POST /${TOOLS_PATH}/${INVOKE_PATH}`;
 
-@ApiTags('tools')
-@ApiBearerAuth()
-@Controller(TOOLS_PATH)
+@ApiController(TOOLS_PATH, 'tools')
 export class InvokeController {
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,

@@ -1,14 +1,12 @@
 import { NotFound } from '../../../shared/domain-error.js';
 import type { ExecutionChannel, ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import type { ExecutionOrmEntity } from '../infrastructure/execution.orm-entity.js';
+import type { Page } from '../../../shared/page.js';
 
 /** One execution as the API shows it: the record, with its start as an ISO string and its trace id null when traces were off. */
 export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId'> & { startedAt: string; traceId: string | null };
 
-export interface ExecutionPage {
-  items: ExecutionView[];
-  nextCursor: string | null;
-}
+export type ExecutionPage = Page<ExecutionView>;
 
 export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
   return {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetailDto } from '../../../shared/http/error-response.js';
 import { EXECUTION_STATUSES } from '../domain/execution.js';
 import { ChainHeadDto, ChainProblemDto } from '../../audit/interface/chain.dto.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 export class ExecutionCallerViewDto {
   @ApiProperty({ description: 'Id of the authenticated principal (API key owner).' }) principalId!: string;
@@ -58,10 +59,7 @@ export class ExecutionResponseDto {
   traceId!: string | null;
 }
 
-export class ExecutionPageDto {
-  @ApiProperty({ type: [ExecutionResponseDto], description: 'Newest first.' }) items!: ExecutionResponseDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+export class ExecutionPageDto extends PageDto(ExecutionResponseDto, 'Newest first.') {}
 
 export class ExecutionStatusCountsDto {
   @ApiProperty() succeeded!: number;

@@ -1,4 +1,4 @@
-import type { QueryBus } from '@nestjs/cqrs';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ValidationFailed } from '../../../shared/domain-error.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
@@ -13,7 +13,7 @@ describe('ExecutionsController query parameters', () => {
     sent.push(query);
     return query instanceof ListExecutionsQuery ? { items: [], nextCursor: null } : query;
   };
-  const bus = new ExecutionsController({ execute } as unknown as QueryBus);
+  const bus = new ExecutionsController({} as CommandBus, { execute } as unknown as QueryBus);
   // The reply only takes the ETag header here.
   const reply = { header: () => reply, status: () => reply } as unknown as FastifyReply;
   // The admin's view unless a test says otherwise.

@@ -1,8 +1,7 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Get, Headers, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
@@ -15,16 +14,13 @@ import { VerifyExecutionChainQuery, type ExecutionChainReport } from '../applica
 import { ExecutionChainReportDto, ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
 import { may, type Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 /** PostgreSQL text cannot hold NUL; no name or id contains control characters. */
 const PRINTABLE = /^\P{Cc}*$/u;
 
-@ApiTags('executions')
-@ApiBearerAuth()
-@Controller('api/v1/executions')
-export class ExecutionsController {
-  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
-
+@ApiController('api/v1/executions', 'executions')
+export class ExecutionsController extends BusController {
   @Get()
   @ApiOperation({ summary: 'List executions' })
   @Requires('executions:read')
@@ -56,8 +52,7 @@ export class ExecutionsController {
       until: params.date('until'),
     };
     checkWindow(filter.since, filter.until, problems);
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 50, 1, 500);
+    const { cursor, limit } = params.page(50, 500);
     done(params, problems);
     // Without executions:read-all (agents) a principal reads its own calls only.
     if (!may(principal, 'executions:read-all')) filter.caller = principal.id;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import type { CatalogTool, CatalogToolSource, ToolStatus } from '../domain/tool-definition.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 export class UpdateToolDto {
   @ApiProperty({ description: 'Whether agents may use the tool.' })
@@ -57,7 +58,4 @@ export class ToolResponseDto implements CatalogTool {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-export class ToolPageDto {
-  @ApiProperty({ type: [ToolResponseDto] }) items!: ToolResponseDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+export class ToolPageDto extends PageDto(ToolResponseDto) {}

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Inject, Param, Patch } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Param, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../../shared/principal/principal.js';
@@ -11,17 +10,11 @@ import { toolNotFound } from '../application/tool-errors.js';
 import { SetToolEnabledCommand } from '../application/set-tool-enabled/set-tool-enabled.command.js';
 import type { CatalogTool } from '../domain/tool-definition.js';
 import { ToolResponseDto, UpdateToolDto } from './tool.dto.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 /** One tool: show it, enable or disable it. The listing (`GET /api/v1/tools`) is the catalog's. */
-@ApiTags('tools')
-@ApiBearerAuth()
-@Controller('api/v1/tools')
-export class ToolsController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(QueryBus) private readonly queries: QueryBus,
-  ) {}
-
+@ApiController('api/v1/tools', 'tools')
+export class ToolsController extends BusController {
   @Get(':qualifiedName')
   @ApiOperation({ summary: 'Get one tool' })
   @Requires('catalog:read')

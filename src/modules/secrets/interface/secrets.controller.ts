@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -11,6 +10,8 @@ import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js
 import { DeleteSecretCommand } from '../application/delete-secret/delete-secret.command.js';
 import { ListSecretsQuery, SecretPage } from '../application/list-secrets/list-secrets.query.js';
 import { PutSecretCommand } from '../application/put-secret/put-secret.command.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 export class PutSecretDto {
   @ApiProperty({ description: 'The value; stored encrypted and never returned.', writeOnly: true })
@@ -24,20 +25,10 @@ export class SecretMetadataDto {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-export class SecretPageDto {
-  @ApiProperty({ type: [SecretMetadataDto] }) items!: SecretMetadataDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+export class SecretPageDto extends PageDto(SecretMetadataDto) {}
 
-@ApiTags('secrets')
-@ApiBearerAuth()
-@Controller('api/v1/secrets')
-export class SecretsController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(QueryBus) private readonly queries: QueryBus,
-  ) {}
-
+@ApiController('api/v1/secrets', 'secrets')
+export class SecretsController extends BusController {
   @Put(':name')
   @ApiOperation({ summary: 'Store or replace a secret' })
   @Requires('secrets:write')
@@ -64,8 +55,7 @@ export class SecretsController {
   @ApiOkResponse({ type: SecretPageDto })
   list(@Query() query: Record<string, unknown>): Promise<SecretPage> {
     const params = new QueryParams(query);
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 100, 1, 500);
+    const { cursor, limit } = params.page(100, 500);
     params.done();
     return this.queries.execute(new ListSecretsQuery(cursor, limit));
   }

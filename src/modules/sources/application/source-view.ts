@@ -1,5 +1,6 @@
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import type { SandboxSettings, SourceHealth, SourcePolicies } from '../domain/source-settings.js';
+import type { Page } from '../../../shared/page.js';
 
 /** How a variable is set, never its secret value. */
 export interface VariableView {
@@ -67,12 +68,9 @@ export interface DiscoveryView {
 /** A view as storage has it, without what only the answering process knows. */
 export type StoredSourceView = Omit<SourceView, 'circuit' | 'discovery'>;
 
-export interface SourcePage {
-  items: SourceView[];
-  nextCursor: string | null;
-}
+export type SourcePage = Page<SourceView>;
 
-export type StoredSourcePage = { items: StoredSourceView[]; nextCursor: string | null };
+export type StoredSourcePage = Page<StoredSourceView>;
 
 /** Read side for sources: views straight from storage, bypassing the aggregate. */
 export abstract class SourceViews {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CircuitBreakerDto } from './source.dto.js';
+import { PageDto } from '../../../shared/http/page.dto.js';
 
 export class VariableDeclarationDto {
   @ApiProperty() name!: string;
@@ -108,10 +109,7 @@ export class SourceResponseDto {
   @ApiProperty({ description: 'Optimistic-lock version; send it back on PATCH.' }) version!: number;
 }
 
-export class SourcePageDto {
-  @ApiProperty({ type: [SourceResponseDto] }) items!: SourceResponseDto[];
-  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
-}
+export class SourcePageDto extends PageDto(SourceResponseDto) {}
 
 export class InventoryChangesDto {
   @ApiProperty() added!: number;

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
@@ -20,6 +19,7 @@ import { ValidateSourceQuery, ValidationReport } from '../application/validate-s
 import { TRANSPORTS } from '../domain/source-settings.js';
 import { RegisterSourceDto, toSourceSpec, UpdateSourceDto } from './source.dto.js';
 import { InventoryChangesDto, SourcePageDto, SourceResponseDto, ValidationReportDto } from './source-response.dto.js';
+import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 const errors = (...statuses: number[]) =>
   statuses.map((status) => ApiResponse({ status, type: ErrorResponseDto, description: 'Error' }));
@@ -30,15 +30,8 @@ function applyAll(...decorators: MethodDecorator[]): MethodDecorator {
   };
 }
 
-@ApiTags('sources')
-@ApiBearerAuth()
-@Controller('api/v1/sources')
-export class SourcesController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(QueryBus) private readonly queries: QueryBus,
-  ) {}
-
+@ApiController('api/v1/sources', 'sources')
+export class SourcesController extends BusController {
   @Post()
   @ApiOperation({ summary: 'Register a source' })
   @Requires('sources:write')
@@ -100,8 +93,7 @@ export class SourcesController {
       transport: params.string('transport', { oneOf: TRANSPORTS }),
       q: params.string('q', { max: 200 }),
     };
-    const cursor = params.string('cursor', { max: 512 });
-    const limit = params.int('limit', 50, 1, 200);
+    const { cursor, limit } = params.page(50, 200);
     params.done();
     return withBodyEtag(reply, ifNoneMatch, await this.queries.execute(new ListSourcesQuery(filter, cursor, limit)));
   }

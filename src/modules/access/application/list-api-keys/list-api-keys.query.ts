@@ -1,4 +1,5 @@
 import type { ApiKeyView } from '../api-key-view.js';
+import type { Page } from '../../../../shared/page.js';
 
 export class ListApiKeysQuery {
   constructor(
@@ -7,7 +8,4 @@ export class ListApiKeysQuery {
   ) {}
 }
 
-export interface ApiKeyPage {
-  items: ApiKeyView[];
-  nextCursor: string | null;
-}
+export type ApiKeyPage = Page<ApiKeyView>;

@@ -2,6 +2,7 @@ import { Query } from '@nestjs/cqrs';
 import type { CatalogCursor, CatalogFilter, CatalogFormat, NotConvertible } from '../../domain/catalog.js';
 import type { SearchQuery } from '../../domain/tool-search.js';
 import type { FormattedTool } from '../../domain/tool-formats.js';
+import type { Page } from '../../../../shared/page.js';
 
 /** A catalog listing, as `GET /api/v1/tools` takes it (already validated). */
 export interface CatalogRequest {
@@ -14,9 +15,7 @@ export interface CatalogRequest {
   limit: number;
 }
 
-export interface CatalogPage {
-  items: FormattedTool[];
-  nextCursor: string | null;
+export interface CatalogPage extends Page<FormattedTool> {
   /** The LLM formats only: tools of this page that the format cannot express, with why. */
   notConvertible?: NotConvertible[];
 }

@@ -1,9 +1,7 @@
 import { Query } from '@nestjs/cqrs';
+import type { Page } from '../../../../shared/page.js';
 
-export interface SecretPage {
-  items: { name: string; createdAt: string; updatedAt: string }[];
-  nextCursor: string | null;
-}
+export type SecretPage = Page<{ name: string; createdAt: string; updatedAt: string }>;
 
 /** Names and timestamps only: values never leave the store through the API. */
 export class ListSecretsQuery extends Query<SecretPage> {
