@@ -31,4 +31,9 @@ export function contextOf(command: Command): CliContext {
   return { api: new ApiClient(settings.url, settings.key, `toolplane-cli/${CLI_VERSION}`, keyAdvice(settings)), out, settings };
 }
 
+/** A command's action that works in the CLI context: it gets the context, then the arguments and options commander passes. */
+export function inContext<A extends unknown[]>(run: (context: CliContext, ...args: A) => Promise<void>): (...args: unknown[]) => Promise<void> {
+  return (...args) => run(contextOf(args.at(-1) as Command), ...(args.slice(0, -1) as A));
+}
+
 export const CLI_VERSION = packageVersion() ?? 'dev';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from './errors.js';
 
 /** Reads FILE, or standard input for "-". */
@@ -60,4 +60,15 @@ export function commaList(value: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+/** What a listing that pages takes: how many items a page, and the cursor of the page to show. */
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+}
+
+/** Adds a listing's --limit (`perPage` describes it) and --cursor to `command`. */
+export function withPageOptions(command: Command, perPage: string): Command {
+  return command.option('--limit <n>', perPage, positiveInt('--limit')).option('--cursor <cursor>', 'the page after this cursor (printed under a full page)');
 }

@@ -77,6 +77,20 @@ export class Output {
     );
   }
 
+  /** A command's result: as the API gave it with --json, else as `show` tells it to a person. */
+  result<T>(value: T, show: (value: T) => void): void {
+    if (this.json) this.printJson(value);
+    else show(value);
+  }
+
+  /** A page of a listing: as the API gave it with --json, else its items as a table and how to get the next page. */
+  page<T>(page: { items: readonly T[]; nextCursor?: string | null }, columns: readonly Column<T>[], empty: string): void {
+    this.result(page, ({ items, nextCursor }) => {
+      this.table(items, columns, empty);
+      this.moreHint(nextCursor);
+    });
+  }
+
   /** Tells the reader there is more, and how to get it. */
   moreHint(nextCursor: string | null | undefined): void {
     if (nextCursor) this.note(this.ce.dim(`more: repeat with --cursor ${nextCursor}`));

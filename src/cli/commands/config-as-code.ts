@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { colorState } from '../colors.js';
-import { contextOf } from '../context.js';
+import { contextOf, inContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInputFile } from '../input.js';
 
@@ -50,8 +50,7 @@ Examples:
     .command('export')
     .description('Print the sources as YAML, in the form "toolplane apply" takes')
     .option('-o, --output <file>', 'write to this file instead of stdout')
-    .action(async (options: { output?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, options: { output?: string }) => {
       const { text } = await api.request('GET', '/api/v1/config/export', { accept: 'text/yaml, application/yaml' });
       if (!options.output) return out.verbatim(text.endsWith('\n') || text === '' ? text : text + '\n');
       try {
@@ -60,5 +59,5 @@ Examples:
         throw new UsageError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       out.note(`wrote ${options.output}`);
-    });
+    }));
 }

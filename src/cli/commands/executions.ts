@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { Execution } from '../../api-types/rest-api.js';
 import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
-import { contextOf, type CliContext } from '../context.js';
-import { positiveInt } from '../input.js';
+import { inContext, type CliContext } from '../context.js';
+import { type PageOptions, positiveInt, withPageOptions } from '../input.js';
 import { formatDuration, orDash, shortTime, type Output } from '../output.js';
 import type { Column, FixedColumn } from '../table.js';
 import { indentLines, jsonText } from '../terminal-text.js';
@@ -43,38 +43,30 @@ function tailColumns(out: Output): FixedColumn<Execution>[] {
 export function registerExecutionCommands(program: Command): void {
   const executions = program.command('executions').description('The history of tool calls');
 
-  withFilters(executions.command('ls').description('List recorded calls, newest first'))
-    .option('--since <time>', 'started at or after (ISO 8601)')
-    .option('--until <time>', 'started before (ISO 8601)')
-    .option('--limit <n>', 'calls per page (1-500)', positiveInt('--limit'))
-    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: Filters & { limit?: number; cursor?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
-      const page = await api.getJson('/api/v1/executions', { query: { ...filterQuery(options), limit: options.limit, cursor: options.cursor } });
-      if (out.json) return out.printJson(page);
-      out.table(page.items, columns(out), 'no executions');
-      out.moreHint(page.nextCursor);
-    });
+  withPageOptions(
+    withFilters(executions.command('ls').description('List recorded calls, newest first'))
+      .option('--since <time>', 'started at or after (ISO 8601)')
+      .option('--until <time>', 'started before (ISO 8601)'),
+    'calls per page (1-500)',
+  ).action(inContext(async ({ api, out }, options: Filters & PageOptions) => {
+    const page = await api.getJson('/api/v1/executions', { query: { ...filterQuery(options), limit: options.limit, cursor: options.cursor } });
+    out.page(page, columns(out), 'no executions');
+  }));
 
   executions
     .command('get')
     .description('Show one call: who, what, arguments, result or error')
     .argument('<id>', 'execution id')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
-      const execution = await api.getJson('/api/v1/executions/{id}', { params: { id } });
-      if (out.json) return out.printJson(execution);
-      printExecution(out, execution);
-    });
+    .action(inContext(async ({ api, out }, id: string) => {
+      out.result(await api.getJson('/api/v1/executions/{id}', { params: { id } }), (execution) => printExecution(out, execution));
+    }));
 
   withFilters(executions.command('tail').description('Print the latest calls; with -f, keep printing new ones as they are recorded until Ctrl-C'))
     .option('-n, --lines <n>', 'how many of the latest calls to print first', positiveInt('--lines'), 10)
     .option('-f, --follow', 'keep polling for new calls')
     .option('--interval <ms>', 'how often to poll with --follow', positiveInt('--interval'), 1000)
     .addHelpText('after', '\nWith --json each call is printed as one JSON object per line (NDJSON).')
-    .action(async (options: Filters & { lines: number; follow?: boolean; interval: number }, command: Command) => {
-      await tail(contextOf(command), options);
-    });
+    .action(inContext((context, options: Filters & { lines: number; follow?: boolean; interval: number }) => tail(context, options)));
 }
 
 // Calls are recorded when they end, so one that started a while before the last poll can still

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ApiKey } from '../../api-types/rest-api.js';
 import { colorState } from '../colors.js';
-import { contextOf } from '../context.js';
-import { commaList, positiveInt } from '../input.js';
+import { inContext } from '../context.js';
+import { commaList, type PageOptions, positiveInt, withPageOptions } from '../input.js';
 import { orDash, shortTime } from '../output.js';
 
 interface CreateOptions {
@@ -27,8 +27,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--allowed-sources <patterns>', 'comma-separated source names (* for any run of characters) whose tools the key may use', commaList)
     .option('--allowed-tools <patterns>', 'comma-separated qualified tool names (* patterns) the key may use', commaList)
     .option('--rate-limit <n>', 'calls per minute of this key', positiveInt('--rate-limit'))
-    .action(async (name: string, options: CreateOptions, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string, options: CreateOptions) => {
       const { body } = await api.request('POST', '/api/v1/api-keys', {
         json: {
           name,
@@ -43,42 +42,38 @@ export function registerKeyCommands(program: Command): void {
       if (out.json) return out.printJson(body);
       out.line(body.key ?? '');
       out.note(out.ce.yellow(`key ${body.name} (${body.role}, id ${body.id}) created; it is shown only this once, store it now`));
-    });
+    }));
 
-  keys
-    .command('ls')
-    .description('List API keys (never the keys themselves)')
-    .option('--limit <n>', 'keys per page', positiveInt('--limit'))
-    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
-      const page = await api.getJson('/api/v1/api-keys', { query: { limit: options.limit, cursor: options.cursor } });
-      if (out.json) return out.printJson(page);
-      out.table(
-        page.items,
-        [
-          { header: 'ID', value: (k) => k.id },
-          { header: 'NAME', value: (k) => k.name },
-          { header: 'ROLE', value: (k) => k.role },
-          { header: 'STATE', value: (k) => k.state, style: (t) => colorState(out.c, t) },
-          { header: 'PREFIX', value: (k) => k.prefix },
-          { header: 'OWNER', value: (k) => orDash(k.owner) },
-          { header: 'LAST USED', value: (k) => shortTime(k.lastUsedAt) },
-          { header: 'EXPIRES', value: (k) => shortTime(k.expiresAt) },
-        ],
-        'no API keys',
-      );
-      out.moreHint(page.nextCursor);
-    });
+  withPageOptions(
+    keys
+      .command('ls')
+      .description('List API keys (never the keys themselves)'),
+    'keys per page',
+  ).action(inContext(async ({ api, out }, options: PageOptions) => {
+    const page = await api.getJson('/api/v1/api-keys', { query: { limit: options.limit, cursor: options.cursor } });
+    out.page(
+      page,
+      [
+        { header: 'ID', value: (k) => k.id },
+        { header: 'NAME', value: (k) => k.name },
+        { header: 'ROLE', value: (k) => k.role },
+        { header: 'STATE', value: (k) => k.state, style: (t) => colorState(out.c, t) },
+        { header: 'PREFIX', value: (k) => k.prefix },
+        { header: 'OWNER', value: (k) => orDash(k.owner) },
+        { header: 'LAST USED', value: (k) => shortTime(k.lastUsedAt) },
+        { header: 'EXPIRES', value: (k) => shortTime(k.expiresAt) },
+      ],
+      'no API keys',
+    );
+  }));
 
   keys
     .command('revoke')
     .description('Revoke an API key: it is refused from now on')
     .argument('<id>', 'the key\'s id (see "toolplane keys ls")')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, id: string) => {
       const { body } = await api.request('DELETE', '/api/v1/api-keys/{id}', { params: { id } });
       if (out.json) return out.printJson(body);
       out.note(`revoked ${body.name} (${body.id})`);
-    });
+    }));
 }

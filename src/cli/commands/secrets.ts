@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { contextOf } from '../context.js';
+import { inContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { positiveInt } from '../input.js';
+import { type PageOptions, withPageOptions } from '../input.js';
 import { shortTime } from '../output.js';
 import { readSecretValue } from '../secret-input.js';
 
@@ -24,8 +24,7 @@ Examples:
   $ printf %s "$GITHUB_TOKEN" | toolplane secrets put GITHUB_TOKEN
   $ toolplane secrets put TLS_KEY < key.pem`,
     )
-    .action(async (name: string, options: { value?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string, options: { value?: string }) => {
       if (options.value !== undefined) {
         out.note(out.ce.yellow('warning: a value on the command line is kept in the shell\'s history and seen by other users in the process list; type it at the prompt or pipe it in instead'));
       }
@@ -34,37 +33,33 @@ Examples:
       const response = await api.request('PUT', '/api/v1/secrets/{name}', { params: { name }, json: { value } });
       if (out.json) return out.printJson(response.body);
       out.note(`${response.status === 201 ? 'created' : 'replaced'} secret ${response.body.name}`);
-    });
+    }));
 
-  secrets
-    .command('ls')
-    .description('List the secrets\' names (never their values)')
-    .option('--limit <n>', 'secrets per page (1-500)', positiveInt('--limit'))
-    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: { limit?: number; cursor?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
-      const page = await api.getJson('/api/v1/secrets', { query: { limit: options.limit, cursor: options.cursor } });
-      if (out.json) return out.printJson(page);
-      out.table(
-        page.items,
-        [
-          { header: 'NAME', value: (s) => s.name },
-          { header: 'CREATED', value: (s) => shortTime(s.createdAt) },
-          { header: 'UPDATED', value: (s) => shortTime(s.updatedAt) },
-        ],
-        'no secrets (store one with "toolplane secrets put NAME")',
-      );
-      out.moreHint(page.nextCursor);
-    });
+  withPageOptions(
+    secrets
+      .command('ls')
+      .description('List the secrets\' names (never their values)'),
+    'secrets per page (1-500)',
+  ).action(inContext(async ({ api, out }, options: PageOptions) => {
+    const page = await api.getJson('/api/v1/secrets', { query: { limit: options.limit, cursor: options.cursor } });
+    out.page(
+      page,
+      [
+        { header: 'NAME', value: (s) => s.name },
+        { header: 'CREATED', value: (s) => shortTime(s.createdAt) },
+        { header: 'UPDATED', value: (s) => shortTime(s.updatedAt) },
+      ],
+      'no secrets (store one with "toolplane secrets put NAME")',
+    );
+  }));
 
   secrets
     .command('rm')
     .description('Remove a secret; sources that refer to it fail until it is stored again')
     .argument('<name>', 'the secret\'s name')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string) => {
       await api.request('DELETE', '/api/v1/secrets/{name}', { params: { name } });
       if (out.json) return out.printJson({ removed: name });
       out.note(`removed secret ${name}`);
-    });
+    }));
 }

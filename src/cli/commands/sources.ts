@@ -2,60 +2,54 @@ import type { Command } from 'commander';
 import type { Source, SourceChanges as Changes, SourceRegistration as Registration } from '../../api-types/rest-api.js';
 import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
-import { contextOf } from '../context.js';
+import { inContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { keyValue, nonNegativeInt, parseJsonObjectOption, positiveInt } from '../input.js';
+import { keyValue, nonNegativeInt, parseJsonObjectOption, positiveInt, withPageOptions } from '../input.js';
 import { countOf, failureSummary, formatDuration, orDash, shortTime, type Output } from '../output.js';
 
 export function registerSourceCommands(program: Command): void {
   const sources = program.command('sources').description('Register, inspect, refresh and remove sources (MCP servers)');
 
-  sources
-    .command('ls')
-    .description('List sources with their health and tool count')
-    .option('--health <health>', 'only sources in this health: unknown, healthy, degraded, unhealthy')
-    .option('--transport <transport>', 'only this transport: stdio, streamable-http, sse')
-    .option('-q, --query <text>', 'text in the name or description')
-    .option('--limit <n>', 'sources per page (1-200)', positiveInt('--limit'))
-    .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)')
-    .action(async (options: Pick<QueryFor<'/api/v1/sources', 'get'>, 'health' | 'transport' | 'limit' | 'cursor'> & { query?: string }, command: Command) => {
-      const { api, out } = contextOf(command);
-      const page = await api.getJson('/api/v1/sources', {
-        query: {
-          health: options.health,
-          transport: options.transport,
-          q: options.query,
-          limit: options.limit,
-          cursor: options.cursor,
-        },
-      });
-      if (out.json) return out.printJson(page);
-      out.table(
-        page.items,
-        [
-          { header: 'NAME', value: (s) => s.name },
-          { header: 'TRANSPORT', value: (s) => s.transport },
-          { header: 'HEALTH', value: (s) => (s.enabled ? s.health : 'disabled'), style: (t) => colorState(out.c, t) },
-          { header: 'TOOLS', value: (s) => String(s.toolCount), align: 'right' },
-          { header: 'LAST REFRESH', value: (s) => shortTime(s.lastRefreshAt) },
-          { header: 'LAST ERROR', value: (s) => orDash(s.lastError && failureSummary(s.lastError)), maxWidth: 60 },
-        ],
-        'no sources (register one with "toolplane sources add")',
-      );
-      out.moreHint(page.nextCursor);
+  withPageOptions(
+    sources
+      .command('ls')
+      .description('List sources with their health and tool count')
+      .option('--health <health>', 'only sources in this health: unknown, healthy, degraded, unhealthy')
+      .option('--transport <transport>', 'only this transport: stdio, streamable-http, sse')
+      .option('-q, --query <text>', 'text in the name or description'),
+    'sources per page (1-200)',
+  ).action(inContext(async ({ api, out }, options: Pick<QueryFor<'/api/v1/sources', 'get'>, 'health' | 'transport' | 'limit' | 'cursor'> & { query?: string }) => {
+    const page = await api.getJson('/api/v1/sources', {
+      query: {
+        health: options.health,
+        transport: options.transport,
+        q: options.query,
+        limit: options.limit,
+        cursor: options.cursor,
+      },
     });
+    out.page(
+      page,
+      [
+        { header: 'NAME', value: (s) => s.name },
+        { header: 'TRANSPORT', value: (s) => s.transport },
+        { header: 'HEALTH', value: (s) => (s.enabled ? s.health : 'disabled'), style: (t) => colorState(out.c, t) },
+        { header: 'TOOLS', value: (s) => String(s.toolCount), align: 'right' },
+        { header: 'LAST REFRESH', value: (s) => shortTime(s.lastRefreshAt) },
+        { header: 'LAST ERROR', value: (s) => orDash(s.lastError && failureSummary(s.lastError)), maxWidth: 60 },
+      ],
+      'no sources (register one with "toolplane sources add")',
+    );
+  }));
 
   sources
     .command('get')
     .description('Show one source: settings, health, last error, protocol')
     .argument('<source>', 'source name or id')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
-      const source = await api.getJson('/api/v1/sources/{idOrName}', { params: { idOrName: name } });
-      if (out.json) return out.printJson(source);
-      printSource(out, source);
-    });
+    .action(inContext(async ({ api, out }, name: string) => {
+      out.result(await api.getJson('/api/v1/sources/{idOrName}', { params: { idOrName: name } }), (source) => printSource(out, source));
+    }));
 
   settingOptions(
     sources
@@ -77,8 +71,7 @@ Examples:
   $ toolplane sources add github --plugin-dir /opt/plugins/github -e 'GITHUB_TOKEN=\${secret:GITHUB_TOKEN}'
   $ toolplane sources add docs --mcp-url https://mcp.example.com/mcp -H 'Authorization=Bearer \${secret:DOCS_TOKEN}'`,
     )
-    .action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string, commandLine: string[], options: AddOptions) => {
       const body = registration(name, commandLine, options);
       const response = await api.request('POST', '/api/v1/sources', { json: body, query: { wait: options.wait === false ? false : undefined }, timeoutMs: 120_000 });
       const source = response.body;
@@ -89,7 +82,7 @@ Examples:
       }
       const unfinished = options.wait === false ? undefined : firstDiscoveryProblem(source);
       if (unfinished) throw new CliError(unfinished, EXIT.failed);
-    });
+    }));
 
   settingOptions(
     sources
@@ -115,8 +108,7 @@ Examples:
   $ toolplane sources update github -e 'GITHUB_TOKEN=\${secret:GITHUB_TOKEN_2}'
   $ toolplane sources update github --no-read-only`,
     )
-    .action(async (name: string, commandLine: string[], options: UpdateOptions, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string, commandLine: string[], options: UpdateOptions) => {
       const body = changes(commandLine, options);
       const { body: source } = await api.request('PATCH', '/api/v1/sources/{idOrName}', {
         params: { idOrName: name },
@@ -127,7 +119,7 @@ Examples:
       if (out.json) return out.printJson(source);
       out.note(out.ce.green(`updated ${source.name}`));
       printSource(out, source);
-    });
+    }));
 
   for (const [verb, enabled] of [
     ['enable', true],
@@ -137,36 +129,33 @@ Examples:
       .command(verb)
       .description(enabled ? 'Put a disabled source back into use and discover its tools' : 'Take a source out of use: its tools leave the catalog, its processes stop; its settings and history stay')
       .argument('<source>', 'source name or id')
-      .action(async (name: string, _options: unknown, command: Command) => {
-        const { api, out } = contextOf(command);
+      .action(inContext(async ({ api, out }, name: string) => {
         const { body: source } = await api.request('PATCH', '/api/v1/sources/{idOrName}', { params: { idOrName: name }, json: { enabled }, timeoutMs: 120_000 });
         if (out.json) return out.printJson(source);
         out.note(`${enabled ? 'enabled' : 'disabled'} ${source.name}`);
-      });
+      }));
   }
 
   sources
     .command('refresh')
     .description('Discover the source\'s tools again now')
     .argument('<source>', 'source name or id')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string) => {
       const response = await api.request('POST', '/api/v1/sources/{idOrName}/refresh', { params: { idOrName: name }, timeoutMs: 120_000 });
       if (out.json) return out.printJson(response.body);
       const changes = response.body;
       out.line((['added', 'changed', 'deprecated', 'restored', 'unchanged'] as const).map((k) => `${k} ${changes[k] ?? 0}`).join(', '));
-    });
+    }));
 
   sources
     .command('rm')
     .description('Remove a source: its processes stop, its tools leave the catalog, its history stays')
     .argument('<source>', 'source name or id')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
+    .action(inContext(async ({ api, out }, name: string) => {
       await api.request('DELETE', '/api/v1/sources/{idOrName}', { params: { idOrName: name } });
       if (out.json) return out.printJson({ removed: name });
       out.note(`removed ${name}`);
-    });
+    }));
 }
 
 /** The settings an operator gives on "add" and changes on "update", as the same flags. */

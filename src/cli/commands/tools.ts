@@ -1,53 +1,45 @@
 import type { Command } from 'commander';
 import type { Tool, ToolPage } from '../../api-types/rest-api.js';
 import { colorState } from '../colors.js';
-import { contextOf, type CliContext } from '../context.js';
-import { positiveInt } from '../input.js';
+import { inContext, type CliContext } from '../context.js';
+import { type PageOptions, withPageOptions } from '../input.js';
 import { orDash, type Output } from '../output.js';
 import { jsonText } from '../terminal-text.js';
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   source?: string;
   all?: boolean;
   readOnly?: boolean;
-  limit?: number;
-  cursor?: string;
 }
 
 export function registerToolCommands(program: Command): void {
   const tools = program.command('tools').description('Browse the tool catalog, and enable or disable tools');
 
   const listOptions = (command: Command) =>
-    command
-      .option('-s, --source <source>', 'only the tools of this source (name or id)')
-      .option('-a, --all', 'also disabled and deprecated tools, and those of disabled sources')
-      .option('--read-only', 'only tools annotated readOnlyHint')
-      .option('--limit <n>', 'tools per page (1-500)', positiveInt('--limit'))
-      .option('--cursor <cursor>', 'the page after this cursor (printed under a full page)');
+    withPageOptions(
+      command
+        .option('-s, --source <source>', 'only the tools of this source (name or id)')
+        .option('-a, --all', 'also disabled and deprecated tools, and those of disabled sources')
+        .option('--read-only', 'only tools annotated readOnlyHint'),
+      'tools per page (1-500)',
+    );
 
-  listOptions(tools.command('ls').description('List the tools agents may call (with --all, every tool)')).action(async (options: ListOptions, command: Command) => {
-    await listTools(contextOf(command), options);
-  });
+  listOptions(tools.command('ls').description('List the tools agents may call (with --all, every tool)')).action(inContext((context, options: ListOptions) => listTools(context, options)));
 
   listOptions(
     tools
       .command('search')
       .description('Full-text search over tool names, titles and descriptions, best matches first')
       .argument('<query...>', 'words to look for'),
-  ).action(async (words: string[], options: ListOptions, command: Command) => {
-    await listTools(contextOf(command), options, words.join(' '));
-  });
+  ).action(inContext((context, words: string[], options: ListOptions) => listTools(context, options, words.join(' '))));
 
   tools
     .command('get')
     .description('Show one tool: description, annotations and input schema')
     .argument('<tool>', 'qualified tool name, e.g. everything__echo')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const { api, out } = contextOf(command);
-      const tool = await api.getJson('/api/v1/tools/{qualifiedName}', { params: { qualifiedName: name } });
-      if (out.json) return out.printJson(tool);
-      printTool(out, tool);
-    });
+    .action(inContext(async ({ api, out }, name: string) => {
+      out.result(await api.getJson('/api/v1/tools/{qualifiedName}', { params: { qualifiedName: name } }), (tool) => printTool(out, tool));
+    }));
 
   for (const [verb, enabled] of [
     ['enable', true],
@@ -57,12 +49,11 @@ export function registerToolCommands(program: Command): void {
       .command(verb)
       .description(enabled ? 'Put a disabled tool back into use' : 'Take a tool out of use (kept across refreshes)')
       .argument('<tool>', 'qualified tool name')
-      .action(async (name: string, _options: unknown, command: Command) => {
-        const { api, out } = contextOf(command);
+      .action(inContext(async ({ api, out }, name: string) => {
         const { body } = await api.request('PATCH', '/api/v1/tools/{qualifiedName}', { params: { qualifiedName: name }, json: { enabled } });
         if (out.json) return out.printJson(body);
         out.note(`${body.qualifiedName} ${enabled ? 'enabled' : 'disabled'}`);
-      });
+      }));
   }
 }
 
@@ -80,9 +71,8 @@ async function listTools({ api, out }: CliContext, options: ListOptions, q?: str
       cursor: options.cursor,
     },
   })) as ToolPage;
-  if (out.json) return out.printJson(page);
-  out.table(
-    page.items,
+  out.page(
+    page,
     [
       { header: 'TOOL', value: (t) => t.qualifiedName },
       { header: 'SOURCE', value: (t) => t.source.name },
@@ -91,7 +81,6 @@ async function listTools({ api, out }: CliContext, options: ListOptions, q?: str
     ],
     q ? `no tool matches "${q}"` : 'no tools',
   );
-  out.moreHint(page.nextCursor);
 }
 
 function toolState(t: Tool): string {
