@@ -36,6 +36,7 @@ import { projectCallToolResult, type OutboundNotification, type ToolCallContext 
 import { searchCatalog } from './gateway-search.js';
 import type { McpExchange } from './mcp-exchange.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
+import { partitionPoint } from '../../shared/partition-point.js';
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
 export const CATALOG_LIST_TTL_MS = 30_000;
@@ -491,14 +492,7 @@ function nextListed(tools: readonly Tool[], after: { name: string; next?: number
 
 /** Index of the first tool named after `name` (binary search: the list is in name order). */
 function firstAfter(tools: readonly Tool[], name: string): number {
-  let low = 0;
-  let high = tools.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (tools[middle]!.name <= name) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(tools, (tool) => tool.name > name);
 }
 
 function decodeCursor(cursor: string): { name: string; next?: number } {

@@ -8,28 +8,10 @@ import { jsonRpcError } from './mcp-gateway-server.js';
 import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { McpToolServers } from './mcp-tool-servers.js';
 import { type McpExchange } from './mcp-exchange.js';
+import { MCP_SERVER_METHODS } from '../../shared/mcp-methods.js';
 
 /** The methods a refusal names; anything else a caller sends is recorded as `other`, so callers cannot invent new records. */
-const NAMED_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'subscriptions/listen',
-  'logging/setLevel',
-  'tools/list',
-  'tools/call',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'completion/complete',
-  'notifications/initialized',
-  'notifications/cancelled',
-  'notifications/roots/list_changed',
-]);
+const NAMED_METHODS: ReadonlySet<string> = new Set(MCP_SERVER_METHODS);
 
 /** The HTTP side of a request to `/mcp/sources/{name}`: its method, its body (read only when a refusal is recorded), its peer. */
 export interface SourceRequest {

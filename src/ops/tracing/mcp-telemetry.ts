@@ -4,34 +4,11 @@ import { isRecord } from '../../shared/is-record.js';
 import { spanContextOf, traceCarriers } from './trace-carrier.js';
 import { firstHeaderValue } from '../../shared/http/header-value.js';
 import { Telemetry, type ClientOperation, type HttpOperation, type ServerOperation, type UpstreamEndpoint } from '../../shared/telemetry.js';
+import { MCP_METHODS } from '../../shared/mcp-methods.js';
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** The methods of the MCP specification: metric labels and span names name only these (anything else is `_OTHER`). */
-const MCP_METHODS = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'subscriptions/listen',
-  'completion/complete',
-  'logging/setLevel',
-  'sampling/createMessage',
-  'elicitation/create',
-  'roots/list',
-  'notifications/initialized',
-  'notifications/cancelled',
-  'notifications/progress',
-  'notifications/message',
-  'notifications/roots/list_changed',
-]);
+const KNOWN_METHODS: ReadonlySet<string> = new Set(MCP_METHODS);
 /** JSON-RPC and MCP error codes kept as metric labels; other codes an upstream or caller chose are `_OTHER`. */
 const KNOWN_ERROR_CODES = new Set(['-32700', '-32600', '-32601', '-32602', '-32603', '-32000', '-32001', '-32002', '-32020', '-32021', '-32042']);
 /** The largest payload attribute (arguments, result) recorded, in characters. */
@@ -66,7 +43,7 @@ export class McpTelemetry extends Telemetry {
    */
   serverOperation(message: Record<string, unknown>, headers: Headers, client: { address?: string; port?: number }): McpServerOperation {
     const method = typeof message.method === 'string' ? message.method : '';
-    const known = MCP_METHODS.has(method) ? method : '_OTHER';
+    const known = KNOWN_METHODS.has(method) ? method : '_OTHER';
     if (!traceCarriers.enabled) return new McpServerOperation(this.metrics, known, undefined, undefined);
 
     const params = isRecord(message.params) ? message.params : {};

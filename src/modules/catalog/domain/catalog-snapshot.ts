@@ -5,6 +5,7 @@ import { admits, isAgentView, type CatalogFilter, type CatalogTool } from './cat
 import { toMcpTool, type McpTool } from './tool-formats.js';
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from './tool-search.js';
 import { isUsable } from './tool-usability.js';
+import { partitionPoint } from '../../../shared/partition-point.js';
 
 /** A live source as the catalog and the calls to its tools need it. */
 export interface CatalogSourceSettings {
@@ -198,14 +199,7 @@ function listedOrder(a: CatalogTool, b: CatalogTool): number {
 
 /** The position of the first tool named after `name` in name-ordered `tools`. */
 function firstAfter(tools: readonly CatalogTool[], name: string): number {
-  let low = 0;
-  let high = tools.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (tools[mid]!.qualifiedName <= name) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return partitionPoint(tools, (tool) => tool.qualifiedName > name);
 }
 
 function compare(a: string, b: string): number {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -40,28 +41,30 @@ const SANDBOX_MAX_PATHS = 32;
 const SANDBOX_PATH = /^(?![\s\S]*\/\.\.(?:\/|$))(?!\/+$)\/[^\0]*$/;
 const SANDBOX_PATH_MESSAGE = 'each must be an absolute path without NUL characters or ".." segments, and not "/"';
 
+/** A sandbox setting that lists absolute host paths; `field` names it in its problems. */
+function SandboxPaths(field: string, description: string): PropertyDecorator {
+  // In the order stacked decorators apply (the last written first), so its checks run as they always did.
+  return applyDecorators(
+    Matches(SANDBOX_PATH, { each: true, message: `${field}: ${SANDBOX_PATH_MESSAGE}` }),
+    MaxLength(4096, { each: true }),
+    IsString({ each: true }),
+    ArrayMaxSize(SANDBOX_MAX_PATHS),
+    IsArray(),
+    IsOmittable(),
+    ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description }),
+  );
+}
+
 export class SandboxDto {
   @ApiPropertyOptional({ default: true, description: 'Network access (loopback included). false gives the plugin a network namespace of its own with no interfaces but a down loopback.' })
   @IsOmittable()
   @IsBoolean()
   network?: boolean;
 
-  @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths made visible read-only (needed only for paths the base view hides, e.g. under /tmp).' })
-  @IsOmittable()
-  @IsArray()
-  @ArrayMaxSize(SANDBOX_MAX_PATHS)
-  @IsString({ each: true })
-  @MaxLength(4096, { each: true })
-  @Matches(SANDBOX_PATH, { each: true, message: `readOnlyPaths: ${SANDBOX_PATH_MESSAGE}` })
+  @SandboxPaths('readOnlyPaths', 'Absolute host paths made visible read-only (needed only for paths the base view hides, e.g. under /tmp).')
   readOnlyPaths?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: SANDBOX_MAX_PATHS, description: 'Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user.' })
-  @IsOmittable()
-  @IsArray()
-  @ArrayMaxSize(SANDBOX_MAX_PATHS)
-  @IsString({ each: true })
-  @MaxLength(4096, { each: true })
-  @Matches(SANDBOX_PATH, { each: true, message: `writablePaths: ${SANDBOX_PATH_MESSAGE}` })
+  @SandboxPaths('writablePaths', 'Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user.')
   writablePaths?: string[];
 }
 

@@ -9,6 +9,7 @@ import { encodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader } from '../catalog-reader.js';
 import { CatalogSnapshots } from '../catalog-snapshots.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
+import { partitionPoint } from '../../../../shared/partition-point.js';
 
 interface Slice {
   entries: CatalogTool[];
@@ -72,15 +73,7 @@ function page(snapshot: CatalogSnapshot, { filter, search, after, limit }: Catal
 /** Where the hits after the cursor begin, in their order: rank descending, then qualified name. */
 function firstAfter(hits: readonly SearchHit[], after: CatalogCursor): number {
   const rank = Number(after.rank ?? '0');
-  const isAfter = (hit: SearchHit) => hit.score < rank || (hit.score === rank && hit.tool.qualifiedName > after.name);
-  let low = 0;
-  let high = hits.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (isAfter(hits[mid]!)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
+  return partitionPoint(hits, (hit) => hit.score < rank || (hit.score === rank && hit.tool.qualifiedName > after.name));
 }
 
 /** Everything of the request that shapes the body, in a fixed order. */

@@ -3,13 +3,7 @@ import { collectDeclarations } from './declarations.js';
 import { type JsonPathSegment, manifestPath } from './manifest-path.js';
 import { checkPackageIndex } from './package-index.js';
 import { unattended } from './package-runner.js';
-import type {
-  ManifestLaunch,
-  ManifestMapping,
-  ManifestMappingContext,
-  ManifestProblem,
-  PluginManifest,
-} from './plugin-manifest.js';
+import type { ManifestLaunch, ManifestMapping, ManifestMappingContext, ManifestProblem, PluginManifest } from './plugin-manifest.js';
 import { isBareCommand, resolveInPluginDir } from './plugin-paths.js';
 
 /* The shape of a plugin.json (Toolplane's own plugin format) once it passed the schema. */

@@ -3,13 +3,7 @@ import type { VariableDeclaration } from './env-declaration.js';
 import { type JsonPathSegment, manifestPath, truncate } from './manifest-path.js';
 import { checkPackageIndex } from './package-index.js';
 import { unattended } from './package-runner.js';
-import type {
-  ManifestLaunch,
-  ManifestMapping,
-  ManifestMappingContext,
-  ManifestProblem,
-  PluginManifest,
-} from './plugin-manifest.js';
+import type { ManifestLaunch, ManifestMapping, ManifestMappingContext, ManifestProblem, PluginManifest } from './plugin-manifest.js';
 import { isUrlLike, resolveInPluginDir } from './plugin-paths.js';
 
 /* The shape of a server.json (MCP registry format) once it passed the schema. */
