@@ -10,6 +10,14 @@ export class QueryParams {
 
   constructor(private readonly raw: Record<string, unknown>) {}
 
+  /** The query of a listing that takes no filter: its page, any other parameter refused. */
+  static pageOnly(raw: Record<string, unknown>, defaultLimit: number, maxLimit: number): { cursor: string | undefined; limit: number } {
+    const params = new QueryParams(raw);
+    const page = params.page(defaultLimit, maxLimit);
+    params.done();
+    return page;
+  }
+
   string(name: string, options: { max?: number; pattern?: RegExp; oneOf?: readonly string[] } = {}): string | undefined {
     this.seen.add(name);
     const value = this.raw[name];

@@ -90,9 +90,7 @@ export class ApiKeysController extends BusController {
   @ApiOkResponse({ type: ApiKeyPageDto })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
   list(@Query() query: Record<string, unknown>): Promise<ApiKeyPage> {
-    const params = new QueryParams(query);
-    const { cursor, limit } = params.page(50, 200);
-    params.done();
+    const { cursor, limit } = QueryParams.pageOnly(query, 50, 200);
     return this.queries.execute(new ListApiKeysQuery(cursor, limit));
   }
 

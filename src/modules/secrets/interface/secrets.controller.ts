@@ -54,9 +54,7 @@ export class SecretsController extends BusController {
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiOkResponse({ type: SecretPageDto })
   list(@Query() query: Record<string, unknown>): Promise<SecretPage> {
-    const params = new QueryParams(query);
-    const { cursor, limit } = params.page(100, 500);
-    params.done();
+    const { cursor, limit } = QueryParams.pageOnly(query, 100, 500);
     return this.queries.execute(new ListSecretsQuery(cursor, limit));
   }
 
