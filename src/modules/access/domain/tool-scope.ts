@@ -22,14 +22,12 @@ export function isRestricted(scope: ToolScope | undefined): scope is ToolScope {
 
 /** The one decision, used alike for listing (catalog, tools/list, search) and calling. */
 export function decideTool(scope: ToolScope | undefined, tool: ScopedTool): ScopeDecision {
-  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
-  if (scope.sources !== undefined) {
-    const source = scope.sources.find((pattern) => matches(pattern, tool.sourceName));
-    if (source === undefined) return { allowed: false, rule: `allowedSources: "${tool.sourceName}" matches none of ${JSON.stringify(scope.sources)}` };
-    if (scope.tools === undefined) return { allowed: true, rule: `allowedSources: "${tool.sourceName}" matches "${source}"` };
-  }
-  const match = scope.tools!.find((pattern) => matches(pattern, tool.qualifiedName));
-  if (match === undefined) return { allowed: false, rule: `allowedTools: "${tool.qualifiedName}" matches none of ${JSON.stringify(scope.tools)}` };
+  const bySource = decideBySource(scope, tool.sourceName);
+  if (bySource !== undefined) return bySource;
+  // Left undecided by the source: a restriction with allowedTools.
+  const allowedTools = scope!.tools!;
+  const match = allowedTools.find((pattern) => matches(pattern, tool.qualifiedName));
+  if (match === undefined) return { allowed: false, rule: `allowedTools: "${tool.qualifiedName}" matches none of ${JSON.stringify(allowedTools)}` };
   return { allowed: true, rule: `allowedTools: "${tool.qualifiedName}" matches "${match}"` };
 }
 
@@ -46,17 +44,26 @@ export interface ScopedSource {
  * tools, as a source of only prompts and resources does.
  */
 export function decideSource(scope: ToolScope | undefined, source: ScopedSource): ScopeDecision {
-  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
-  if (scope.sources !== undefined) {
-    const match = scope.sources.find((pattern) => matches(pattern, source.name));
-    if (match === undefined) return { allowed: false, rule: `allowedSources: "${source.name}" matches none of ${JSON.stringify(scope.sources)}` };
-    if (scope.tools === undefined) return { allowed: true, rule: `allowedSources: "${source.name}" matches "${match}"` };
-  }
+  const bySource = decideBySource(scope, source.name);
+  if (bySource !== undefined) return bySource;
   for (const qualifiedName of source.toolNames) {
     const decision = decideTool(scope, { qualifiedName, sourceName: source.name });
     if (decision.allowed) return decision;
   }
-  return { allowed: false, rule: `allowedTools: no tool of "${source.name}" matches any of ${JSON.stringify(scope.tools)}` };
+  return { allowed: false, rule: `allowedTools: no tool of "${source.name}" matches any of ${JSON.stringify(scope!.tools)}` };
+}
+
+/**
+ * The steps both decisions take on the source's name: no restriction allows; `allowedSources`
+ * refuses a source it does not name, and allows one it names unless `allowedTools` is there to
+ * decide (undefined: it is).
+ */
+function decideBySource(scope: ToolScope | undefined, sourceName: string): ScopeDecision | undefined {
+  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
+  if (scope.sources === undefined) return undefined;
+  const match = scope.sources.find((pattern) => matches(pattern, sourceName));
+  if (match === undefined) return { allowed: false, rule: `allowedSources: "${sourceName}" matches none of ${JSON.stringify(scope.sources)}` };
+  return scope.tools === undefined ? { allowed: true, rule: `allowedSources: "${sourceName}" matches "${match}"` } : undefined;
 }
 
 /** `*` matches any run of characters (none included); everything else only itself. */
