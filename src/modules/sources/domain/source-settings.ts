@@ -21,6 +21,12 @@ export interface SourcePolicies {
   circuitBreaker: CircuitBreakerSettings;
 }
 
+/** The policies of anything that carries them (a stored row, a record), and nothing else of it. */
+export function policiesOf(from: SourcePolicies): SourcePolicies {
+  const { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker } = from;
+  return { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker };
+}
+
 export const DEFAULT_CIRCUIT_BREAKER: CircuitBreakerSettings = { failureThreshold: 5, resetTimeoutMs: 30_000 };
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 16;

@@ -1,6 +1,6 @@
 import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { Source, SourceProps } from '../domain/source.js';
-import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
+import { policiesOf, type StdioLifecycle, type TransportKind } from '../domain/source-settings.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 
 /** env and headers are sealed with the source id bound in, so rows cannot swap them. */
@@ -24,12 +24,7 @@ export class SourceMapper {
       url: row.url,
       env: row.envSealed ? this.cipher.openJson(row.envSealed, `source:${row.id}:env`) : {},
       headers: row.headersSealed ? this.cipher.openJson(row.headersSealed, `source:${row.id}:headers`) : {},
-      readOnly: row.readOnly,
-      timeoutMs: row.timeoutMs,
-      maxConcurrency: row.maxConcurrency,
-      rateLimitPerMinute: row.rateLimitPerMinute,
-      refreshIntervalSeconds: row.refreshIntervalSeconds,
-      circuitBreaker: row.circuitBreaker,
+      ...policiesOf(row),
       enabled: row.enabled,
       health: row.health,
       lastRefreshAt: row.lastRefreshAt,

@@ -2,7 +2,7 @@ import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of
 import { decodeCursor, encodeCursor } from '../../../shared/http/cursor.js';
 import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
-import type { SourceHealth } from '../domain/source-settings.js';
+import { policiesOf, type SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
 import { SourceViews, StoredSourcePage, StoredSourceView, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
@@ -83,12 +83,7 @@ export class TypeormSourceViews extends SourceViews {
       url: maskUrlCredentials(row.url),
       env: describeVariables(env, row.manifest?.env ?? [], false),
       headers: describeVariables(headers, row.manifest?.headers ?? [], true),
-      readOnly: row.readOnly,
-      timeoutMs: row.timeoutMs,
-      maxConcurrency: row.maxConcurrency,
-      rateLimitPerMinute: row.rateLimitPerMinute,
-      refreshIntervalSeconds: row.refreshIntervalSeconds,
-      circuitBreaker: row.circuitBreaker,
+      ...policiesOf(row),
       enabled: row.enabled,
       health: row.health,
       lastError: row.lastError,
