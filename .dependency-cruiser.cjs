@@ -94,6 +94,13 @@ module.exports = {
       to: { path: [FRAMEWORKS, '^src/modules/[^/]+/(application|infrastructure|interface)/', '^src/upstream/'] },
     },
     {
+      name: 'testing-for-specs-only',
+      comment: 'the in-memory fakes (src/shared/testing, src/modules/*/testing) serve specs; the code that runs never imports them',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '/testing/' },
+      to: { path: '^src/(shared|modules/[^/]+)/testing/' },
+    },
+    {
       name: 'sdk-client-in-upstream-only',
       comment: "only src/upstream speaks to MCP servers (the SDK's client)",
       severity: 'error',
@@ -111,7 +118,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // Specs may reach across layers to build what they test; the rules hold the code that runs.
-    exclude: { path: '(^dist/|\\.d\\.ts$|\\.spec\\.ts$)' },
+    exclude: { path: '(^dist/|\\.d\\.ts$|\\.(e2e-)?spec\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'] },
