@@ -95,10 +95,10 @@ module.exports = {
     },
     {
       name: 'testing-for-specs-only',
-      comment: 'the in-memory fakes (src/shared/testing, src/modules/*/testing) serve specs; the code that runs never imports them',
+      comment: 'the in-memory fakes (src/shared/testing, src/upstream/testing, src/modules/*/testing) serve specs; the code that runs never imports them',
       severity: 'error',
       from: { path: '^src/', pathNot: '/testing/' },
-      to: { path: '^src/(shared|modules/[^/]+)/testing/' },
+      to: { path: '^src/(shared|upstream|modules/[^/]+)/testing/' },
     },
     {
       name: 'sdk-client-in-upstream-only',
