@@ -1,6 +1,5 @@
 import { NotFound } from '../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionError, ExecutionResult, ExecutionStatus } from '../domain/execution.js';
-import type { ExecutionOrmEntity } from '../infrastructure/execution.orm-entity.js';
 
 /** One execution as the API shows it. */
 export interface ExecutionView {
@@ -27,28 +26,6 @@ export interface ExecutionView {
 export interface ExecutionPage {
   items: ExecutionView[];
   nextCursor: string | null;
-}
-
-export function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
-  return {
-    id: e.id,
-    toolId: e.toolId,
-    qualifiedName: e.qualifiedName,
-    sourceId: e.sourceId,
-    sourceName: e.sourceName,
-    definitionHash: e.definitionHash,
-    caller: e.caller,
-    channel: e.channel,
-    arguments: e.arguments,
-    status: e.status as ExecutionStatus,
-    isError: e.isError,
-    result: e.result,
-    error: e.error,
-    attempts: e.attempts,
-    startedAt: e.startedAt.toISOString(),
-    durationMs: e.durationMs,
-    traceId: e.traceId ?? null,
-  };
 }
 
 export function executionNotFound(id: string): NotFound {
