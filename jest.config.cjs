@@ -19,7 +19,6 @@ const common = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
   },
-  testTimeout: 60000,
 };
 
 module.exports = {
@@ -34,4 +33,6 @@ module.exports = {
     },
   ],
   maxWorkers: 2,
+  // A global option: a project's own testTimeout is ignored when the projects run together.
+  testTimeout: 60000,
 };
