@@ -94,11 +94,11 @@ module.exports = {
       to: { path: [FRAMEWORKS, '^src/modules/[^/]+/(application|infrastructure|interface)/', '^src/upstream/'] },
     },
     {
-      name: 'testing-for-specs-only',
-      comment: 'the in-memory fakes (src/shared/testing, src/upstream/testing, src/modules/*/testing) serve specs; the code that runs never imports them',
+      name: 'testing-in-specs-only',
+      comment: 'the in-memory fakes (src/shared/testing, src/upstream/testing, src/modules/*/testing) serve specs and benchmarks, never the code that runs',
       severity: 'error',
       from: { path: '^src/', pathNot: '/testing/' },
-      to: { path: '^src/(shared|upstream|modules/[^/]+)/testing/' },
+      to: { path: '^src/(modules/[^/]+/|shared/|upstream/)testing/' },
     },
     {
       name: 'sdk-client-in-upstream-only',

@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, EVERYTHING_CALLABLE_COUNT, FIXTURES } from '../helpers/upstreams.js';
 
@@ -177,6 +178,24 @@ describe('the agent catalog on GET /api/v1/tools', () => {
       expect(names((await list('q=switch-off')).body)).toEqual([]);
       expect(names((await list('q=switch-off&enabled=false')).body)).toEqual(['inv__switch-off']);
       expect(names((await list('q=hidden&includeDisabledSources=true')).body)).toEqual(['other__hidden']);
+    });
+
+    it("ranks as the gateway's search_tools does: a request's words find get-sum on both", async () => {
+      expect(names((await list('q=add numbers')).body)[0]).toBe('everything__get-sum');
+      const gateway = new Client({ name: 'catalog-e2e', version: '1' });
+      await gateway.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp/gateway`), { requestInit: { headers: { authorization: `Bearer ${h.adminKey}` } } }));
+      try {
+        for (const query of ['add two numbers', 'echo a message', 'get-su', 'order']) {
+          const found = await gateway.callTool({ name: 'search_tools', arguments: { query, limit: 50 } });
+          const viaGateway = (found.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+          expect({ query, first: viaGateway[0] }).toEqual({ query, first: names((await list(`q=${encodeURIComponent(query)}&limit=50`)).body)[0] });
+          expect(names((await list(`q=${encodeURIComponent(query)}&limit=50&format=mcp`)).body)).toEqual(viaGateway);
+        }
+        const sum = await gateway.callTool({ name: 'search_tools', arguments: { query: 'add two numbers', limit: 3 } });
+        expect((sum.structuredContent as { tools: { name: string }[] }).tools[0]!.name).toBe('everything__get-sum');
+      } finally {
+        await gateway.close();
+      }
     });
 
     it('pages through ranked results without losing or repeating any', async () => {

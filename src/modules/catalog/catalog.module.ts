@@ -1,18 +1,18 @@
 import { Module } from '@nestjs/common';
-import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { DATABASE, type Database } from '../../shared/database/database.js';
 import { CatalogReader } from './application/catalog-reader.js';
-import { CatalogVersions } from './application/catalog-versions.js';
+import { CatalogSnapshots } from './application/catalog-snapshots.js';
 import { SearchCatalogHandler } from './application/search-catalog/search-catalog.handler.js';
 import { SqlCatalogReader } from './infrastructure/sql-catalog-reader.js';
 import { CatalogController } from './interface/catalog.controller.js';
 
-/** The agents' read side: `GET /api/v1/tools` (search, filters, LLM formats, ETag). */
+/**
+ * The agents' read model: one snapshot of the catalog (CatalogSnapshots), which `GET /api/v1/tools`
+ * (search, filters, LLM formats, ETag), the MCP endpoints and the routes of calls read.
+ */
 @Module({
   controllers: [CatalogController],
-  providers: [
-    { provide: CatalogReader, useFactory: (uow: TypeormUnitOfWork) => new SqlCatalogReader(uow), inject: [TypeormUnitOfWork] },
-    CatalogVersions,
-    SearchCatalogHandler,
-  ],
+  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, SearchCatalogHandler],
+  exports: [CatalogSnapshots],
 })
 export class CatalogModule {}

@@ -2,28 +2,35 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
-import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { ExecutionsModule } from '../executions/executions.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
 import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
+import { AdmitStage } from './application/execute-tool/stages/admit.js';
+import { GuardStage } from './application/execute-tool/stages/guard.js';
+import { IntakeStage } from './application/execute-tool/stages/intake.js';
+import { InvokeStage } from './application/execute-tool/stages/invoke.js';
+import { LocateUpstreamStage } from './application/execute-tool/stages/locate-upstream.js';
+import { PrepareArgumentsStage } from './application/execute-tool/stages/prepare-arguments.js';
+import { RecordOutcomeStage } from './application/execute-tool/stages/record-outcome.js';
+import { RecordStartStage } from './application/execute-tool/stages/record-start.js';
+import { ReportStage } from './application/execute-tool/stages/report.js';
+import { ResolveStage } from './application/execute-tool/stages/resolve.js';
 import { InFlightCalls } from './application/in-flight-calls.js';
 import { RouteCache } from './application/route-cache.js';
-import { ToolRouteReader } from './application/tool-route.js';
 import { ArgumentValidator } from './domain/argument-validator.port.js';
 import { RateBuckets } from './domain/rate-buckets.port.js';
 import { AjvArgumentValidator } from './infrastructure/ajv-argument-validator.js';
 import { InProcessRateBuckets } from './infrastructure/in-process-rate-buckets.js';
 import { PostgresRateBuckets } from './infrastructure/postgres-rate-buckets.js';
-import { SqlToolRouteReader } from './infrastructure/sql-tool-route-reader.js';
 import { InvokeController } from './interface/invoke.controller.js';
 
 @Module({
-  imports: [SourcesModule, ExecutionsModule],
+  imports: [CatalogModule, SourcesModule, ExecutionsModule],
   controllers: [InvokeController],
   providers: [
-    { provide: ToolRouteReader, useFactory: (uow: TypeormUnitOfWork) => new SqlToolRouteReader(uow), inject: [TypeormUnitOfWork] },
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,
     Bulkheads,
@@ -36,8 +43,19 @@ import { InvokeController } from './interface/invoke.controller.js';
     },
     RateLimits,
     InFlightCalls,
+    // ExecuteTool's stages, in the order it runs them.
+    ResolveStage,
+    IntakeStage,
+    AdmitStage,
+    PrepareArgumentsStage,
+    GuardStage,
+    LocateUpstreamStage,
+    RecordStartStage,
+    InvokeStage,
+    RecordOutcomeStage,
+    ReportStage,
     ExecuteToolHandler,
   ],
-  exports: [InFlightCalls],
+  exports: [InFlightCalls, RouteCache],
 })
 export class ExecutionModule {}

@@ -15,7 +15,7 @@ import { authInfoOf, exchangeOf } from './http/exchange-auth-info.js';
 import { LegacyListStreams } from './sessions/legacy-list-streams.js';
 import { untilClosed } from '../../shared/until-closed.js';
 import { declaresInputCapabilities, LegacySessions } from './sessions/legacy-sessions.js';
-import { McpCatalog } from './mcp-catalog.js';
+import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import type { ServedEra } from './calls/call-result.js';
 import type { LazyAnswerStream } from './http/lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO } from './mcp-tool-servers.js';
@@ -64,7 +64,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
 
   constructor(
     @Inject(McpToolServers) private readonly servers: McpToolServers,
-    @Inject(McpCatalog) catalog: McpCatalog,
+    @Inject(CatalogSnapshots) catalog: CatalogSnapshots,
     @Inject(SecretCipher) cipher: SecretCipher,
     @Optional() @Inject(WorkMetrics) metrics?: WorkMetrics,
   ) {

@@ -1,12 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ExecutionRecord } from '../executions/domain/execution.js';
-import type { ToolView } from '../inventory/application/tool-view.js';
 import { EXECUTION_META_KEY, toCallToolResult } from './calls/call-result.js';
-import { CatalogSnapshot } from './catalog-snapshot.js';
 import { McpCallRegistry } from './calls/mcp-call-registry.js';
 import { CallerDeparture } from '../../shared/caller-signal.js';
 import { paginate } from './mcp-tool-servers.js';
-import { declaredTool } from '../inventory/domain/tool-definition.js';
 
 function record(overrides: Partial<ExecutionRecord>): ExecutionRecord {
   return {
@@ -160,75 +157,5 @@ describe('McpCallRegistry', () => {
     expect(later.signal.reason).toBe(open.reason);
     later.done();
     expect(registry.size).toBe(0);
-  });
-});
-
-describe('CatalogSnapshot', () => {
-  const view = (qualifiedName: string, extra: Partial<ToolView> = {}, source: Partial<ToolView['source']> = {}): ToolView => {
-    const [sourceName, name] = qualifiedName.split('__') as [string, string];
-    const v = {
-      id: qualifiedName,
-      qualifiedName,
-      name,
-      source: { id: sourceName, name: sourceName, enabled: true, readOnly: false, ...source },
-      title: null,
-      description: null,
-      inputSchema: { type: 'object' },
-      outputSchema: null,
-      annotations: null,
-      unusableReason: null,
-      definitionHash: qualifiedName,
-      declaredHash: qualifiedName,
-      status: 'active',
-      enabled: true,
-      firstSeenAt: '',
-      lastSeenAt: '',
-      updatedAt: '',
-      ...extra,
-    } as Omit<ToolView, 'definition'>;
-    return { ...v, definition: declaredTool({ name: v.name, title: v.title ?? undefined, description: v.description ?? undefined, inputSchema: v.inputSchema, outputSchema: v.outputSchema ?? undefined, annotations: v.annotations ?? undefined }), ...(extra.definition ? { definition: extra.definition } : {}) };
-  };
-
-  it('offers only what a caller may use, under qualified or original names', () => {
-    const snapshot = new CatalogSnapshot(
-      [
-        view('b__zeta'),
-        view('b__alpha', { title: 'Alpha', outputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }),
-        view('b__off', { enabled: false }),
-        view('ro__reads', { annotations: { readOnlyHint: true } }, { readOnly: true }),
-        view('ro__writes', {}, { readOnly: true }),
-        view('dis__x', {}, { enabled: false }),
-      ],
-      [{ name: 'empty', enabled: true }],
-    );
-    expect(snapshot.qualifiedTools().map((t) => t.name)).toEqual(['b__alpha', 'b__zeta', 'ro__reads']);
-    expect(snapshot.qualifiedTools()[0]).toEqual({ name: 'b__alpha', title: 'Alpha', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
-    expect(snapshot.sourceTools('b').map((t) => t.name)).toEqual(['alpha', 'zeta']);
-    expect(snapshot.sources.get('b')!.byName.get('off')!.qualifiedName).toBe('b__off');
-    expect(snapshot.sources.has('empty')).toBe(true);
-    expect(snapshot.sourceTools('dis')).toEqual([]);
-  });
-
-  it('tells whether a scope lets its principal use a source, over every active tool of it', () => {
-    const snapshot = new CatalogSnapshot([view('ev__echo'), view('ev__off', { enabled: false }), view('mem__read')], [{ id: 'empty-id', name: 'empty', enabled: true }]);
-    expect(snapshot.sourceFor('nothing', { sources: ['*'] })).toBeUndefined();
-    expect(snapshot.sourceFor('ev')!.decision.allowed).toBe(true);
-    expect(snapshot.sourceFor('ev', { sources: ['mem'] })!.decision).toEqual({ allowed: false, rule: 'allowedSources: "ev" matches none of ["mem"]' });
-    // A disabled tool still makes its source one the principal may use: enabling is not access.
-    expect(snapshot.sourceFor('ev', { tools: ['ev__off'] })!.decision).toEqual({ allowed: true, rule: 'allowedTools: "ev__off" matches "ev__off"' });
-    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
-    // Asked again on the same reading: the same answer.
-    expect(snapshot.sourceFor('ev', { tools: ['mem__*'] })!.decision.allowed).toBe(false);
-    expect(snapshot.sourceFor('empty', { sources: ['empty'] })).toMatchObject({ source: { id: 'empty-id', name: 'empty' }, decision: { allowed: true } });
-  });
-
-  it("lists a source's tools in the upstream's order, those without a place last, and tells a new order", () => {
-    const tools = [view('s__c', { listPosition: 0 }), view('s__a', { listPosition: 2 }), view('s__b', { listPosition: 1 }), view('s__old', { listPosition: null }), view('s__older', { listPosition: null })];
-    const snapshot = new CatalogSnapshot(tools, []);
-    expect(snapshot.sourceTools('s').map((t) => t.name)).toEqual(['c', 'b', 'a', 'old', 'older']);
-    expect(snapshot.sourceTools('s', { tools: ['s__a', 's__c'] }).map((t) => t.name)).toEqual(['c', 'a']);
-    expect(snapshot.qualifiedTools().map((t) => t.name)).toEqual(['s__a', 's__b', 's__c', 's__old', 's__older']);
-    const reordered = new CatalogSnapshot([view('s__c', { listPosition: 1 }), view('s__a', { listPosition: 2 }), view('s__b', { listPosition: 0 }), tools[3]!, tools[4]!], []);
-    expect(reordered.fingerprint).not.toBe(snapshot.fingerprint);
   });
 });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { McpCatalog } from './mcp-catalog.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
+import { ExecutionModule } from '../execution/execution.module.js';
 import { McpGatewayServer } from './mcp-gateway-server.js';
 import { McpServerWarmUp } from './mcp-server-warm-up.js';
 import { McpToolServers } from './mcp-tool-servers.js';
@@ -11,7 +12,8 @@ import { SourcePrimitives } from './source-primitives.js';
  * eras (mounted by registerMcpRoutes). Reads the catalog, calls tools through ExecuteTool.
  */
 @Module({
-  providers: [McpCatalog, SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp],
+  imports: [CatalogModule, ExecutionModule],
+  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp],
   exports: [McpGatewayServer],
 })
 export class McpServerModule {}

@@ -19,21 +19,21 @@ import {
 } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ToolScope } from '../../shared/principal/tool-scope.js';
-import { ExecuteToolCommand } from '../execution/application/execute-tool/execute-tool.command.js';
-import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
+import { ExecuteToolCommand, type ExecutedCall } from '../execution/application/execute-tool/execute-tool.command.js';
+import type { ExecutionCaller } from '../executions/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../execution/domain/tool-invoker.port.js';
 import { isLogLevel, refusal } from '../../upstream/upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../../upstream/client-info.js';
 import { EXECUTION_META_KEY, toCallToolResult, type ServedEra } from './calls/call-result.js';
-import type { CatalogSnapshot } from './catalog-snapshot.js';
+import type { CatalogSnapshot } from '../catalog/domain/catalog-snapshot.js';
 import { exchangeOf } from './http/exchange-auth-info.js';
 import { McpCallRegistry } from './calls/mcp-call-registry.js';
 import { settleLegacyInputRequired } from './calls/legacy-input-required.js';
-import { McpCatalog } from './mcp-catalog.js';
+import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
-import { searchTools } from './tool-search.js';
+import { searchCatalog } from './gateway-search.js';
 import type { McpExchange } from './mcp-exchange.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
 
@@ -145,7 +145,7 @@ export class McpToolServers {
   readonly calls = new McpCallRegistry();
 
   constructor(
-    @Inject(McpCatalog) private readonly catalog: McpCatalog,
+    @Inject(CatalogSnapshots) private readonly catalog: CatalogSnapshots,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -175,8 +175,9 @@ export class McpToolServers {
     const { surface, principal } = exchange;
     if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
-    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope), cursor, this.config.mcpPageSize);
-    return paginate(snapshot.sourceTools(surface.source, principal.scope), cursor, this.config.mcpPageSize, 'as-listed');
+    // The catalog's MCP projection is the SDK's Tool: every field as the upstream declared it.
+    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
+    return paginate(snapshot.sourceTools(surface.source, principal.scope) as Tool[], cursor, this.config.mcpPageSize, 'as-listed');
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -256,14 +257,21 @@ export class McpToolServers {
   /** A tool of the catalog (`/mcp`) or of one source (`/mcp/sources/{name}`), by the name the surface gives it. */
   private async callCatalogTool(exchange: McpExchange, name: string, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
     const { surface } = exchange;
-    // The snapshot only maps names (and tells the output schema); the call itself does not depend on it.
-    const snapshot = await this.catalog.snapshot().catch(() => undefined);
-    const tool = surface.kind === 'all' ? snapshot?.byQualifiedName.get(name) : surface.kind === 'source' ? snapshot?.sources.get(surface.source)?.byName.get(name) : undefined;
-    // A tool the snapshot does not know (yet) is still tried under its default qualified name.
-    const qualifiedName = tool?.qualifiedName ?? (surface.kind === 'source' ? `${surface.source}__${name}` : name);
-    const record = await this.execute(exchange, qualifiedName, args, context);
+    const qualifiedName = surface.kind === 'source' ? await this.qualifiedNameOf(surface.source, name) : name;
+    const { record, outputSchema } = await this.execute(exchange, qualifiedName, args, context);
     const result = toCallToolResult(record, name, { executionMeta: context.executionMeta });
-    return isComplete(result) ? context.project(result, tool?.outputSchema ?? undefined) : result;
+    // Projected by the output schema of the definition the call ran.
+    return isComplete(result) ? context.project(result, outputSchema ?? undefined) : result;
+  }
+
+  /**
+   * The qualified name of a source's tool, by the name the source gives it: the snapshot maps the
+   * names, the call itself does not depend on it. A tool it does not know (yet) is still tried under
+   * its default qualified name.
+   */
+  private async qualifiedNameOf(source: string, name: string): Promise<string> {
+    const snapshot = await this.catalog.snapshot().catch(() => undefined);
+    return snapshot?.sources.get(source)?.byName.get(name)?.qualifiedName ?? `${source}__${name}`;
   }
 
   private async search(exchange: McpExchange, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -281,20 +289,21 @@ export class McpToolServers {
     const inner = args?.arguments ?? {};
     if (typeof name !== 'string' || name.length === 0) return invalidArguments(CALL_TOOL, 'name: must be a tool name that search_tools answered');
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
-    const record = await this.execute(exchange, name, inner, context);
+    const { record } = await this.execute(exchange, name, inner, context);
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
     const result = toCallToolResult(record, name, { unknownToolText: unknown, executionMeta: context.executionMeta });
     return isComplete(result) ? context.project(result, undefined) : result;
   }
 
-  private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutionRecord> {
+  /** Runs the call through ExecuteTool, the caller hearing the upstream's notifications (all of them before the answer). */
+  private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutedCall> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
     const tracked = this.calls.trackCall(exchange.principal.id, context.id, context.signal);
     const notifications = callerNotifications(context);
     const executionId = exchange.executionIdTaken ? undefined : exchange.executionId;
     exchange.executionIdTaken = true;
     try {
-      const record = await this.commands.execute(
+      const executed = await this.commands.execute(
         new ExecuteToolCommand(
           {
             // Members assigned even when undefined, not spread in: this runs on every call.
@@ -315,7 +324,7 @@ export class McpToolServers {
         ),
       );
       await notifications.flush();
-      return record;
+      return executed;
     } finally {
       tracked.done();
     }
@@ -323,12 +332,7 @@ export class McpToolServers {
 
   private async searchSnapshot(query: string, limit: number, scope: ToolScope | undefined): Promise<CallToolResult> {
     const snapshot = await this.snapshot();
-    const tools = searchTools(snapshot.usableFor(scope), query, limit).map(({ tool }) => ({
-      name: tool.qualifiedName,
-      ...(tool.title ? { title: tool.title } : {}),
-      ...(tool.description ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-    }));
+    const tools = searchCatalog(snapshot, query, limit, scope);
     return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
   }
 }

@@ -3,9 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { RecordSourceRefusalCommand } from '../access/application/record-source-refusal/record-source-refusal.command.js';
 import type { ScopeDecision } from '../access/domain/tool-scope.js';
 import { isRecord } from '../../shared/is-record.js';
-import type { CatalogSource } from './catalog-snapshot.js';
+import type { CatalogSource } from '../catalog/domain/catalog-snapshot.js';
 import { jsonRpcError } from './mcp-gateway-server.js';
-import { McpCatalog } from './mcp-catalog.js';
+import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { McpToolServers } from './mcp-tool-servers.js';
 import { type McpExchange } from './mcp-exchange.js';
 
@@ -54,7 +54,7 @@ export class SourceGate {
   private readonly logger = new Logger('mcp-server');
 
   constructor(
-    @Inject(McpCatalog) private readonly catalog: McpCatalog,
+    @Inject(CatalogSnapshots) private readonly catalog: CatalogSnapshots,
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(CommandBus) private readonly commands: CommandBus,
   ) {}
@@ -82,7 +82,7 @@ export class SourceGate {
       await this.commands.execute(
         new RecordSourceRefusalCommand({
           principalId: exchange.principal.id,
-          sourceId: source.id ?? null,
+          sourceId: source.id,
           sourceName: source.name,
           endpoint: `/mcp/sources/${source.name}`,
           method,

@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventsHandler, IEventHandler, QueryBus } from '@nestjs/cqrs';
+import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { GetSourceUpstreamQuery, type SourceUpstream } from '../sources/application/get-source-upstream/get-source-upstream.query.js';
+import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
+import type { CatalogSource } from '../catalog/domain/catalog-snapshot.js';
+import { RouteCache } from '../execution/application/route-cache.js';
+import type { UpstreamTarget } from '../sources/domain/upstream.js';
 import { CatalogChanged } from '../../shared/catalog-events.js';
 import { DomainError } from '../../shared/domain-error.js';
 import { UpstreamError } from '../../upstream/upstream-error.js';
@@ -10,8 +13,6 @@ import { UpstreamPrimitives, UpstreamRpcError, type PrimitiveCapabilities, type 
 import type { ServedEra } from './calls/call-result.js';
 import type { McpCallRegistry } from './calls/mcp-call-registry.js';
 
-/** How long a source's resolved upstream is reused before it is read again (changes made by other processes). */
-const UPSTREAM_TTL_MS = 2000;
 /** The key under which a 2026-07-28 result names the server that answered: Toolplane, not the upstream. */
 const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 
@@ -28,12 +29,6 @@ const RESOURCE_METHODS = ['resources/list', 'resources/templates/list', 'resourc
 /** Until the upstream's capabilities are known, both are offered and the upstream's answer is relayed. */
 const UNKNOWN: PrimitiveCapabilities = { prompts: true, resources: true };
 
-interface Cached<T> {
-  value: T;
-  sourceId?: string;
-  expiresAt: number;
-}
-
 /**
  * The prompts and resources of `/mcp/sources/{name}`: relayed to the source's upstream over its
  * pooled connection, so that the endpoint answers as the upstream would. Requests and results pass
@@ -45,16 +40,20 @@ interface Cached<T> {
  * connected; before anything is known of it, both, and the upstream's `-32601` is what a caller of
  * a missing one gets. Neither `listChanged` nor `subscribe` is declared: those notifications are
  * not relayed.
+ *
+ * The source comes from the catalog's snapshot and its resolved target from RouteCache's targets,
+ * as for a call: no cache of its own but the capabilities upstreams declared, which no reading of
+ * the catalog holds (dropped when the source changes).
  */
 @Injectable()
 @EventsHandler(CatalogChanged)
 export class SourcePrimitives implements IEventHandler<CatalogChanged> {
-  private readonly upstreams = new Map<string, Cached<Promise<SourceUpstream | undefined>>>();
   private readonly known = new Map<string, { capabilities: PrimitiveCapabilities; sourceId: string }>();
   private readonly learning = new Set<string>();
 
   constructor(
-    @Inject(QueryBus) private readonly queries: QueryBus,
+    @Inject(CatalogSnapshots) private readonly catalog: CatalogSnapshots,
+    @Inject(RouteCache) private readonly routes: RouteCache,
     @Inject(UpstreamPrimitives) private readonly primitives: UpstreamPrimitives,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -78,7 +77,6 @@ export class SourcePrimitives implements IEventHandler<CatalogChanged> {
   }
 
   handle(event: CatalogChanged): void {
-    for (const [name, entry] of this.upstreams) if (!event.sourceId || entry.sourceId === event.sourceId || entry.sourceId === undefined) this.upstreams.delete(name);
     for (const [name, entry] of this.known) if (!event.sourceId || entry.sourceId === event.sourceId) this.known.delete(name);
   }
 
@@ -88,23 +86,24 @@ export class SourcePrimitives implements IEventHandler<CatalogChanged> {
     ctx: ServerContext,
     caller: { sourceName: string; principalId: string; era: ServedEra; calls: McpCallRegistry },
   ): Promise<Record<string, unknown>> {
-    const upstream = await this.upstream(caller.sourceName).catch((error: unknown) => {
+    const source = await this.source(caller.sourceName).catch((error: unknown) => {
       throw toProtocolError(error);
     });
-    if (!upstream) throw new ProtocolError(-32001, `No source named "${caller.sourceName.slice(0, 100)}"`);
-    if (!upstream.enabled) {
+    if (source && !source.enabled) {
       const empty = EMPTY_LISTS[method];
       if (empty) return empty;
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `[SOURCE_DISABLED] Source "${upstream.name}" is disabled.`, { code: 'SOURCE_DISABLED' });
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `[SOURCE_DISABLED] Source "${source.name}" is disabled.`, { code: 'SOURCE_DISABLED' });
     }
+    const target = source && (await this.target(source));
+    if (!source || !target) throw new ProtocolError(-32001, `No source named "${caller.sourceName.slice(0, 100)}"`);
     // The caller leaving (stream closed, or a 2025-era notifications/cancelled) cancels upstream.
     const tracked = caller.calls.track(caller.principalId, ctx.mcpReq.id, ctx.mcpReq.signal);
     try {
-      const answer = await this.primitives.request(upstream.target, method, upstreamParams(params, ctx), {
-        timeoutMs: Math.min(upstream.timeoutMs, this.config.maxCallTimeoutMs),
+      const answer = await this.primitives.request(target, method, upstreamParams(params, ctx), {
+        timeoutMs: Math.min(source.timeoutMs, this.config.maxCallTimeoutMs),
         signal: tracked.signal,
       });
-      this.known.set(upstream.name, { capabilities: answer.capabilities, sourceId: upstream.sourceId });
+      this.known.set(source.name, { capabilities: answer.capabilities, sourceId: source.id });
       return served(answer.result, method, caller.era);
     } catch (error) {
       throw toProtocolError(error);
@@ -113,19 +112,14 @@ export class SourcePrimitives implements IEventHandler<CatalogChanged> {
     }
   }
 
-  private upstream(sourceName: string): Promise<SourceUpstream | undefined> {
-    const now = Date.now();
-    const hit = this.upstreams.get(sourceName);
-    if (hit && hit.expiresAt > now) return hit.value;
-    const value = this.queries.execute(new GetSourceUpstreamQuery(sourceName));
-    const entry: Cached<Promise<SourceUpstream | undefined>> = { value, expiresAt: now + UPSTREAM_TTL_MS };
-    value.then(
-      (upstream) => (entry.sourceId = upstream?.sourceId),
-      () => this.upstreams.get(sourceName) === entry && this.upstreams.delete(sourceName),
-    );
-    if (this.upstreams.size > 1000) this.upstreams.clear();
-    this.upstreams.set(sourceName, entry);
-    return value;
+  /** The live source of this name, as the catalog's snapshot holds it. */
+  private async source(sourceName: string): Promise<CatalogSource | undefined> {
+    return (await this.catalog.snapshot()).sources.get(sourceName);
+  }
+
+  /** How to reach the source right now (references resolved), or undefined when it is gone. */
+  private target(source: CatalogSource): Promise<UpstreamTarget | undefined> {
+    return this.routes.target(source.id);
   }
 
   /** Connects (or reuses the pooled connection) once to learn what the upstream declares. */
@@ -133,10 +127,11 @@ export class SourcePrimitives implements IEventHandler<CatalogChanged> {
     if (this.learning.has(sourceName)) return;
     this.learning.add(sourceName);
     try {
-      const upstream = await this.upstream(sourceName);
-      if (!upstream?.enabled) return;
-      const capabilities = await this.primitives.capabilities(upstream.target, { timeoutMs: Math.min(upstream.timeoutMs, this.config.maxCallTimeoutMs) });
-      this.known.set(upstream.name, { capabilities, sourceId: upstream.sourceId });
+      const source = await this.source(sourceName);
+      const target = source?.enabled ? await this.target(source) : undefined;
+      if (!source || !target) return;
+      const capabilities = await this.primitives.capabilities(target, { timeoutMs: Math.min(source.timeoutMs, this.config.maxCallTimeoutMs) });
+      this.known.set(source.name, { capabilities, sourceId: source.id });
     } catch {
       // Unknown stays unknown: both are offered and relayed.
     } finally {

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
+import { LIVE_TOOL, USABLE_TOOL } from '../../modules/catalog/infrastructure/usable-tool-sql.js';
 import { liveStdioProcessCounts } from '../../upstream/stdio/process-registry.js';
 import { WorkMetrics, type CallObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
 
@@ -121,13 +122,14 @@ export class PrometheusMetrics extends WorkMetrics {
     });
     const catalogTools = (): Promise<{ state: string; n: number }[]> =>
       this.uow.manager().query(
-        `SELECT CASE WHEN t.unusable_reason IS NOT NULL THEN 'unusable' WHEN NOT t.enabled OR NOT s.enabled THEN 'disabled' ELSE 'offered' END AS state, count(*)::int AS n
+        // Offered: the catalog's usable rule (its SQL twin); the others by why not.
+        `SELECT CASE WHEN ${USABLE_TOOL} THEN 'offered' WHEN t.unusable_reason IS NOT NULL THEN 'unusable' ELSE 'disabled' END AS state, count(*)::int AS n
            FROM source_tools t JOIN sources s ON s.id = t.source_id
-          WHERE t.retired_at IS NULL AND s.deleted_at IS NULL AND t.status = 'active' GROUP BY 1`,
+          WHERE ${LIVE_TOOL} AND t.status = 'active' GROUP BY 1`,
       );
     new Gauge({
       name: 'toolplane_catalog_tools',
-      help: 'Active tools in the inventory: offered to agents, disabled (the tool or its source), or unusable.',
+      help: 'Active tools in the inventory: offered to agents, disabled (the tool, its source, or a read-only source for a tool not annotated readOnlyHint), or unusable.',
       labelNames: ['state'],
       registers,
       async collect() {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailed } from '../../../shared/domain-error.js';
 import { decodeCursor, encodeCursor } from '../../../shared/http/cursor.js';
-import type { CatalogCursor, CatalogSearchText } from '../domain/catalog.js';
+import type { CatalogCursor } from '../domain/catalog.js';
+import type { SearchQuery } from '../domain/tool-search.js';
 
 const RANK = /^\d{1,9}(\.\d{1,6})?$/;
 
@@ -10,12 +11,12 @@ const RANK = /^\d{1,9}(\.\d{1,6})?$/;
  * hash of the search text (`s`), so a cursor is only ever used with the search that issued it
  * (results of a search are ordered by rank descending, then qualified name: the keyset is both).
  */
-export function encodeCatalogCursor(cursor: CatalogCursor, search: CatalogSearchText | undefined): string {
+export function encodeCatalogCursor(cursor: CatalogCursor, search: SearchQuery | undefined): string {
   if (!search) return encodeCursor({ n: cursor.name });
   return encodeCursor({ n: cursor.name, r: cursor.rank ?? '0', s: searchHash(search) });
 }
 
-export function decodeCatalogCursor(cursor: string | undefined, search: CatalogSearchText | undefined): CatalogCursor | undefined {
+export function decodeCatalogCursor(cursor: string | undefined, search: SearchQuery | undefined): CatalogCursor | undefined {
   const decoded = decodeCursor<{ n: string; r?: string; s?: string }>(cursor, ['n']);
   if (!decoded) return undefined;
   if (typeof decoded.n !== 'string') throw invalid('is not a cursor this endpoint issued');
@@ -30,7 +31,7 @@ export function decodeCatalogCursor(cursor: string | undefined, search: CatalogS
   return { name: decoded.n, rank: decoded.r };
 }
 
-function searchHash(search: CatalogSearchText): string {
+function searchHash(search: SearchQuery): string {
   return createHash('sha256').update(search.text).digest('base64url').slice(0, 8);
 }
 

@@ -1,20 +1,27 @@
-import type { CatalogFilter, CatalogSearch, CatalogSlice } from '../domain/catalog.js';
+import type { CatalogTool } from '../domain/catalog.js';
+import type { CatalogSourceSettings } from '../domain/catalog-snapshot.js';
 
-/**
- * Which columns a catalog version covers: `agent` only what the agent formats show (the
- * definition, the names, status and enabled flags), `admin` also the timestamps and flags of
- * the full view, so a refresh that only moves `lastSeenAt` keeps the agents' tags valid.
- */
-export type CatalogView = 'agent' | 'admin';
+/** What a snapshot is made of: live tools and live sources, read at one moment. */
+export interface CatalogReading {
+  tools: readonly CatalogTool[];
+  sources: readonly CatalogSourceSettings[];
+}
 
-/** The read side the catalog queries (SQL on the inventory tables). */
+/** The times of a tool as stored: a refresh that changes nothing moves them without a new reading. */
+export interface ToolTimes {
+  firstSeenAt: string;
+  lastSeenAt: string;
+  updatedAt: string;
+}
+
+/** The stored catalog, as the catalog's snapshots read it (SQL on the inventory and sources tables). */
 export abstract class CatalogReader {
-  /**
-   * A fingerprint of every row the filter admits (search, cursor and limit aside): it changes
-   * whenever any of them is added, removed or changed in what the view shows.
-   */
-  abstract version(filter: CatalogFilter, view: CatalogView): Promise<string>;
+  /** Every live tool (active or deprecated, enabled or not) of every live source, and every live source. */
+  abstract readAll(): Promise<CatalogReading>;
 
-  /** One page: `limit` entries at most, by qualified name, or by rank then name when searching. */
-  abstract search(search: CatalogSearch): Promise<CatalogSlice>;
+  /** The live source with this id and its live tools; undefined when there is none (removed). */
+  abstract readSource(sourceId: string): Promise<CatalogReading | undefined>;
+
+  /** The stored times of these tools, by id (a tool no longer live has none). */
+  abstract readTimes(toolIds: readonly string[]): Promise<Map<string, ToolTimes>>;
 }

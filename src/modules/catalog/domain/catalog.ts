@@ -1,36 +1,71 @@
-import type { ToolScope } from '../../../shared/principal/tool-scope.js';
 /**
- * The catalog: the read side agents see. One entry is one tool of one source, as the
- * inventory holds it; formats turn entries into what MCP clients and LLM APIs expect.
+ * The catalog: the read side agents see. One entry is one tool of one source, as the inventory
+ * holds it (CatalogTool); formats turn entries into what MCP clients and LLM APIs expect.
  */
+import type { ToolScope } from '../../../shared/principal/tool-scope.js';
+import type { CatalogTool } from '../../inventory/domain/tool-definition.js';
+import { decideTool } from '../../access/domain/tool-scope.js';
+import { isUsable } from './tool-usability.js';
 
-import type { ToolView } from '../../inventory/application/tool-view.js';
+export type { CatalogTool };
 
 export type ToolStatusFilter = 'active' | 'deprecated' | 'all';
 
-/** The full admin view of a tool (the same shape as `GET /api/v1/tools/{qualifiedName}`). */
-export type CatalogEntry = ToolView;
-
 /**
- * Which tools a listing covers. The defaults are the agent's view: active, enabled tools of
- * enabled (and not removed) sources; each can be widened explicitly.
+ * Which tools a listing covers. The defaults are the agent's view: the tools an agent may use
+ * (isUsable); each of status, enabled and the source's admission can be widened explicitly.
  */
 export interface CatalogFilter {
   /** A source id or name. */
   source?: string;
   status: ToolStatusFilter;
   enabled: boolean | 'all';
+  /** Also tools their source does not admit: of a disabled source, unusable, or not read-only on a read-only source. */
   includeDisabledSources: boolean;
-  /** Effective MCP annotation hints, with the MCP defaults applied (see the SQL reader). */
+  /** Effective MCP annotation hints, with the defaults the MCP specification gives absent ones. */
   readOnly?: boolean;
   destructive?: boolean;
   idempotent?: boolean;
   openWorld?: boolean;
-  /** Only the tools this principal may see (see decideTool); the same rule in SQL. */
+  /** Only the tools this principal may see (see decideTool). */
   scope?: ToolScope;
 }
 
 export const DEFAULT_FILTER: CatalogFilter = { status: 'active', enabled: true, includeDisabledSources: false };
+
+/** Whether the default filter's tools are those an agent may use: kept equal by `admits`, below. */
+export function isAgentView(filter: CatalogFilter): boolean {
+  return filter.status === 'active' && filter.enabled === true && !filter.includeDisabledSources;
+}
+
+/** An MCP annotation hint; absent, or not a boolean: the default the MCP specification gives it. */
+function hint(tool: CatalogTool, name: string, fallback: boolean): boolean {
+  const value = tool.annotations?.[name];
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+const readOnlyHint = (tool: CatalogTool) => hint(tool, 'readOnlyHint', false);
+/** destructiveHint and idempotentHint only mean something for tools that are not read-only. */
+const HINTS: Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', (tool: CatalogTool) => boolean> = {
+  readOnly: readOnlyHint,
+  destructive: (tool) => !readOnlyHint(tool) && hint(tool, 'destructiveHint', true),
+  idempotent: (tool) => readOnlyHint(tool) || hint(tool, 'idempotentHint', false),
+  openWorld: (tool) => hint(tool, 'openWorldHint', true),
+};
+
+/** Whether `filter` admits `tool` (a live tool: of a source not removed, not retired). */
+export function admits(filter: CatalogFilter, tool: CatalogTool): boolean {
+  if (filter.source !== undefined && tool.source.id !== filter.source && tool.source.name !== filter.source) return false;
+  if (filter.status !== 'all' && tool.status !== filter.status) return false;
+  if (filter.enabled !== 'all' && tool.enabled !== filter.enabled) return false;
+  // The source's side of the one usable rule: the tool's own status and flag are the filter's.
+  if (!filter.includeDisabledSources && !isUsable({ ...tool, status: 'active', enabled: true })) return false;
+  for (const name of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) {
+    const wanted = filter[name];
+    if (wanted !== undefined && HINTS[name](tool) !== wanted) return false;
+  }
+  return !filter.scope || decideTool(filter.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
+}
 
 export const CATALOG_FORMATS = ['mcp', 'openai', 'openai-responses', 'anthropic'] as const;
 /** `admin` is the default (no `format` parameter): the full inventory view. */
@@ -43,26 +78,6 @@ export interface CatalogCursor {
   name: string;
   /** The rank of the last row, a decimal string with at most 6 fraction digits. */
   rank?: string;
-}
-
-/** A search, parsed: the whole text (for name matching) and its words (for full-text search). */
-export interface CatalogSearchText {
-  text: string;
-  terms: string[];
-}
-
-export interface CatalogSearch {
-  filter: CatalogFilter;
-  search?: CatalogSearchText;
-  after?: CatalogCursor;
-  limit: number;
-}
-
-export interface CatalogSlice {
-  entries: CatalogEntry[];
-  /** The rank of each entry when searching, in the same order. */
-  ranks?: string[];
-  hasMore: boolean;
 }
 
 export interface NotConvertible {

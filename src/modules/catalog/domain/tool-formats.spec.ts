@@ -1,8 +1,8 @@
-import type { CatalogEntry } from './catalog.js';
+import type { CatalogTool } from './catalog.js';
 import { describe as describeTool, formatTools, OPENAI_DESCRIPTION_LIMIT, truncate } from './tool-formats.js';
 import { declaredTool } from '../../inventory/domain/tool-definition.js';
 
-const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => {
+const entry = (extra: Partial<CatalogTool> = {}): CatalogTool => {
   const v = {
   id: '00000000-0000-4000-8000-000000000001',
   qualifiedName: 'everything__echo',
@@ -22,7 +22,7 @@ const entry = (extra: Partial<CatalogEntry> = {}): CatalogEntry => {
   lastSeenAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...extra,
-  } as Omit<CatalogEntry, 'definition'>;
+  } as Omit<CatalogTool, 'definition'>;
   return { ...v, definition: declaredTool({ name: v.name, title: v.title ?? undefined, description: v.description ?? undefined, inputSchema: v.inputSchema, outputSchema: v.outputSchema ?? undefined, annotations: v.annotations ?? undefined }), ...(extra.definition ? { definition: extra.definition } : {}) };
 };
 

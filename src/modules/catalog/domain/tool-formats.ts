@@ -1,4 +1,4 @@
-import type { CatalogEntry, CatalogFormat, NotConvertible } from './catalog.js';
+import type { CatalogFormat, CatalogTool, NotConvertible } from './catalog.js';
 import { JsonSchema, SchemaConversion, toFunctionParameters, toStrictSchema } from './function-schema.js';
 
 /**
@@ -37,7 +37,7 @@ export interface AnthropicTool {
   input_schema: JsonSchema;
 }
 
-export type FormattedTool = CatalogEntry | McpTool | OpenAiChatTool | OpenAiResponsesTool | AnthropicTool;
+export type FormattedTool = CatalogTool | McpTool | OpenAiChatTool | OpenAiResponsesTool | AnthropicTool;
 
 export interface FormattedTools {
   items: FormattedTool[];
@@ -46,7 +46,7 @@ export interface FormattedTools {
 }
 
 /** A page of entries in the asked format; a tool that cannot be converted is named, never dropped silently. */
-export function formatTools(entries: CatalogEntry[], format: CatalogFormat, strict: boolean): FormattedTools {
+export function formatTools(entries: CatalogTool[], format: CatalogFormat, strict: boolean): FormattedTools {
   if (format === 'admin') return { items: entries };
   if (format === 'mcp') return { items: entries.map((entry) => toMcpTool(entry, entry.qualifiedName)) };
   const items: FormattedTool[] = [];
@@ -62,12 +62,35 @@ export function formatTools(entries: CatalogEntry[], format: CatalogFormat, stri
   return { items, notConvertible };
 }
 
+/**
+ * The projections of a CatalogTool, each named for what it serves: the admin view is the tool
+ * itself; toMcpTool an MCP `Tool`; the LLM formats through formatTools; toSearchResult a hit of
+ * the gateway's search_tools.
+ */
+
 /** The tool exactly as its upstream declared it, renamed: `name` keeps its place, nothing else changes. */
-export function toMcpTool(entry: Pick<CatalogEntry, 'definition'>, name: string): McpTool {
+export function toMcpTool(entry: Pick<CatalogTool, 'definition'>, name: string): McpTool {
   return { ...entry.definition, name } as McpTool;
 }
 
-function toLlmTool(entry: CatalogEntry, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
+/** What the gateway's search_tools answers of a tool found: enough to call it with call_tool. */
+export interface ToolSearchResult {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export function toSearchResult(tool: Pick<CatalogTool, 'qualifiedName' | 'title' | 'description' | 'inputSchema'>): ToolSearchResult {
+  return {
+    name: tool.qualifiedName,
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.description ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+  };
+}
+
+function toLlmTool(entry: CatalogTool, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
   const name = entry.qualifiedName;
   switch (format) {
     case 'openai': {
@@ -83,7 +106,7 @@ function toLlmTool(entry: CatalogEntry, format: Exclude<CatalogFormat, 'admin' |
 }
 
 /** What the model reads about a tool: its description, else its title, else a generated sentence. */
-export function describe(entry: Pick<CatalogEntry, 'name' | 'title' | 'description' | 'source'>): string {
+export function describe(entry: Pick<CatalogTool, 'name' | 'title' | 'description' | 'source'>): string {
   const description = entry.description?.trim();
   if (description) return description;
   const title = entry.title?.trim();

@@ -50,7 +50,7 @@ describe('parseCatalogRequest', () => {
     });
     expect(r).toMatchObject({
       filter: { source: 'everything', status: 'all', enabled: 'all', includeDisabledSources: true, readOnly: true, destructive: false, idempotent: true, openWorld: false },
-      search: { text: 'get-su', terms: ['get', 'su'] },
+      search: { text: 'get-su', groups: [['get', 'su']] },
       format: 'openai-responses',
       strict: true,
       limit: 5,
@@ -74,7 +74,7 @@ describe('parseCatalogRequest', () => {
 
   it('answers INVALID_CURSOR when only the cursor is wrong, including a cursor of another search', () => {
     expect(problems({ cursor: '!!!' })).toEqual({ code: 'INVALID_CURSOR', paths: ['cursor'] });
-    const searchCursor = encodeCatalogCursor({ name: 'a__b', rank: '1.000000' }, { text: 'echo', terms: ['echo'] });
+    const searchCursor = encodeCatalogCursor({ name: 'a__b', rank: '1.000000' }, { text: 'echo', groups: [['echo']] });
     expect(parseCatalogRequest({ q: 'echo', cursor: searchCursor }).after).toEqual({ name: 'a__b', rank: '1.000000' });
     expect(problems({ cursor: searchCursor }).code).toBe('INVALID_CURSOR');
     expect(problems({ q: 'other', cursor: searchCursor }).code).toBe('INVALID_CURSOR');

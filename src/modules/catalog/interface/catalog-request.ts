@@ -3,13 +3,13 @@ import { QueryParams } from '../../../shared/http/query-params.js';
 import { decodeCatalogCursor } from '../application/catalog-cursor.js';
 import type { CatalogRequest } from '../application/search-catalog/search-catalog.query.js';
 import { CATALOG_FORMATS, CatalogCursor, CatalogFilter, CatalogFormat, STRICT_FORMATS } from '../domain/catalog.js';
-import { parseSearchText } from '../domain/search-text.js';
+import { parseSearch } from '../domain/tool-search.js';
 
 /** `GET /api/v1/tools` query parameters, every problem reported at once (unknown parameters too). */
 export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequest & { as?: string } {
   const params = new QueryParams(query);
   const as = params.string('as', { max: 100 });
-  const search = parseSearchText(params.string('q', { max: 200 }));
+  const search = parseSearch(params.string('q', { max: 200 }));
   const enabled = params.string('enabled', { oneOf: ['true', 'false', 'all'] }) ?? 'true';
   const filter: CatalogFilter = {
     source: params.string('source', { max: 100 }),

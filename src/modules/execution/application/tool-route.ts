@@ -27,8 +27,3 @@ export interface ToolRoute {
     circuitBreaker: CircuitBreakerSettings;
   };
 }
-
-/** Port: the live route of a qualified name, or undefined for an unknown (or removed) tool. */
-export abstract class ToolRouteReader {
-  abstract read(qualifiedName: string): Promise<ToolRoute | undefined>;
-}

@@ -7,7 +7,7 @@ import { Telemetry } from '../../../shared/telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
-import { ExecuteToolCommand } from '../application/execute-tool/execute-tool.command.js';
+import { ExecuteToolCommand, type ExecutedCall } from '../application/execute-tool/execute-tool.command.js';
 import type { ExecutionRecord } from '../../executions/domain/execution.js';
 import type { ExecutionView } from '../../executions/application/execution-view.js';
 import { ExecutionResponseDto } from '../../executions/interface/execution.dto.js';
@@ -93,30 +93,29 @@ export class InvokeController {
     const gone = new CallerDeparture();
     const stopListening = onClientGone(reply.raw, () => gone.abort());
     const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
-    const call: Promise<ExecutionRecord> = this.commands.execute(
-      new ExecuteToolCommand(
-        {
-          qualifiedName,
-          arguments: value.arguments,
-          timeoutMs: value.timeoutMs,
-          inputResponses: value.inputResponses,
-          requestState: value.requestState,
-          shapeProblems: problems,
-          scope: principal.scope,
-          rateLimitPerMinute: principal.rateLimitPerMinute,
-          requestId,
-        },
-        {
-          principalId: principal.id,
-          principalName: principal.name,
-          clientName: userAgent?.slice(0, 200),
-          correlationId: correlationId?.slice(0, 200),
-        },
-        'rest',
-        gone,
-        events ? { onProgress: (update) => events.progress(update) } : {},
-      ),
+    const command = new ExecuteToolCommand(
+      {
+        qualifiedName,
+        arguments: value.arguments,
+        timeoutMs: value.timeoutMs,
+        inputResponses: value.inputResponses,
+        requestState: value.requestState,
+        shapeProblems: problems,
+        scope: principal.scope,
+        rateLimitPerMinute: principal.rateLimitPerMinute,
+        requestId,
+      },
+      {
+        principalId: principal.id,
+        principalName: principal.name,
+        clientName: userAgent?.slice(0, 200),
+        correlationId: correlationId?.slice(0, 200),
+      },
+      'rest',
+      gone,
+      events ? { onProgress: (update) => events.progress(update) } : {},
     );
+    const call: Promise<ExecutionRecord> = this.commands.execute(command).then(recordOf);
     if (events && (await Promise.race([call.then(settled, settled), events.opened.then(() => 'opened' as const)])) === 'opened') {
       // Progress came first: the answer is a stream of events, the result its last one.
       const done = call
@@ -162,6 +161,7 @@ export class InvokeController {
 }
 
 const settled = () => 'settled' as const;
+const recordOf = ({ record }: ExecutedCall) => record;
 
 type Answer = ExecutionView | { error: unknown; execution: ExecutionView };
 

@@ -1,6 +1,6 @@
-import { declaredHash, declaredTool, definitionHash, ToolDefinition } from './tool-definition.js';
+import { declaredHash, declaredTool, definitionHash, ToolDefinition, type ToolStatus } from './tool-definition.js';
 
-export type ToolStatus = 'active' | 'deprecated';
+export type { ToolStatus };
 
 export interface SourceToolProps extends ToolDefinition {
   id: string;

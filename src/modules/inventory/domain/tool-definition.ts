@@ -19,6 +19,50 @@ export interface ToolDefinition {
   unusableReason?: string;
 }
 
+/** `deprecated`: its upstream no longer lists it (kept for history, and restored if it comes back). */
+export type ToolStatus = 'active' | 'deprecated';
+
+/** The source of a tool, as a tool shows it. */
+export interface CatalogToolSource {
+  id: string;
+  name: string;
+  enabled: boolean;
+  readOnly: boolean;
+}
+
+/**
+ * A tool as the catalog serves it: the one read shape of a tool, for every reader (the admin view
+ * `GET /api/v1/tools[/{qualifiedName}]`, the catalog's snapshot, the MCP endpoints, the routes of
+ * calls). Its definition is kept as declared; the projections agents are served (MCP, OpenAI,
+ * Anthropic, a search hit) are in the catalog's `tool-formats.ts`.
+ */
+export interface CatalogTool {
+  id: string;
+  qualifiedName: string;
+  /** The name upstream. */
+  name: string;
+  source: CatalogToolSource;
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  /** The tool object exactly as its upstream declared it (every field, in its key order), under its upstream name. */
+  definition: Record<string, unknown>;
+  /** Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. */
+  unusableReason: string | null;
+  definitionHash: string;
+  /** Moves whenever `definition` does, key order included (definitionHash is over a canonical form). */
+  declaredHash: string;
+  status: ToolStatus;
+  enabled: boolean;
+  /** Where the source's upstream lists the tool in its tools/list (0 first); null until a refresh has seen it since Toolplane began keeping it. */
+  listPosition: number | null;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  updatedAt: string;
+}
+
 /** The fields with a column of their own; the others are the definition's extra fields. */
 const OWN_FIELDS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ToolStatus } from '../domain/source-tool.js';
+import type { ToolStatus } from '../domain/tool-definition.js';
 
 @Entity({ name: 'source_tools' })
 export class SourceToolOrmEntity {

@@ -1,4 +1,4 @@
-import type { ToolView } from '../application/tool-view.js';
+import type { CatalogTool } from '../domain/tool-definition.js';
 
 /** One tool with its source, as the read side selects it: `SELECT ${TOOL_COLUMNS} ${TOOL_FROM}`. */
 export interface ToolRow {
@@ -37,7 +37,7 @@ export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name
        ${isoTime('t.last_seen_at')} AS last_seen_at, ${isoTime('t.updated_at')} AS updated_at`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
-export function toToolView(r: ToolRow): ToolView {
+export function toCatalogTool(r: ToolRow): CatalogTool {
   return {
     id: r.id,
     qualifiedName: r.qualified_name,

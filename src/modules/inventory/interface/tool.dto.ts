@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
+import type { CatalogTool, CatalogToolSource, ToolStatus } from '../domain/tool-definition.js';
 
 export class UpdateToolDto {
   @ApiProperty({ description: 'Whether agents may use the tool.' })
@@ -7,14 +8,15 @@ export class UpdateToolDto {
   enabled!: boolean;
 }
 
-class ToolSourceDto {
+class ToolSourceDto implements CatalogToolSource {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() enabled!: boolean;
   @ApiProperty() readOnly!: boolean;
 }
 
-export class ToolResponseDto {
+/** The admin view of a tool, as OpenAPI shows it: CatalogTool, field for field. */
+export class ToolResponseDto implements CatalogTool {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'github__create_issue', pattern: '^[a-zA-Z0-9_-]{1,64}$' }) qualifiedName!: string;
   @ApiProperty({ description: 'The name upstream.' }) name!: string;
@@ -41,7 +43,7 @@ export class ToolResponseDto {
   @ApiProperty({ description: 'SHA-256 of the definition in a canonical form: it changes when the definition does, not when only its key order does.' })
   definitionHash!: string;
   @ApiProperty({ description: 'SHA-256 of the definition exactly as declared, key order included.' }) declaredHash!: string;
-  @ApiProperty({ enum: ['active', 'deprecated'] }) status!: string;
+  @ApiProperty({ enum: ['active', 'deprecated'] }) status!: ToolStatus;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({
     nullable: true,

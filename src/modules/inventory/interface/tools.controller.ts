@@ -9,7 +9,7 @@ import { decideTool } from '../../access/domain/tool-scope.js';
 import { GetToolQuery } from '../application/get-tool/get-tool.query.js';
 import { toolNotFound } from '../application/tool-errors.js';
 import { SetToolEnabledCommand } from '../application/set-tool-enabled/set-tool-enabled.command.js';
-import type { ToolView } from '../application/tool-view.js';
+import type { CatalogTool } from '../domain/tool-definition.js';
 import { ToolResponseDto, UpdateToolDto } from './tool.dto.js';
 
 /** One tool: show it, enable or disable it. The listing (`GET /api/v1/tools`) is the catalog's. */
@@ -27,8 +27,8 @@ export class ToolsController {
   @Requires('catalog:read')
   @ApiOkResponse({ type: ToolResponseDto })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
-  async get(@Param('qualifiedName') qualifiedName: string, @CurrentPrincipal() principal: Principal): Promise<ToolView> {
-    const tool: ToolView = await this.queries.execute(new GetToolQuery(qualifiedName));
+  async get(@Param('qualifiedName') qualifiedName: string, @CurrentPrincipal() principal: Principal): Promise<CatalogTool> {
+    const tool: CatalogTool = await this.queries.execute(new GetToolQuery(qualifiedName));
     // A tool outside a restricted principal's scope is not there, as far as it can tell.
     if (!decideTool(principal.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed) throw toolNotFound(qualifiedName);
     return tool;
@@ -44,7 +44,7 @@ export class ToolsController {
     @Param('qualifiedName') qualifiedName: string,
     @Body() body: UpdateToolDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ToolView> {
+  ): Promise<CatalogTool> {
     const dto = await validateDtoOrThrow(UpdateToolDto, body);
     await this.commands.execute(new SetToolEnabledCommand(qualifiedName, dto.enabled, principal.id));
     return this.queries.execute(new GetToolQuery(qualifiedName));

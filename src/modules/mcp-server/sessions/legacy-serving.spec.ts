@@ -3,7 +3,7 @@ import { relayedInputCapabilities } from '../../../upstream/relayed-input.js';
 import { LegacyListStreams } from './legacy-list-streams.js';
 import { declaresInputCapabilities } from './legacy-sessions.js';
 import { McpGatewayServer } from '../mcp-gateway-server.js';
-import type { McpCatalog } from '../mcp-catalog.js';
+import type { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
 import type { McpToolServers } from '../mcp-tool-servers.js';
 import type { McpExchange } from '../mcp-exchange.js';
 import { randomBytes } from 'node:crypto';
@@ -30,7 +30,7 @@ describe('2025-era serving', () => {
   });
 
   it('answers 503 with Retry-After once shutdown has begun', async () => {
-    const catalog = { onToolsChanged: () => () => undefined } as unknown as McpCatalog;
+    const catalog = { onToolsChanged: () => () => undefined } as unknown as CatalogSnapshots;
     const gateway = new McpGatewayServer({} as McpToolServers, catalog, new SecretCipher(randomBytes(32)));
     await gateway.beforeApplicationShutdown();
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json' } });

@@ -1,47 +1,31 @@
-import type { CatalogEntry, CatalogFilter, CatalogSearch, CatalogSlice } from '../../domain/catalog.js';
+import { catalogTool, sourcesOf } from '../../../../../test/helpers/catalog-tools.js';
+import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import type { CatalogTool } from '../../domain/catalog.js';
 import { DEFAULT_FILTER } from '../../domain/catalog.js';
+import { parseSearch } from '../../domain/tool-search.js';
 import { decodeCatalogCursor } from '../catalog-cursor.js';
-import { CatalogReader, CatalogView } from '../catalog-reader.js';
-import { CatalogVersions } from '../catalog-versions.js';
+import { CatalogReader, type CatalogReading, type ToolTimes } from '../catalog-reader.js';
+import { CatalogSnapshots } from '../catalog-snapshots.js';
 import { SearchCatalogHandler } from './search-catalog.handler.js';
 import { CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 
-const entry = (qualifiedName: string): CatalogEntry => ({
-  id: qualifiedName,
-  qualifiedName,
-  name: qualifiedName.split('__')[1]!,
-  source: { id: 's', name: 'src', enabled: true, readOnly: false },
-  title: null,
-  description: null,
-  inputSchema: { type: 'object', properties: {} },
-  outputSchema: null,
-  annotations: null,
-  definition: { name: qualifiedName.split('__')[1]!, inputSchema: { type: 'object', properties: {} } },
-  unusableReason: null,
-  definitionHash: 'h',
-  declaredHash: 'h',
-  status: 'active',
-  enabled: true,
-  listPosition: 0,
-  firstSeenAt: '2026-01-01T00:00:00.000Z',
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
-
+/** The stored catalog in memory: its tools, and the times a refresh moves without a new reading. */
 class FakeReader extends CatalogReader {
-  catalogVersion = 'v1';
-  reads: CatalogSearch[] = [];
-  views: CatalogView[] = [];
-  slice: CatalogSlice = { entries: [entry('src__a'), entry('src__b')], hasMore: false };
+  tools: CatalogTool[] = [catalogTool('src__a', { description: 'adds numbers' }), catalogTool('src__b', { description: 'reads numbers' }), catalogTool('src__c')];
+  readonly times = new Map<string, ToolTimes>();
+  readings = 0;
+  timeReads = 0;
 
-  async version(_filter: CatalogFilter, view: CatalogView): Promise<string> {
-    this.views.push(view);
-    return this.catalogVersion;
+  async readAll(): Promise<CatalogReading> {
+    this.readings++;
+    return { tools: this.tools.map((tool) => ({ ...tool })), sources: sourcesOf(this.tools) };
   }
-
-  async search(search: CatalogSearch): Promise<CatalogSlice> {
-    this.reads.push(search);
-    return this.slice;
+  async readSource(): Promise<CatalogReading | undefined> {
+    throw new Error('every change here names no source');
+  }
+  async readTimes(ids: readonly string[]): Promise<Map<string, ToolTimes>> {
+    this.timeReads++;
+    return new Map(ids.flatMap((id) => (this.times.has(id) ? [[id, this.times.get(id)!] as const] : [])));
   }
 }
 
@@ -49,27 +33,38 @@ const request = (extra: Partial<CatalogRequest> = {}): CatalogRequest => ({ filt
 
 describe('SearchCatalogHandler', () => {
   let reader: FakeReader;
+  let snapshots: CatalogSnapshots;
   let handler: SearchCatalogHandler;
-  let versions: CatalogVersions;
+  const run = async (r: CatalogRequest, ifNoneMatch?: string) => handler.execute(new SearchCatalogQuery(r, ifNoneMatch));
+  const page = async (r: CatalogRequest) => {
+    const answer = await run(r);
+    if (answer.notModified) throw new Error('expected a page');
+    return answer.page;
+  };
 
   beforeEach(() => {
     reader = new FakeReader();
-    versions = new CatalogVersions(reader);
-    handler = new SearchCatalogHandler(reader, versions);
+    snapshots = new CatalogSnapshots(reader);
+    handler = new SearchCatalogHandler(snapshots, reader);
   });
+  afterEach(() => snapshots.onModuleDestroy());
 
-  it('answers a page with an ETag, and "not modified" without reading the page while the tag holds', async () => {
-    const first = await handler.execute(new SearchCatalogQuery(request()));
+  it('answers a page with an ETag, and "not modified" while the tag holds; a new tag after a change', async () => {
+    const first = await run(request({ format: 'mcp' }));
     expect(first.notModified).toBe(false);
-    const again = await handler.execute(new SearchCatalogQuery(request(), first.etag));
-    expect(again).toEqual({ etag: first.etag, notModified: true });
-    expect(reader.reads).toHaveLength(1);
+    expect(await run(request({ format: 'mcp' }), first.etag)).toEqual({ etag: first.etag, notModified: true });
+    expect(reader.readings).toBe(1);
 
-    reader.catalogVersion = 'v2';
-    versions.handle(); // the catalog changed
-    const changed = await handler.execute(new SearchCatalogQuery(request(), first.etag));
+    reader.tools[0] = { ...reader.tools[0]!, declaredHash: 'moved' };
+    snapshots.handle(new CatalogChanged());
+    const changed = await run(request({ format: 'mcp' }), first.etag);
     expect(changed.notModified).toBe(false);
     expect(changed.etag).not.toBe(first.etag);
+
+    // Back to the content of the first: its tag again.
+    reader.tools[0] = { ...reader.tools[0]!, declaredHash: 'src__a' };
+    snapshots.handle(new CatalogChanged());
+    expect((await run(request({ format: 'mcp' }), first.etag)).notModified).toBe(true);
   });
 
   it('gives each format, filter and page its own tag', async () => {
@@ -83,45 +78,42 @@ describe('SearchCatalogHandler', () => {
       request({ limit: 3 }),
       request({ after: { name: 'src__a' } }),
     ]) {
-      tags.add((await handler.execute(new SearchCatalogQuery(r))).etag);
+      tags.add((await run(r)).etag);
     }
     expect(tags.size).toBe(7);
   });
 
-  it('reads the admin version for the full view and the agent version for the formats', async () => {
-    await handler.execute(new SearchCatalogQuery(request()));
-    await handler.execute(new SearchCatalogQuery(request({ format: 'anthropic' })));
-    expect(reader.views).toEqual(['admin', 'agent']);
+  it("covers the stored times of the admin view's page: a refresh that moved them changes its tag, not the agents'", async () => {
+    const admin = await run(request());
+    const agent = await run(request({ format: 'anthropic' }));
+    reader.times.set('src__a', { firstSeenAt: '2026-01-01T00:00:00.000Z', lastSeenAt: '2026-02-02T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+    expect((await run(request({ format: 'anthropic' }), agent.etag)).notModified).toBe(true);
+    const moved = await run(request(), admin.etag);
+    expect(moved.notModified).toBe(false);
+    expect(!moved.notModified && (moved.page.items[0] as CatalogTool).lastSeenAt).toBe('2026-02-02T00:00:00.000Z');
+    // The agent formats read no times.
+    const reads = reader.timeReads;
+    await run(request({ format: 'mcp' }));
+    expect(reader.timeReads).toBe(reads);
   });
 
-  it('issues a cursor after the last row, carrying the rank for searches', async () => {
-    reader.slice = { entries: [entry('src__a'), entry('src__b')], ranks: ['2.500000', '0.607927'], hasMore: true };
-    const search = { text: 'x', terms: ['x'] };
-    const answer = await handler.execute(new SearchCatalogQuery(request({ search })));
-    if (answer.notModified) throw new Error('expected a page');
-    expect(decodeCatalogCursor(answer.page.nextCursor!, search)).toEqual({ name: 'src__b', rank: '0.607927' });
-    expect(() => decodeCatalogCursor(answer.page.nextCursor!, undefined)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
-    expect(() => decodeCatalogCursor(answer.page.nextCursor!, { text: 'y', terms: ['y'] })).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+  it('ranks a search with the one search, and issues a cursor after the last row carrying its rank', async () => {
+    const search = parseSearch('add numbers')!;
+    const first = await page(request({ search, limit: 1 }));
+    expect((first.items as CatalogTool[]).map((t) => t.qualifiedName)).toEqual(['src__a']);
+    const cursor = decodeCatalogCursor(first.nextCursor!, search)!;
+    expect(cursor).toEqual({ name: 'src__a', rank: expect.stringMatching(/^\d+\.000000$/) });
+    const second = await page(request({ search, limit: 1, after: cursor }));
+    expect((second.items as CatalogTool[]).map((t) => t.qualifiedName)).toEqual(['src__b']);
+    expect(second.nextCursor).toBeNull();
+    expect(() => decodeCatalogCursor(first.nextCursor!, undefined)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+    expect(() => decodeCatalogCursor(first.nextCursor!, parseSearch('y'))).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
   });
 
   it('adds notConvertible for the LLM formats only', async () => {
-    reader.slice = { entries: [entry('src__a')], hasMore: false };
-    const mcp = await handler.execute(new SearchCatalogQuery(request({ format: 'mcp' })));
-    const openai = await handler.execute(new SearchCatalogQuery(request({ format: 'openai' })));
-    expect(mcp.notModified || 'notConvertible' in mcp.page).toBe(false);
-    expect(!openai.notModified && openai.page.notConvertible).toEqual([]);
-  });
-
-  it('reads a version once per view and filter until the catalog changes', async () => {
-    const first = await handler.execute(new SearchCatalogQuery(request({ format: 'mcp' })));
-    await handler.execute(new SearchCatalogQuery(request({ format: 'openai' })));
-    await handler.execute(new SearchCatalogQuery(request()));
-    await handler.execute(new SearchCatalogQuery(request()));
-    expect(reader.views).toEqual(['agent', 'admin']);
-
-    reader.catalogVersion = 'v2';
-    expect((await handler.execute(new SearchCatalogQuery(request({ format: 'mcp' }), first.etag))).notModified).toBe(true);
-    versions.handle();
-    expect((await handler.execute(new SearchCatalogQuery(request({ format: 'mcp' }), first.etag))).notModified).toBe(false);
+    const mcp = await page(request({ format: 'mcp' }));
+    const openai = await page(request({ format: 'openai' }));
+    expect('notConvertible' in mcp).toBe(false);
+    expect(openai.notConvertible).toEqual([]);
   });
 });

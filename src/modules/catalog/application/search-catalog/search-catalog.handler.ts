@@ -1,33 +1,86 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { CatalogCursor, CatalogTool } from '../../domain/catalog.js';
 import { catalogEtag, ifNoneMatchHits } from '../../domain/catalog-etag.js';
+import type { CatalogSnapshot } from '../../domain/catalog-snapshot.js';
 import { formatTools } from '../../domain/tool-formats.js';
+import type { SearchHit } from '../../domain/tool-search.js';
 import { encodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader } from '../catalog-reader.js';
-import { CatalogVersions } from '../catalog-versions.js';
+import { CatalogSnapshots } from '../catalog-snapshots.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 
+interface Slice {
+  entries: CatalogTool[];
+  /** The rank of the last entry, when searching. */
+  lastRank?: string;
+  hasMore: boolean;
+}
+
+/**
+ * SearchCatalog over the catalog's snapshot: the tools the filter admits, by qualified name, or
+ * found by the one search (ToolSearchIndex, which the MCP gateway's search_tools ranks with too)
+ * by rank then name. The ETag is the snapshot's version of the listing; the admin view also shows
+ * each tool's stored times, read with the page, which its tag covers.
+ */
 @QueryHandler(SearchCatalogQuery)
 export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, CatalogAnswer> {
   constructor(
+    @Inject(CatalogSnapshots) private readonly snapshots: CatalogSnapshots,
     @Inject(CatalogReader) private readonly reader: CatalogReader,
-    @Inject(CatalogVersions) private readonly versions: CatalogVersions,
   ) {}
 
   async execute({ request, ifNoneMatch }: SearchCatalogQuery): Promise<CatalogAnswer> {
-    // The version is read before the page: the page is then at least as new as the tag it gets,
-    // so a tag never vouches for rows older than the ones it was computed from.
-    const version = await this.versions.version(request.filter, request.format === 'admin' ? 'admin' : 'agent');
+    const snapshot = await this.snapshots.snapshot();
+    const admin = request.format === 'admin';
+    const slice = page(snapshot, request);
+    let version = snapshot.version(request.filter, admin ? 'admin' : 'agent');
+    if (admin) {
+      slice.entries = await this.withStoredTimes(slice.entries);
+      version += slice.entries.map((tool) => `\n${tool.id} ${tool.firstSeenAt} ${tool.lastSeenAt} ${tool.updatedAt}`).join('');
+    }
     const etag = catalogEtag(etagKey(request), version);
     if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
 
-    const slice = await this.reader.search({ filter: request.filter, search: request.search, after: request.after, limit: request.limit });
     const last = slice.entries.at(-1);
-    const nextCursor =
-      slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.ranks?.at(-1) }, request.search) : null;
+    const nextCursor = slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.lastRank }, request.search) : null;
     const { items, notConvertible } = formatTools(slice.entries, request.format, request.strict);
     return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
   }
+
+  /** The tools with their times as stored now (a refresh that changed nothing moved them without a new snapshot). */
+  private async withStoredTimes(tools: CatalogTool[]): Promise<CatalogTool[]> {
+    const times = await this.reader.readTimes(tools.map((tool) => tool.id));
+    return tools.map((tool) => {
+      const stored = times.get(tool.id);
+      return stored ? { ...tool, ...stored } : tool;
+    });
+  }
+}
+
+function page(snapshot: CatalogSnapshot, { filter, search, after, limit }: CatalogRequest): Slice {
+  if (!search) {
+    const entries = snapshot.list(filter, after?.name, limit + 1);
+    return { entries: entries.slice(0, limit), hasMore: entries.length > limit };
+  }
+  const hits = snapshot.search(search, filter);
+  const start = after ? firstAfter(hits, after) : 0;
+  const taken = hits.slice(start, start + limit);
+  return { entries: taken.map((hit) => hit.tool), lastRank: taken.at(-1)?.score.toFixed(6), hasMore: start + limit < hits.length };
+}
+
+/** Where the hits after the cursor begin, in their order: rank descending, then qualified name. */
+function firstAfter(hits: readonly SearchHit[], after: CatalogCursor): number {
+  const rank = Number(after.rank ?? '0');
+  const isAfter = (hit: SearchHit) => hit.score < rank || (hit.score === rank && hit.tool.qualifiedName > after.name);
+  let low = 0;
+  let high = hits.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (isAfter(hits[mid]!)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** Everything of the request that shapes the body, in a fixed order. */

@@ -1,11 +1,12 @@
 import { Query } from '@nestjs/cqrs';
-import type { CatalogCursor, CatalogFilter, CatalogFormat, CatalogSearchText, NotConvertible } from '../../domain/catalog.js';
+import type { CatalogCursor, CatalogFilter, CatalogFormat, NotConvertible } from '../../domain/catalog.js';
+import type { SearchQuery } from '../../domain/tool-search.js';
 import type { FormattedTool } from '../../domain/tool-formats.js';
 
 /** A catalog listing, as `GET /api/v1/tools` takes it (already validated). */
 export interface CatalogRequest {
   filter: CatalogFilter;
-  search?: CatalogSearchText;
+  search?: SearchQuery;
   format: CatalogFormat;
   /** OpenAI strict mode; only with the openai formats. */
   strict: boolean;

@@ -31,8 +31,18 @@ export interface ExecuteToolInput {
   requestId?: string;
 }
 
-/** One call of one tool, from REST or MCP; answers the execution record, already durable. */
-export class ExecuteToolCommand extends Command<ExecutionRecord> {
+/**
+ * What a call answers: its execution record, already durable, and the output schema of the tool
+ * definition it called (null when it has none or the call named no tool), for the codecs that
+ * shape a result by it.
+ */
+export interface ExecutedCall {
+  record: ExecutionRecord;
+  outputSchema: Record<string, unknown> | null;
+}
+
+/** One call of one tool, from REST or MCP: every entry point runs this one command (see ExecuteToolHandler). */
+export class ExecuteToolCommand extends Command<ExecutedCall> {
   constructor(
     readonly input: ExecuteToolInput,
     readonly caller: ExecutionCaller,

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { ToolView } from '../tool-view.js';
+import type { CatalogTool } from '../../domain/tool-definition.js';
 
-export class GetToolQuery extends Query<ToolView> {
+export class GetToolQuery extends Query<CatalogTool> {
   constructor(readonly qualifiedName: string) {
     super();
   }

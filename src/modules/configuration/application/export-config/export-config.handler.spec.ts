@@ -1,0 +1,39 @@
+import { anApiKey } from '../../../access/testing/builders.js';
+import { InMemoryApiKeyRepository } from '../../../access/testing/in-memory-api-key-repository.js';
+import { aRemoteSource, aSource } from '../../../sources/testing/builders.js';
+import { InMemorySourceRepository } from '../../../sources/testing/in-memory-source-repository.js';
+import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
+import { ExportConfigHandler } from './export-config.handler.js';
+import { ExportConfigQuery } from './export-config.query.js';
+
+const sources = [
+  aSource({ name: 'zeta', env: { TOKEN: 'typed-in-token', API: '${secret:API}' }, timeoutMs: 5000 }),
+  aRemoteSource({ name: 'alpha', url: 'https://mcp.example.com/mcp?token=abc', headers: { Authorization: 'Bearer ${secret:TOKEN}' } }),
+  aSource({ name: 'removed', deletedAt: new Date('2026-01-01T00:00:00Z') }),
+];
+
+function exporter(keys = [anApiKey('agent', { scope: { tools: ['alpha__*'] } }), anApiKey('revoked', { revokedAt: new Date('2026-01-01T00:00:00Z') })]) {
+  const handler = new ExportConfigHandler(new InMemorySourceRepository(sources), new InMemoryApiKeyRepository(keys), new FixedClock('2026-01-02T00:00:00Z'));
+  return (includeKeys: boolean) => handler.execute(new ExportConfigQuery(includeKeys));
+}
+
+describe('ExportConfigHandler', () => {
+  it('exports the live sources by name as a file declares them, with ${stored} where a value must not be written', async () => {
+    const exported = await exporter()(false);
+    expect(exported).toEqual({
+      sources: [
+        { name: 'alpha', transport: 'streamable-http', url: '${stored}', headers: { Authorization: 'Bearer ${secret:TOKEN}' } },
+        { name: 'zeta', transport: 'stdio', command: 'node', args: ['/srv/demo/server.js'], env: { TOKEN: '${stored}', API: '${secret:API}' }, timeoutMs: 5000 },
+      ],
+    });
+    expect(JSON.stringify(exported)).not.toMatch(/typed-in-token|token=abc/);
+  });
+
+  it('adds the active keys, each with ${stored} for its key, only when asked', async () => {
+    expect(await exporter()(true)).toMatchObject({ keys: [{ name: 'agent', role: 'agent', allowedTools: ['alpha__*'], key: '${stored}' }] });
+  });
+
+  it('writes no keys: list without keys, since a file that has one manages them all', async () => {
+    expect(await exporter([])(true)).not.toHaveProperty('keys');
+  });
+});

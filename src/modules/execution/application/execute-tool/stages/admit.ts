@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { decideTool } from '../../../../access/domain/tool-scope.js';
+import { whyUnusable } from '../../../../catalog/domain/tool-usability.js';
+import { RateLimits } from '../../rate-limits.js';
+import type { Call } from '../call.js';
+import { refuse } from '../outcome.js';
+import type { StageVerdict } from './call-stage.js';
+
+/**
+ * Whether this caller may call this tool now, first reason first: its scope allows the tool
+ * (TOOL_NOT_ALLOWED, naming the rule; also when the channel already refused it the tool's source),
+ * its rate budgets and the tool's have a token left (RATE_LIMITED, with the budget and when to try
+ * again), and the tool can be used at all (whyUnusable: TOOL_DEPRECATED, SOURCE_DISABLED,
+ * TOOL_DISABLED, TOOL_UNUSABLE, READ_ONLY_SOURCE).
+ */
+@Injectable()
+export class AdmitStage {
+  constructor(@Inject(RateLimits) private readonly rateLimits: RateLimits) {}
+
+  async run(call: Call): Promise<StageVerdict> {
+    const { tool, source } = call.route!;
+    const { input } = call;
+    const decision = input.sourceRefusal !== undefined ? { allowed: false, rule: input.sourceRefusal } : decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
+    if (!decision.allowed) {
+      return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
+    }
+    const limited = await this.rateLimits.admit(call.command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
+    if (limited) {
+      const { scope, limitPerMinute, retryAfterMs } = limited;
+      const whose = scope === 'principal' ? 'This caller' : tool.qualifiedName;
+      return refuse(
+        'rejected',
+        'RATE_LIMITED',
+        `${whose} is over its rate limit of ${limitPerMinute} calls a minute.`,
+        true,
+        [{ path: scope === 'principal' ? 'principal' : 'source.rateLimitPerMinute', message: `at most ${limitPerMinute} calls a minute` }],
+        { retryAfterMs, rateLimit: { scope, limitPerMinute } },
+      );
+    }
+    const unusable = whyUnusable({ ...tool, source });
+    return unusable && refuse('rejected', unusable.code, unusable.message);
+  }
+}

@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js';
+import type { CallerSignal } from '../../../../../shared/caller-signal.js';
+import { Clock } from '../../../../../shared/unit-of-work.js';
+import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../../domain/retry-policy.js';
+import { InvocationFailure, ToolInvoker, type InvocationOutcome, type InvocationRequest } from '../../../domain/tool-invoker.port.js';
+import type { Call } from '../call.js';
+import { refuse, type Outcome, type Refusal } from '../outcome.js';
+import type { StageVerdict } from './call-stage.js';
+import { scrubbedListeners } from './scrub.js';
+
+/** Upstream JSON-RPC error data larger than this is not kept with the execution. */
+const MAX_RPC_DATA_CHARS = 8 * 1024;
+
+/**
+ * Sends the call (ToolInvoker) within its deadline, the caller's listeners hearing what the upstream
+ * says on the way (scrubbed), and retries what is safe to repeat — tools annotated readOnlyHint or
+ * idempotentHint, on transport failures only, at most 3 attempts with jittered backoff, within the
+ * deadline. Sets `call.outcome` (succeeded, tool_error or input_required) and tells the circuit how
+ * the upstream did (transport failures and timeouts count against it). Refuses when no result
+ * came: TIMEOUT, CANCELLED, UPSTREAM_PROTOCOL_ERROR (the upstream's JSON-RPC error, its code and
+ * small data kept), UPSTREAM_UNAVAILABLE.
+ */
+@Injectable()
+export class InvokeStage {
+  constructor(
+    @Inject(ToolInvoker) private readonly invoker: ToolInvoker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async run(call: Call): Promise<StageVerdict> {
+    const { tool } = call.route!;
+    const pass = call.pass!;
+    const { input } = call;
+    const listeners = scrubbedListeners(call.command.listeners, call.scrubber);
+    const retryable = isRetryable(tool.annotations);
+    for (let attempt = 1; ; attempt++) {
+      call.attempts = attempt;
+      const sentAt = performance.now();
+      let answer: InvocationOutcome;
+      try {
+        const request: InvocationRequest = {
+          target: call.target!,
+          toolName: tool.name,
+          arguments: call.arguments!,
+          timeoutMs: Math.max(1, pass.deadline - this.now()),
+          signal: pass.signal,
+          signalTimesOut: true,
+          maxResultBytes: this.config.maxResultBytes,
+          definition: { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? undefined },
+          inputResponses: input.inputResponses,
+          requestState: input.requestState,
+          clientCapabilities: input.clientCapabilities,
+          ...listeners,
+        };
+        answer = await this.invoker.invoke(request);
+      } catch (error) {
+        call.upstreamMs = (call.upstreamMs ?? 0) + (performance.now() - sentAt);
+        const failure = asFailure(error, call.command.signal, pass.timeoutMs);
+        const backoff = backoffMs(attempt);
+        if (failure.kind === 'transport' && retryable && attempt < MAX_ATTEMPTS && this.now() + backoff < pass.deadline && !pass.signal.aborted) {
+          await sleep(backoff);
+          continue;
+        }
+        if (failure.kind === 'transport' || failure.kind === 'timeout') pass.failed(this.now());
+        else pass.neutral();
+        return failureRefusal(failure, pass.timeoutMs);
+      }
+      call.upstreamMs = (call.upstreamMs ?? 0) + (performance.now() - sentAt);
+      pass.succeeded();
+      call.outcome = outcomeOf(answer);
+      if (answer.kind === 'result') call.measuredResult = call.outcome.result!;
+      return undefined;
+    }
+  }
+
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+}
+
+function outcomeOf(answer: InvocationOutcome): Outcome {
+  if (answer.kind === 'input_required') {
+    return {
+      status: 'input_required',
+      isError: false,
+      error: null,
+      result: { content: [], truncated: false, originalBytes: 0, inputRequests: answer.inputRequests, requestState: answer.requestState },
+    };
+  }
+  return {
+    status: answer.isError ? 'tool_error' : 'succeeded',
+    isError: answer.isError,
+    error: null,
+    result: {
+      content: answer.content,
+      structuredContent: answer.structuredContent,
+      ...(answer.meta ? { meta: answer.meta } : {}),
+      truncated: answer.truncated,
+      originalBytes: answer.originalBytes,
+    },
+  };
+}
+
+function asFailure(error: unknown, callerSignal: CallerSignal | undefined, timeoutMs: number): InvocationFailure {
+  if (error instanceof InvocationFailure) {
+    // An abort is the caller leaving unless the deadline passed.
+    if (error.kind === 'cancelled' && !callerSignal?.aborted) return new InvocationFailure('timeout', `timed out after ${timeoutMs} ms`);
+    return error;
+  }
+  return new InvocationFailure('transport', error instanceof Error ? error.message : String(error));
+}
+
+function failureRefusal(failure: InvocationFailure, timeoutMs: number): Refusal {
+  switch (failure.kind) {
+    case 'timeout':
+      return refuse('timeout', 'TIMEOUT', `The tool did not answer within ${timeoutMs} ms; the call was cancelled upstream.`, true);
+    case 'cancelled':
+      return refuse('cancelled', 'CANCELLED', 'The caller cancelled the call; it was cancelled upstream.');
+    case 'protocol': {
+      const { rpcCode, rpcData } = failure;
+      const details = rpcCode !== undefined ? [{ path: 'rpcCode', message: String(rpcCode) }] : undefined;
+      const upstream = rpcCode !== undefined ? { upstream: { code: rpcCode, ...(keptRpcData(rpcData) !== undefined ? { data: rpcData } : {}) } } : undefined;
+      return refuse('upstream_error', 'UPSTREAM_PROTOCOL_ERROR', `The upstream refused the call: ${failure.message}`, false, details, upstream);
+    }
+    default:
+      return refuse('upstream_error', 'UPSTREAM_UNAVAILABLE', `The upstream failed: ${failure.message}`, true);
+  }
+}
+
+/** Error data worth keeping with the record: present and small (the full answer is the upstream's business). */
+function keptRpcData(data: unknown): unknown {
+  if (data === undefined) return undefined;
+  const text = JSON.stringify(data);
+  return text !== undefined && text.length <= MAX_RPC_DATA_CHARS ? data : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

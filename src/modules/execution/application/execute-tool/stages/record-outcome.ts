@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js';
+import { activeTrace } from '../../../../../shared/active-trace.js';
+import { ExecutionRecorder, type ExecutionRecord, type ExecutionResult } from '../../../../executions/domain/execution.js';
+import { storableCopy } from '../../../domain/storable-json.js';
+import { limitResult } from '../../../domain/tool-result.js';
+import type { Call } from '../call.js';
+import type { Outcome } from '../outcome.js';
+
+/**
+ * Writes the call's execution record — the arguments redacted, the scrubbed outcome, its attempts
+ * and duration — and resolves once it is durable: the caller's answer waits for its own record.
+ * Answers the record as the caller gets it. The stored copy has its result capped to
+ * TOOLPLANE_STORED_RESULT_BYTES and whatever PostgreSQL cannot hold escaped, so that a call that ran
+ * is always on the record. Refuses nothing (a record that cannot be written fails the call).
+ */
+@Injectable()
+export class RecordOutcomeStage {
+  constructor(
+    @Inject(ExecutionRecorder) private readonly recorder: ExecutionRecorder,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async run(call: Call, outcome: Outcome): Promise<ExecutionRecord> {
+    const { route, command } = call;
+    const answer: ExecutionRecord = {
+      id: call.id,
+      toolId: route?.tool.id ?? null,
+      qualifiedName: call.input.qualifiedName.slice(0, 200),
+      sourceId: route?.source.id ?? null,
+      sourceName: route?.source.name ?? null,
+      definitionHash: route?.tool.definitionHash ?? null,
+      caller: command.caller,
+      channel: command.channel,
+      arguments: call.recordedArguments,
+      ...outcome,
+      attempts: call.attempts,
+      startedAt: call.startedAt,
+      durationMs: Math.round((performance.now() - call.began) * 1000) / 1000,
+      traceId: activeTrace.current()?.traceId ?? null,
+    };
+    await this.recorder.record(this.forStorage(answer, call));
+    return answer;
+  }
+
+  /** The copy the history keeps: the result capped, and whatever PostgreSQL cannot hold escaped. */
+  private forStorage(record: ExecutionRecord, call: Call): ExecutionRecord {
+    let stored = record;
+    const { result } = record;
+    if (result && result.content.length > 0 && !this.knownToFit(result, call)) {
+      const capped = limitResult({ isError: record.isError, content: result.content, structuredContent: result.structuredContent }, this.config.storedResultBytes);
+      if (capped.truncated) {
+        stored = { ...record, result: { ...result, content: capped.content, structuredContent: capped.structuredContent, truncated: true, originalBytes: Math.max(capped.originalBytes, result.originalBytes) } };
+      }
+    }
+    return {
+      ...stored,
+      arguments: storableCopy(stored.arguments),
+      result: stored.result && storableCopy(stored.result),
+      error: stored.error && storableCopy(stored.error),
+    };
+  }
+
+  /**
+   * Whether the result is the upstream's, untouched since (nothing scrubbed or replaced), and its
+   * size, which the invoker measured, within the stored cap: then it is not serialized again to
+   * be measured.
+   */
+  private knownToFit(result: ExecutionResult, call: Call): boolean {
+    return result === call.measuredResult && !result.truncated && result.originalBytes <= this.config.storedResultBytes;
+  }
+}
