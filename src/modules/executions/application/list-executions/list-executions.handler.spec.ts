@@ -10,7 +10,7 @@ function setup(executions: ExecutionView[]) {
   const reads = new InMemoryExecutionReads(executions);
   const handler = new ListExecutionsHandler(reads);
   const list = (limit: number, cursor?: string, filter: ExecutionFilter = {}) => handler.execute(new ListExecutionsQuery(filter, cursor, limit));
-  /** Every page from the first, following the cursors. */
+  /** The ids of every page from the first, following the cursors (a cursor leading back fails, not loops). */
   const walk = async (limit: number, filter: ExecutionFilter = {}) => {
     const pages: string[][] = [];
     let cursor: string | undefined;
@@ -18,6 +18,7 @@ function setup(executions: ExecutionView[]) {
       const page = await list(limit, cursor, filter);
       pages.push(page.items.map((e) => e.id));
       cursor = page.nextCursor ?? undefined;
+      if (pages.length > 100) throw new Error(`the cursors lead on past 100 pages: ${JSON.stringify(pages.slice(0, 5))}`);
     } while (cursor);
     return pages;
   };
