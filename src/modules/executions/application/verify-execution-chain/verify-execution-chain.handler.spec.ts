@@ -92,14 +92,13 @@ describe('VerifyExecutionChainHandler', () => {
   });
 
   it('walks a long chain a thousand links at a time, each batch after the last', async () => {
-    const f = setup(2500);
+    const f = setup(1001);
 
-    expect(await f.verify()).toMatchObject({ intact: true, events: 2500, head: { seq: 2500 } });
+    expect(await f.verify()).toMatchObject({ intact: true, events: 1001, head: { seq: 1001 } });
     expect(f.reads.linkReads).toEqual([
       { afterSeq: 0, limit: 1000 },
       { afterSeq: 1000, limit: 1000 },
-      { afterSeq: 2000, limit: 1000 },
-      { afterSeq: 2500, limit: 1000 },
+      { afterSeq: 1001, limit: 1000 },
     ]);
   });
 

@@ -63,8 +63,14 @@ describe('PutSecretHandler', () => {
   });
 
   it('takes any name and value it is given: stores a well-formed one as given, refuses the rest, and never answers or audits the value', async () => {
-    const name = fc.oneof(fc.stringMatching(SECRET_NAME_PATTERN), fc.string({ maxLength: 140 }), fc.string({ unit: 'binary', maxLength: 20 }));
-    const value = fc.oneof(fc.string({ unit: 'binary', minLength: 8 }), fc.constant(''), fc.string({ unit: 'grapheme', maxLength: 5 }));
+    const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'];
+    const wellFormed = fc
+      .tuple(fc.constantFrom(...letters), fc.string({ unit: fc.constantFrom(...letters, ...'0123456789.-'), maxLength: 130 }))
+      .map(([first, rest]) => first + rest);
+    // Graphemes reach past the BMP; lone surrogates arrive through JSON escapes.
+    const anyUnit = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), fc.constantFrom('\ud800', '\udfff', '\u0000'));
+    const name = fc.oneof(wellFormed, fc.string({ maxLength: 140 }), fc.string({ unit: anyUnit, maxLength: 20 }));
+    const value = fc.oneof(fc.string({ unit: anyUnit, minLength: 8 }), fc.constant(''), fc.string({ unit: anyUnit, maxLength: 5 }));
     await fc.assert(
       fc.asyncProperty(name, value, async (name, value) => {
         const f = setup();
@@ -85,7 +91,7 @@ describe('PutSecretHandler', () => {
           expect(JSON.stringify(f.audit.events)).not.toContain(JSON.stringify(value).slice(1, -1));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
