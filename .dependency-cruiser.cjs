@@ -95,10 +95,10 @@ module.exports = {
     },
     {
       name: 'testing-in-specs-only',
-      comment: "a module's in-memory fakes of its ports (testing/) serve specs and benchmarks, never the code that runs",
+      comment: 'the in-memory fakes (src/shared/testing, src/upstream/testing, src/modules/*/testing) serve specs and benchmarks, never the code that runs',
       severity: 'error',
       from: { path: '^src/', pathNot: '/testing/' },
-      to: { path: '^src/(modules/[^/]+/|shared/)testing/' },
+      to: { path: '^src/(modules/[^/]+/|shared/|upstream/)testing/' },
     },
     {
       name: 'sdk-client-in-upstream-only',
@@ -118,7 +118,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // Specs may reach across layers to build what they test; the rules hold the code that runs.
-    exclude: { path: '(^dist/|\\.d\\.ts$|\\.spec\\.ts$)' },
+    exclude: { path: '(^dist/|\\.d\\.ts$|\\.(e2e-)?spec\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'] },

@@ -34,17 +34,4 @@ describe('LiteralReplacer', () => {
       { numRuns: 500 },
     );
   });
-
-  it('takes time linear in the text, however the text and the literals repeat themselves', () => {
-    const text = 'a'.repeat(1_000_000);
-    const cost = (literal: string) => {
-      const replacer = new LiteralReplacer(new Map([[literal, 'x']]));
-      const started = performance.now();
-      expect(replacer.replace(text)).toBe(text);
-      return performance.now() - started;
-    };
-    cost('a'.repeat(9) + 'b');
-    // Compared character by character at each position, the long literal would cost about 100 times the short one.
-    expect(cost('a'.repeat(1000) + 'b')).toBeLessThan(5 * cost('a'.repeat(9) + 'b') + 100);
-  });
 });

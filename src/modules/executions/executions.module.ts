@@ -10,6 +10,7 @@ import { WorkMetrics } from '../../shared/work-metrics.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { AuditSigner } from '../audit/domain/audit-chain.js';
 import { AuditLog } from '../audit/domain/audit-event.js';
+import { ExecutionReads } from './application/execution-reads.js';
 import { ExecutionStatsHandler } from './application/execution-stats/execution-stats.handler.js';
 import { GetExecutionHandler } from './application/get-execution/get-execution.handler.js';
 import { ListExecutionsHandler } from './application/list-executions/list-executions.handler.js';
@@ -20,6 +21,7 @@ import { ExecutionPurger } from './infrastructure/execution-purger.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { StartedCallJournal } from './infrastructure/started-call-journal.js';
+import { TypeormExecutionReads } from './infrastructure/typeorm-execution-reads.js';
 import { ExecutionsController } from './interface/executions.controller.js';
 
 /**
@@ -78,6 +80,7 @@ import { ExecutionsController } from './interface/executions.controller.js';
             }),
       inject: [DATABASE, TypeormUnitOfWork, AuditLog, AuditSigner, WorkMetrics, Clock, APP_CONFIG],
     },
+    { provide: ExecutionReads, useFactory: (uow: TypeormUnitOfWork) => new TypeormExecutionReads(uow), inject: [TypeormUnitOfWork] },
     VerifyExecutionChainHandler,
     ListExecutionsHandler,
     GetExecutionHandler,

@@ -45,14 +45,6 @@ describe('jsonNestingDepth', () => {
     expect(jsonNestingDepth('"[[[\\"[[["')).toBe(0);
     expect(jsonNestingDepth('{"a\\\\":[{}]}')).toBe(3);
   });
-
-  it('scans a megabyte body in a few milliseconds', () => {
-    const body = JSON.stringify({ arguments: { items: Array.from({ length: 20_000 }, (_, i) => ({ id: i, text: `item ${i} [with] "quotes"` })) } });
-    expect(body.length).toBeGreaterThan(800_000);
-    const started = performance.now();
-    for (let i = 0; i < 10; i++) jsonNestingDepth(body, MAX_BODY_DEPTH);
-    expect((performance.now() - started) / 10).toBeLessThan(20);
-  });
 });
 
 describe('jsonShape', () => {

@@ -1,9 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { decideSandbox, sandboxPolicy, SandboxUnavailableError } from './sandbox-probe.js';
+import { checkOutPlugin as checkout } from '../testing/plugin-checkout.js';
 import { sandboxedLaunch, type SandboxPolicy } from './sandbox.js';
 
 const policy: SandboxPolicy = { bwrapPath: '/usr/bin/bwrap', hiddenPaths: ['/'], runAs: { uid: 65534, gid: 65534 } };
@@ -61,24 +60,6 @@ describe('sandboxedLaunch', () => {
     }
   });
 
-  /** A package checked out under /tmp: a named root, a dependency in its node_modules, a script beside a sibling module. */
-  const checkout = (dir: string) => {
-    const files: Record<string, string> = {
-      'package.json': JSON.stringify({ name: 'plugin-under-tmp', type: 'module' }),
-      'node_modules/greeting/package.json': JSON.stringify({ name: 'greeting', type: 'module', exports: './index.js' }),
-      'node_modules/greeting/index.js': "export const greeting = 'hello';\n",
-      'dist/package.json': JSON.stringify({ type: 'module' }),
-      'dist/sibling.js': "export const from = 'sibling';\n",
-      'dist/server.js': "import { greeting } from 'greeting';\nimport { from } from './sibling.js';\nprocess.stdout.write(`${greeting} from ${from}`);\n",
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
-    // Readable by the sandbox user, as an operator makes a plugin's files.
-    for (const path of [dir, join(dir, 'node_modules'), join(dir, 'node_modules/greeting'), join(dir, 'dist')]) chmodSync(path, 0o755);
-  };
-
   it("binds a script's package root under /tmp (the nearest package.json naming a package), not the script alone", () => {
     const dir = mkdtempSync('/tmp/sandbox-spec-');
     try {
@@ -135,19 +116,6 @@ describe('sandboxedLaunch', () => {
     }
   });
 
-  it('reads no package.json that is not a file (a FIFO would block)', () => {
-    const dir = mkdtempSync('/tmp/sandbox-spec-');
-    try {
-      mkdirSync(join(dir, 'app'));
-      writeFileSync(join(dir, 'app/server.mjs'), '');
-      execFileSync('mkfifo', [join(dir, 'package.json')]);
-      const args = sandboxedLaunch({ ...policy, hiddenPaths: [] }, { ...base, cwd: undefined, args: [join(dir, 'app/server.mjs')] }).args;
-      expect(args.join(' ')).toContain(`--ro-bind ${join(dir, 'app')} ${join(dir, 'app')}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it('finds a package root whatever package.json files hold (foreign text never breaks a launch)', () => {
     const dir = mkdtempSync('/tmp/sandbox-spec-');
     try {
@@ -186,22 +154,6 @@ describe('sandboxedLaunch', () => {
     }
   });
 
-  it('runs a plugin under /tmp that imports a sibling module and a dependency from its node_modules', () => {
-    const dir = mkdtempSync('/tmp/sandbox-spec-');
-    try {
-      chmodSync(dir, 0o755);
-      checkout(join(dir, 'checkout'));
-      chmodSync(join(dir, 'checkout'), 0o755);
-      const status = decideSandbox({ mode: 'required', bwrapPath: '/usr/bin/bwrap', dataDir: '/nonexistent-data', uid: 65534, gid: 65534, currentUid: process.getuid?.() ?? 1000 });
-      if (!status.enabled) throw new Error('no sandbox');
-      const launch = sandboxedLaunch(status.policy, { command: process.execPath, args: [join(dir, 'checkout/dist/server.js')], env: { PATH: process.env.PATH ?? '' } });
-      const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: 'utf8', timeout: 20_000 });
-      expect({ stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({ stdout: 'hello from sibling', stderr: '', status: 0 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it('hides the data directory inside a bound package root, then binds the source’s home writable at its own path as HOME', () => {
     const dir = mkdtempSync('/tmp/sandbox-spec-');
     try {
@@ -224,25 +176,5 @@ describe('sandboxedLaunch', () => {
     expect(sandboxedLaunch(policy, base).env).toMatchObject({ HOME: '/tmp', TMPDIR: '/tmp', PATH: '/usr/bin' });
     const declared = sandboxedLaunch(policy, { ...base, env: { ...base.env, HOME: '/srv/home' } }, { declaredEnv: ['HOME'] });
     expect(declared.env.HOME).toBe('/srv/home');
-  });
-});
-
-describe('decideSandbox', () => {
-  const options = { mode: 'auto' as const, bwrapPath: '/usr/bin/bwrap', dataDir: '/nonexistent-data', uid: 65534, gid: 65534, currentUid: process.getuid?.() ?? 1000 };
-
-  it('is off when configured off, without probing', () => {
-    expect(decideSandbox({ ...options, mode: 'off', bwrapPath: '/nope' })).toEqual({ enabled: false, reason: 'TOOLPLANE_SANDBOX=off', fix: expect.stringContaining('unset TOOLPLANE_SANDBOX') });
-  });
-
-  it('reports a missing bwrap (auto) or refuses to start (required)', () => {
-    const status = decideSandbox({ ...options, bwrapPath: '/nonexistent/bwrap' });
-    expect(status).toEqual({ enabled: false, reason: expect.stringContaining('/nonexistent/bwrap not found'), fix: expect.stringContaining('apt-get install bubblewrap') });
-    expect(() => decideSandbox({ ...options, mode: 'required', bwrapPath: '/nonexistent/bwrap' })).toThrow(SandboxUnavailableError);
-    expect(decideSandbox({ ...options, platform: 'darwin' })).toEqual({ enabled: false, reason: expect.stringContaining('needs Linux'), fix: expect.stringContaining('trusted code') });
-  });
-
-  it('enables bubblewrap after a real trial run on this machine', () => {
-    const status = decideSandbox({ ...options, mode: 'required' });
-    expect(status).toEqual({ enabled: true, policy: sandboxPolicy(options) });
   });
 });

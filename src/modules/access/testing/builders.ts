@@ -8,12 +8,12 @@ export function aKeyValue(seed: string): string {
   return `tp_${createHash('sha256').update(seed).digest('base64url')}`;
 }
 
-/** An active agent key named `name`, stored as Toolplane stores the key `aKeyValue(name)`, with `overrides`. */
+/** An active agent key named `name` with a uuid of its own, stored as Toolplane stores the key `aKeyValue(name)`, with `overrides`. */
 export function anApiKey(name: string, overrides: Partial<ApiKey> = {}): ApiKey {
   made += 1;
   const key = aKeyValue(name);
   return {
-    id: `key-${made}`,
+    id: `00000000-0000-4000-b000-${made.toString(16).padStart(12, '0')}`,
     name,
     owner: null,
     role: 'agent',

@@ -1,8 +1,9 @@
 import { ApiKeyRepository, keyState, type ApiKey } from '../domain/api-key.js';
 
-/** API keys kept in memory: copies in and out, newest first in lists, active ones oldest first. */
+/** API keys kept in memory: copies in and out, newest first in lists, active ones oldest first; keeps the ids looked up. */
 export class InMemoryApiKeyRepository extends ApiKeyRepository {
   private readonly rows = new Map<string, ApiKey>();
+  readonly lookedUp: string[] = [];
 
   constructor(keys: readonly ApiKey[] = []) {
     super();
@@ -25,6 +26,7 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
   }
 
   async findById(id: string): Promise<ApiKey | undefined> {
+    this.lookedUp.push(id);
     return this.stored(id);
   }
 

@@ -12,7 +12,7 @@ const READ_ONLY_HINT = `(CASE jsonb_typeof(t.annotations -> 'readOnlyHint') WHEN
 /**
  * The SQL twin of isUsable (domain/tool-usability.ts): an active, enabled tool of an enabled
  * source, whose arguments Toolplane can check, and — on a read-only source — annotated
- * `readOnlyHint: true`. `usable-tool-sql.spec.ts` holds the two equal over any state of a tool and
+ * `readOnlyHint: true`. `usable-tool-sql.e2e-spec.ts` holds the two equal over any state of a tool and
  * its source.
  */
 export const USABLE_TOOL = `(t.status = 'active' AND s.enabled AND t.enabled AND t.unusable_reason IS NULL AND (NOT s.read_only OR ${READ_ONLY_HINT}))`;

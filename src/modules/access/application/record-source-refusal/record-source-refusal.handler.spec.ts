@@ -1,21 +1,7 @@
-import { AuditLog, type AuditEvent } from '../../../audit/domain/audit-event.js';
-import { Clock } from '../../../../shared/unit-of-work.js';
+import { RecordingAuditLog } from '../../../audit/testing/recording-audit-log.js';
+import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
 import { RecordSourceRefusalCommand, type SourceRefusal } from './record-source-refusal.command.js';
 import { RecordSourceRefusalHandler, REFUSAL_EVENT_INTERVAL_MS } from './record-source-refusal.handler.js';
-
-class MemoryAuditLog extends AuditLog {
-  readonly events: Omit<AuditEvent, 'id' | 'occurredAt'>[] = [];
-  async record(event: Omit<AuditEvent, 'id' | 'occurredAt'>): Promise<void> {
-    this.events.push(event);
-  }
-}
-
-class ManualClock extends Clock {
-  at = 1_000_000;
-  now(): Date {
-    return new Date(this.at);
-  }
-}
 
 describe('RecordSourceRefusalHandler', () => {
   const refusal = (method: string, principalId = 'key-1'): SourceRefusal => ({
@@ -30,8 +16,8 @@ describe('RecordSourceRefusalHandler', () => {
   });
 
   it('writes a refusal as an audit event naming the principal, the source, the method and the rule', async () => {
-    const audit = new MemoryAuditLog();
-    await new RecordSourceRefusalHandler(audit, new ManualClock()).execute(new RecordSourceRefusalCommand(refusal('resources/read')));
+    const audit = new RecordingAuditLog();
+    await new RecordSourceRefusalHandler(audit, new FixedClock()).execute(new RecordSourceRefusalCommand(refusal('resources/read')));
     expect(audit.events).toEqual([
       {
         actor: 'key-1',
@@ -47,8 +33,8 @@ describe('RecordSourceRefusalHandler', () => {
   });
 
   it('writes one event a minute per principal, source and method, the next one counting those left out', async () => {
-    const audit = new MemoryAuditLog();
-    const clock = new ManualClock();
+    const audit = new RecordingAuditLog();
+    const clock = new FixedClock();
     const handler = new RecordSourceRefusalHandler(audit, clock);
     const refuse = (method: string, principalId?: string) => handler.execute(new RecordSourceRefusalCommand(refusal(method, principalId)));
     for (let i = 0; i < 5; i++) await refuse('resources/read');
@@ -56,14 +42,14 @@ describe('RecordSourceRefusalHandler', () => {
     await refuse('resources/read', 'key-2');
     expect(audit.events.map((event) => `${event.actor} ${String(event.details.method)}`)).toEqual(['key-1 resources/read', 'key-1 prompts/get', 'key-2 resources/read']);
 
-    clock.at += REFUSAL_EVENT_INTERVAL_MS - 1;
+    clock.advance(REFUSAL_EVENT_INTERVAL_MS - 1);
     await refuse('resources/read');
     expect(audit.events).toHaveLength(3);
-    clock.at += 1;
+    clock.advance(1);
     await refuse('resources/read');
     expect(audit.events).toHaveLength(4);
     expect(audit.events[3]!.details).toMatchObject({ method: 'resources/read', omittedSincePrevious: 5 });
-    clock.at += REFUSAL_EVENT_INTERVAL_MS;
+    clock.advance(REFUSAL_EVENT_INTERVAL_MS);
     await refuse('resources/read');
     expect(audit.events[4]!.details.omittedSincePrevious).toBeUndefined();
   });

@@ -22,9 +22,21 @@ export interface AuditEventPage {
   nextCursor: string | null;
 }
 
+export interface AuditEventFilter {
+  action?: string;
+  targetType?: string;
+  /** Target id or name. */
+  target?: string;
+  actor?: string;
+  /** Occurred at or after. */
+  since?: Date;
+  /** Occurred before. */
+  until?: Date;
+}
+
 export class ListAuditEventsQuery extends Query<AuditEventPage> {
   constructor(
-    readonly filter: { action?: string; targetType?: string; target?: string; actor?: string; since?: Date; until?: Date },
+    readonly filter: AuditEventFilter,
     readonly cursor: string | undefined,
     readonly limit: number,
   ) {

@@ -1,11 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { EntityManager } from 'typeorm';
-import { TypeormUnitOfWork } from '../../../../shared/database/typeorm-unit-of-work.js';
 import { AuditSigner, ChainVerifier, type ChainVerdict } from '../../../audit/domain/audit-chain.js';
 import { EXECUTION_CHAIN_RULES, type ChainedExecution } from '../../domain/execution-chain.js';
 import { anchorDigest, type ChainAnchor } from '../../domain/execution-retention.js';
-import { ANCHOR_COLUMNS, RECORD_COLUMNS, toAnchor, toChainedExecution, type AnchorRow, type LinkRow } from '../../infrastructure/execution-chain-rows.js';
+import { ExecutionReads, type ExecutionChainSnapshot } from '../execution-reads.js';
 import { ExecutionChainReport, VerifyExecutionChainQuery } from './verify-execution-chain.query.js';
 
 const BATCH = 1000;
@@ -13,29 +11,21 @@ const BATCH = 1000;
 @QueryHandler(VerifyExecutionChainQuery)
 export class VerifyExecutionChainHandler implements IQueryHandler<VerifyExecutionChainQuery, ExecutionChainReport> {
   constructor(
-    @Inject(TypeormUnitOfWork) private readonly uow: TypeormUnitOfWork,
+    @Inject(ExecutionReads) private readonly reads: ExecutionReads,
     @Inject(AuditSigner) private readonly signer: AuditSigner,
   ) {}
 
-  /** One snapshot throughout (repeatable read): a purge or a seal committing meanwhile is not seen half done. */
+  /** One snapshot throughout: a purge or a seal committing meanwhile is not seen half done. */
   execute(): Promise<ExecutionChainReport> {
-    return this.uow.manager().dataSource.transaction('REPEATABLE READ', async (db) => {
-      await db.query('SET TRANSACTION READ ONLY');
-      const [anchorRow] = (await db.query(`SELECT ${ANCHOR_COLUMNS} FROM execution_chain_anchor`)) as AnchorRow[];
-      const anchor = toAnchor(anchorRow);
-      const verdict = this.anchorProblem(anchor) ?? (await this.walk(db, anchor));
-      const [counts] = (await db.query(
-        `SELECT (SELECT count(*) FROM execution_chain_pending)::int AS pending,
-                count(*)::int AS unlinked, min(e.id::text) AS first_id
-           FROM executions e
-          WHERE NOT EXISTS (SELECT 1 FROM execution_chain c WHERE c.execution_id = e.id)
-            AND NOT EXISTS (SELECT 1 FROM execution_chain_pending p WHERE p.execution_id = e.id)`,
-      )) as { pending: number; unlinked: number; first_id: string | null }[];
+    return this.reads.readChain(async (chain) => {
+      const anchor = await chain.anchor();
+      const verdict = this.anchorProblem(anchor) ?? (await this.walk(chain, anchor));
+      const unchained = await chain.unchained();
       return {
         ...verdict,
-        intact: verdict.intact && counts!.unlinked === 0,
-        pending: counts!.pending,
-        unlinked: { count: counts!.unlinked, firstId: counts!.first_id },
+        intact: verdict.intact && unchained.unlinked === 0,
+        pending: unchained.pending,
+        unlinked: { count: unchained.unlinked, firstId: unchained.firstUnlinkedId },
         retention:
           anchor.seq > 0
             ? { purgedThrough: anchor.seq, hash: anchor.hash, purgedCount: anchor.purgedCount, purgedBefore: anchor.purgedBefore?.toISOString() ?? null }
@@ -47,18 +37,13 @@ export class VerifyExecutionChainHandler implements IQueryHandler<VerifyExecutio
   }
 
   /** Links from the anchor on, each beside its record. */
-  private async walk(db: EntityManager, anchor: ChainAnchor): Promise<ChainVerdict> {
+  private async walk(chain: ExecutionChainSnapshot, anchor: ChainAnchor): Promise<ChainVerdict> {
     const verifier = new ChainVerifier<ChainedExecution>(this.signer, EXECUTION_CHAIN_RULES, anchor);
     let after = anchor.seq;
     for (;;) {
-      const rows: LinkRow[] = await db.query(
-        `SELECT c.seq, c.execution_id, c.prev_hash, c.hash, c.signature, c.key_id, ${RECORD_COLUMNS}
-           FROM execution_chain c LEFT JOIN executions e ON e.id = c.execution_id
-          WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
-        [after, BATCH],
-      );
-      if (rows.length === 0 || !verifier.feed(rows.map(toChainedExecution))) break;
-      after = Number(rows.at(-1)!.seq);
+      const links = await chain.links(after, BATCH);
+      if (links.length === 0 || !verifier.feed(links)) break;
+      after = links.at(-1)!.seq;
       // Other requests get a turn between batches of a long history.
       await new Promise((resolve) => setImmediate(resolve));
     }

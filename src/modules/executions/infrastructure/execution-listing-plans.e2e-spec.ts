@@ -4,8 +4,9 @@ import { DataSource, type Logger } from 'typeorm';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import { ExecutionIndexesAscending1797200000000 } from '../../../../migrations/1797200000000-execution-indexes-ascending.js';
-import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
-import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
+import { TypeormExecutionReads } from './typeorm-execution-reads.js';
+import { ListExecutionsHandler } from '../application/list-executions/list-executions.handler.js';
+import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
@@ -62,7 +63,7 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
       [ROWS],
     );
     await dataSource.query('ANALYZE executions');
-    list = new ListExecutionsHandler(new TypeormUnitOfWork(dataSource));
+    list = new ListExecutionsHandler(new TypeormExecutionReads(new TypeormUnitOfWork(dataSource)));
   });
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { Ed25519AuditSigner } from '../../audit/infrastructure/ed25519-audit-sig
 import { ExecutionChainSealer } from './execution-chain-sealer.js';
 import { ExecutionPurger, RETENTION_ACTOR } from './execution-purger.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
+import { TypeormExecutionReads } from './typeorm-execution-reads.js';
 import { TypeormAuditLog } from '../../audit/infrastructure/typeorm-audit-log.js';
 
 const DAY = 86_400_000;
@@ -70,7 +71,7 @@ describe('ExecutionPurger (real PostgreSQL)', () => {
     const uow = new TypeormUnitOfWork(dataSource);
     recorder = new GroupCommitExecutionRecorder(dataSource);
     sealer = new ExecutionChainSealer(dataSource, signer, { intervalMs: 60_000 });
-    verify = new VerifyExecutionChainHandler(uow, signer);
+    verify = new VerifyExecutionChainHandler(new TypeormExecutionReads(uow), signer);
     const audit = new TypeormAuditLog(uow, { now: () => now }, { next: () => randomUUID() }, signer);
     purger = new ExecutionPurger(dataSource, uow, audit, signer, metrics, { now: () => now }, { retentionMs: 30 * DAY, intervalMs: 60_000, batch: 7 });
   });

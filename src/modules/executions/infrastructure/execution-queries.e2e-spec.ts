@@ -5,14 +5,15 @@ import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
-import { GroupCommitExecutionRecorder } from '../infrastructure/group-commit-execution-recorder.js';
-import { ExecutionStatsHandler } from './execution-stats/execution-stats.handler.js';
-import { ExecutionStatsQuery } from './execution-stats/execution-stats.query.js';
-import type { ExecutionView } from './execution-view.js';
-import { GetExecutionHandler } from './get-execution/get-execution.handler.js';
-import { GetExecutionQuery } from './get-execution/get-execution.query.js';
-import { ListExecutionsHandler } from './list-executions/list-executions.handler.js';
-import { ExecutionFilter, ListExecutionsQuery } from './list-executions/list-executions.query.js';
+import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
+import { TypeormExecutionReads } from './typeorm-execution-reads.js';
+import { ExecutionStatsHandler } from '../application/execution-stats/execution-stats.handler.js';
+import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
+import type { ExecutionView } from '../application/execution-view.js';
+import { GetExecutionHandler } from '../application/get-execution/get-execution.handler.js';
+import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
+import { ListExecutionsHandler } from '../application/list-executions/list-executions.handler.js';
+import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
@@ -96,10 +97,10 @@ describe('execution queries (real PostgreSQL)', () => {
     const recorder = new GroupCommitExecutionRecorder(dataSource);
     await Promise.all(DATA.map((e) => recorder.record(e)));
     await recorder.close();
-    const uow = new TypeormUnitOfWork(dataSource);
-    list = new ListExecutionsHandler(uow);
-    get = new GetExecutionHandler(uow);
-    stats = new ExecutionStatsHandler(uow, { now: () => NOW });
+    const reads = new TypeormExecutionReads(new TypeormUnitOfWork(dataSource));
+    list = new ListExecutionsHandler(reads);
+    get = new GetExecutionHandler(reads);
+    stats = new ExecutionStatsHandler(reads, { now: () => NOW });
   });
 
   afterAll(async () => {

@@ -1,0 +1,33 @@
+import type { ExecutionView } from '../application/execution-view.js';
+
+let made = 0;
+
+/** The n-th uuid of a spec: `00000000-0000-4000-8000-` and n in 12 hex digits (so they sort as n does). */
+export function anExecutionId(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+/** A call of `files__read` by key_1 that succeeded, each one a second after the one made before it, with `overrides`. */
+export function anExecution(overrides: Partial<ExecutionView> = {}): ExecutionView {
+  made += 1;
+  return {
+    id: anExecutionId(made),
+    toolId: null,
+    qualifiedName: 'files__read',
+    sourceId: '00000000-0000-4000-9000-000000000001',
+    sourceName: 'files',
+    definitionHash: null,
+    caller: { principalId: 'key_1', principalName: 'ci' },
+    channel: 'rest',
+    arguments: { path: '/tmp/a' },
+    status: 'succeeded',
+    isError: false,
+    result: { content: [{ type: 'text', text: 'a' }], truncated: false, originalBytes: 1 },
+    error: null,
+    attempts: 1,
+    startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, made)).toISOString(),
+    durationMs: 10,
+    traceId: null,
+    ...overrides,
+  };
+}
