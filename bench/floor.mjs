@@ -14,7 +14,8 @@
 // FLOOR_ROUNDS (default 1: one pass over the targets and one back), FLOOR_MCP=1 (Toolplane's
 // `/mcp` too, a stateless 2025-era `tools/call`), FLOOR_BEFORE (another built checkout of
 // Toolplane, run beside this one on its own embedded PostgreSQL against the same upstream, its
-// targets marked "(before)"), FLOOR_CPU_PROF (a directory: this build's Toolplane runs under
+// targets marked "(before)"; with FLOOR_BEFORE_FIRST=1 it starts first and its PostgreSQL holds the
+// floor proxies' table), FLOOR_CPU_PROF (a directory: this build's Toolplane runs under
 // `node --cpu-prof` and writes its profile there; its numbers are then not comparable), FLOOR_OUT
 // (default bench/results/floor.md).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,8 +80,14 @@ try {
   upstreamUrl = baselineTarget.url;
 
   // Toolplane first: its embedded PostgreSQL also holds the floor proxy's record table.
-  const { dataDir } = await startToolplane({ root: ROOT, mark: '' });
-  if (BEFORE) await startToolplane({ root: BEFORE, mark: ' (before)' });
+  // The first started also holds the floor proxies' table: FLOOR_BEFORE_FIRST=1 gives that to the other build.
+  const builds = [{ root: ROOT, mark: '' }, ...(BEFORE ? [{ root: BEFORE, mark: ' (before)' }] : [])];
+  if (process.env.FLOOR_BEFORE_FIRST === '1') builds.reverse();
+  let dataDir;
+  for (const build of builds) {
+    const started = await startToolplane(build);
+    dataDir ??= started.dataDir;
+  }
 
   const recordUrl = embeddedUrl(dataDir);
   const upstreamArgs = UPSTREAM === 'http' ? ['--upstream', baselineTarget.url] : [];
