@@ -10,8 +10,14 @@
 // docs/performance.md.
 //
 // Settings (environment): FLOOR_UPSTREAM stdio (default) or http, FLOOR_SECONDS measured seconds
-// per target (default 10, in two halves), FLOOR_CONNECTIONS (default 1), FLOOR_OUT (default
-// bench/results/floor.md).
+// per target (default 10, split evenly over the passes), FLOOR_CONNECTIONS (default 1),
+// FLOOR_ROUNDS (default 1: one pass over the targets and one back), FLOOR_MCP=1 (Toolplane's
+// `/mcp` too, a stateless 2025-era `tools/call`), FLOOR_BEFORE (another built checkout of
+// Toolplane, run beside this one on its own embedded PostgreSQL against the same upstream, its
+// targets marked "(before)"; with FLOOR_BEFORE_FIRST=1 it starts first and its PostgreSQL holds the
+// floor proxies' table), FLOOR_CPU_PROF (a directory: this build's Toolplane runs under
+// `node --cpu-prof` and writes its profile there; its numbers are then not comparable), FLOOR_OUT
+// (default bench/results/floor.md).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
@@ -19,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout } from 'node:timers';
 import { load, mergeSorted, quantile, target } from './lib/load.mjs';
-import { cpuSeconds, freePort, killAllNow, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
+import { cpuSeconds, freePort, killAllNow, postgresCpuSeconds, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
 import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
 import { api } from './lib/api.mjs';
 
@@ -32,6 +38,10 @@ const UPSTREAM = process.env.FLOOR_UPSTREAM || 'stdio';
 if (UPSTREAM !== 'stdio' && UPSTREAM !== 'http') throw new Error('FLOOR_UPSTREAM: stdio or http');
 const SECONDS = Number(process.env.FLOOR_SECONDS || 10);
 const CONNECTIONS = Number(process.env.FLOOR_CONNECTIONS || 1);
+const ROUNDS = Number(process.env.FLOOR_ROUNDS || 1);
+const WITH_MCP = process.env.FLOOR_MCP === '1';
+const BEFORE = process.env.FLOOR_BEFORE ? resolve(process.env.FLOOR_BEFORE) : undefined;
+const CPU_PROF_DIR = process.env.FLOOR_CPU_PROF ? resolve(process.env.FLOOR_CPU_PROF) : undefined;
 const OUT = resolve(process.env.FLOOR_OUT || join(ROOT, 'bench/results/floor.md'));
 const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'production' };
 const log = (line) => console.log(`[floor] ${line}`);
@@ -40,15 +50,19 @@ const watchdog = setTimeout(() => {
   console.error('[floor] took too long: stopping everything');
   killAllNow();
   process.exit(1);
-}, (SECONDS * 8 + 240) * 1000);
+}, (SECONDS * 12 + ROUNDS * 40 + 300) * 1000);
 watchdog.unref();
+
+// server-everything answers "Echo: hello", the HTTP echo server "hello".
+const echoed = (body) => body.includes('"result"') && body.includes(UPSTREAM === 'http' ? '"text":"hello"' : 'Echo: hello');
+const targets = [];
+/** The HTTP echo server's URL (FLOOR_UPSTREAM=http), and the process of the first Toolplane, whose PostgreSQL the floor proxies write into. */
+let upstreamUrl;
+let firstToolplanePid;
 
 const scratch = mkdtempSync(join(tmpdir(), 'toolplane-floor-'));
 try {
   const echoCall = legacyToolsCall('echo', { message: 'hello' });
-  // server-everything answers "Echo: hello", the HTTP echo server "hello".
-  const echoed = (body) => body.includes('"result"') && body.includes(UPSTREAM === 'http' ? '"text":"hello"' : 'Echo: hello');
-  const targets = [];
 
   const baselinePort = await freePort();
   const baseline =
@@ -63,27 +77,17 @@ try {
   const baselineTarget = { ...target(UPSTREAM === 'http' ? 'direct' : 'mcp-proxy', `http://127.0.0.1:${baselinePort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: baseline.pid };
   await waitForHttp(baseline, baselineTarget.url, { init: { method: 'POST', headers: baselineTarget.headers, body: baselineTarget.body } });
   targets.push(baselineTarget);
+  upstreamUrl = baselineTarget.url;
 
   // Toolplane first: its embedded PostgreSQL also holds the floor proxy's record table.
-  const port = await freePort();
-  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
-  const dataDir = join(scratch, 'toolplane');
-  mkdirSync(dataDir, { recursive: true });
-  chmodSync(scratch, 0o711);
-  const toolplane = startProcess('toolplane', process.execPath, [join(ROOT, 'dist/src/main.js')], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
-    cwd: ROOT,
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(toolplane, `${baseUrl}/health/ready`);
-  const source =
-    UPSTREAM === 'http'
-      ? { name: 'echo', transport: 'streamable-http', url: baselineTarget.url }
-      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
-  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
-  const auth = { authorization: `Bearer ${adminKey}` };
-  targets.push({ ...target('Toolplane REST', `${baseUrl}/api/v1/tools/echo__echo/invoke`, auth, { arguments: { message: 'hello' } }, echoed), pid: toolplane.pid });
+  // The first started also holds the floor proxies' table: FLOOR_BEFORE_FIRST=1 gives that to the other build.
+  const builds = [{ root: ROOT, mark: '' }, ...(BEFORE ? [{ root: BEFORE, mark: ' (before)' }] : [])];
+  if (process.env.FLOOR_BEFORE_FIRST === '1') builds.reverse();
+  let dataDir;
+  for (const build of builds) {
+    const started = await startToolplane(build);
+    dataDir ??= started.dataDir;
+  }
 
   const recordUrl = embeddedUrl(dataDir);
   const upstreamArgs = UPSTREAM === 'http' ? ['--upstream', baselineTarget.url] : [];
@@ -94,21 +98,24 @@ try {
   ]) {
     const floorPort = await freePort();
     const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: baseEnv, cwd: ROOT });
-    const t = { ...target(name, `http://127.0.0.1:${floorPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: handle.pid };
+    const t = { ...target(name, `http://127.0.0.1:${floorPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: handle.pid, postgresOf: args.includes('--record') ? firstToolplanePid : undefined };
     await waitForHttp(handle, t.url, { init: { method: 'POST', headers: t.headers, body: t.body } });
     targets.push(t);
   }
 
-  log(`${targets.length} targets at ${CONNECTIONS} connection(s), ${SECONDS} s each in two halves, interleaved`);
+  const passes = Array.from({ length: ROUNDS * 2 }, (_, i) => (i % 2 === 0 ? targets : [...targets].reverse()));
+  log(`${targets.length} targets at ${CONNECTIONS} connection(s), ${SECONDS} s each in ${passes.length} passes, interleaved`);
   for (const t of targets) await load(t, { connections: CONNECTIONS, seconds: 3 });
-  const results = new Map(targets.map((t) => [t.name, { calls: 0, seconds: 0, latencies: [], cpu: 0 }]));
-  for (const order of [targets, [...targets].reverse()]) {
+  const results = new Map(targets.map((t) => [t.name, { calls: 0, seconds: 0, latencies: [], cpu: 0, pgCpu: 0 }]));
+  for (const order of passes) {
     for (const t of order) {
       await load(t, { connections: CONNECTIONS, seconds: 1 });
       const cpu0 = cpuSeconds(t.pid);
-      const r = await load(t, { connections: CONNECTIONS, seconds: SECONDS / 2 });
+      const pg0 = t.postgresOf ? postgresCpuSeconds(t.postgresOf) : 0;
+      const r = await load(t, { connections: CONNECTIONS, seconds: SECONDS / passes.length });
       const acc = results.get(t.name);
       acc.cpu += cpuSeconds(t.pid) - cpu0;
+      if (t.postgresOf) acc.pgCpu += postgresCpuSeconds(t.postgresOf) - pg0;
       acc.calls += r.ok;
       acc.seconds += r.elapsedS;
       acc.latencies.push(r.latencies);
@@ -121,16 +128,19 @@ try {
   const rows = targets.map((t) => {
     const acc = results.get(t.name);
     const p50 = p50Of(acc);
-    return `| ${t.name} | ${fmt(rate(acc), 0)} | ${fmt(p50, 2)} | ${fmt(p50 - p50Of(base), 2)} | ${fmt((acc.cpu * 1e6) / acc.calls, 0)} | ${fmt(rate(acc) / rate(base), 2)}× |`;
+    const pg = t.postgresOf ? fmt((acc.pgCpu * 1e6) / acc.calls, 0) : '—';
+    return `| ${t.name} | ${fmt(rate(acc), 0)} | ${fmt(p50, 2)} | ${fmt(p50 - p50Of(base), 2)} | ${fmt((acc.cpu * 1e6) / acc.calls, 0)} | ${pg} | ${fmt(rate(acc) / rate(base), 2)}× |`;
   });
   const report = [
     `# What bounds a recording proxy (${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, Node.js ${process.version})`,
     '',
-    `${UPSTREAM === 'http' ? 'The HTTP echo server' : 'server-everything over stdio'}, \`echo\`, ${CONNECTIONS} connection(s), ${SECONDS} s per target in two interleaved halves. "CPU" is`,
-    'the user+system CPU of the process the load was sent to (not its upstream or PostgreSQL), per call.',
+    `${UPSTREAM === 'http' ? 'The HTTP echo server' : 'server-everything over stdio'}, \`echo\`, ${CONNECTIONS} connection(s), ${SECONDS} s per target in ${passes.length} interleaved passes. "CPU" is`,
+    'the user+system CPU of the process the load was sent to (not its upstream or PostgreSQL), per call; "PostgreSQL CPU" that of',
+    'the embedded cluster the target records into (the floor proxies write into the first Toolplane\'s).',
+    ...(BEFORE ? [`"(before)": the build in ${BEFORE}.`] : []),
     '',
-    `| target | calls/s | p50 ms | added p50 ms | CPU µs/call | throughput / ${baselineTarget.name} |`,
-    '|---|---|---|---|---|---|',
+    `| target | calls/s | p50 ms | added p50 ms | CPU µs/call | PostgreSQL CPU µs/call | throughput / ${baselineTarget.name} |`,
+    '|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');
@@ -141,6 +151,35 @@ try {
 } finally {
   await stopAll();
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** A Toolplane of `build` on a fresh embedded database, with the echo source registered, and its targets added. */
+async function startToolplane({ root, mark }) {
+  const port = await freePort();
+  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
+  const dataDir = join(scratch, `toolplane${mark ? '-before' : ''}`);
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(scratch, 0o711);
+  const profiled = CPU_PROF_DIR && !mark ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  if (profiled.length > 0) mkdirSync(CPU_PROF_DIR, { recursive: true });
+  const toolplane = startProcess(`toolplane${mark}`, process.execPath, [...profiled, join(root, 'dist/src/main.js')], {
+    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
+    cwd: root,
+  });
+  firstToolplanePid ??= toolplane.pid;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(toolplane, `${baseUrl}/health/ready`);
+  const source =
+    UPSTREAM === 'http'
+      ? { name: 'echo', transport: 'streamable-http', url: upstreamUrl }
+      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
+  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
+  const auth = { authorization: `Bearer ${adminKey}` };
+  const own = { pid: toolplane.pid, postgresOf: toolplane.pid };
+  targets.push({ ...target(`Toolplane REST${mark}`, `${baseUrl}/api/v1/tools/echo__echo/invoke`, auth, { arguments: { message: 'hello' } }, echoed), ...own });
+  if (WITH_MCP) targets.push({ ...target(`Toolplane /mcp${mark}`, `${baseUrl}/mcp`, { ...LEGACY_HEADERS, ...auth }, legacyToolsCall('echo__echo', { message: 'hello' }), echoed), ...own });
+  return { dataDir };
 }
 
 function rate(acc) {

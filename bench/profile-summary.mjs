@@ -1,19 +1,23 @@
-// Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run bench):
-//   node bench/profile-summary.mjs <file.cpuprofile> [top=25]
-// Prints busy time by layer of Toolplane, self time by module (package / source file / node
-// internals), self time by function and inclusive ("total") time by function, each as a share of
-// the busy (non-idle) samples. Samples are taken on wall-clock ticks: time a thread spends
+// Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run bench, or
+// from bench/profile-calls.mjs):
+//   node bench/profile-summary.mjs <file.cpuprofile> [top=25] [--calls=N]
+// Prints busy time by layer of Toolplane, by stage of ExecuteTool, self time by module (package /
+// source file / node internals), self time by function and inclusive ("total") time by function,
+// each as a share of the busy (non-idle) samples and, given the number of calls the profile
+// covers (--calls), in µs per call. Samples are taken on wall-clock ticks: time a thread spends
 // descheduled inside a system call (e.g. a loopback write that wakes its peer) counts as busy.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 
-const [file, topArg] = process.argv.slice(2);
+const options = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const [file, topArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (!file) {
-  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [top]');
+  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [top] [--calls=N]');
   process.exit(2);
 }
 const TOP = Number(topArg) || 25;
+const CALLS = Number(options.find((o) => o.startsWith('--calls='))?.slice('--calls='.length)) || undefined;
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,12 +48,16 @@ function moduleOf(frame) {
 
 /** Which part of Toolplane a module belongs to (the nearest attributable frame of a sample decides). */
 const LAYERS = [
-  [/^(undici|node: web streams|@modelcontextprotocol\/client|zod|src\/mcp\/)/, 'outbound MCP client (SDK, zod, fetch and web streams, Toolplane transports)'],
-  [/^(pg|pg-protocol|pg-pool|pg-types|typeorm|src\/modules\/audit\/|src\/shared\/database\/)/, 'database (execution record, queries)'],
+  [/^(undici|node: web streams|@modelcontextprotocol\/client|zod|src\/upstream\/)/, 'outbound MCP client (SDK, zod, fetch and web streams, Toolplane transports)'],
+  [/^(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|typeorm|src\/modules\/executions\/|src\/modules\/audit\/|src\/shared\/database\/)/, 'database and record (execution record, queries)'],
+  [/^(prom-client|src\/ops\/metrics\/)/, 'metrics'],
+  [/^(pino|src\/shared\/logging)/, 'logging'],
+  [/^(@modelcontextprotocol\/server|src\/modules\/mcp-server\/)/, 'inbound MCP (/mcp routes, the fast path, the SDK server)'],
   [/^(node: http server|fastify|@fastify\/|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|@nestjs\/|class-validator|class-transformer|reflect-metadata|rxjs|src\/shared\/http\/|src\/modules\/access\/|src\/modules\/execution\/interface\/)/, 'inbound REST (fastify, Nest, DTO validation, auth)'],
-  [/^(ajv|src\/modules\/execution\/)/, 'execution pipeline (route, validation, policies, bulkhead)'],
-  [/^pino/, 'logging'],
+  [/^(ajv|re2js|src\/modules\/execution\/|src\/modules\/catalog\/|src\/modules\/sources\/)/, 'execution pipeline (route, validation, policies, bulkhead)'],
 ];
+/** A frame of one of ExecuteTool's stages (or the handler between them). */
+const STAGE = /src\/modules\/execution\/application\/execute-tool\/(?:stages\/([a-z-]+)|(execute-tool\.handler))\.js$/;
 const LOADER = /^node:internal\/modules\//;
 
 function layerOf(leafId) {
@@ -63,12 +71,22 @@ function layerOf(leafId) {
   return 'other (node internals, timers, sockets without a caller above)';
 }
 
+/** The ExecuteTool stage a sample's stack is under (the nearest one), else `outside the stages: <layer>`. */
+function stageOf(leafId) {
+  for (let id = leafId; id !== undefined; id = parent.get(id)) {
+    const match = STAGE.exec(location(nodes.get(id).callFrame));
+    if (match) return match[1] ? `stage ${match[1]}` : 'the handler between stages';
+  }
+  return `outside the stages: ${layerOf(leafId)}`;
+}
+
 const key = (frame) => `${frame.functionName || '(anonymous)'} ${location(frame)}:${frame.lineNumber + 1}`;
 
 const selfByFunction = new Map();
 const selfByModule = new Map();
 const totalByFunction = new Map();
 const byLayer = new Map();
+const byStage = new Map();
 const add = (map, k, v) => map.set(k, (map.get(k) ?? 0) + v);
 let busy = 0;
 let idle = 0;
@@ -87,6 +105,7 @@ for (let i = 0; i < samples.length; i++) {
   add(selfByFunction, key(leaf.callFrame), dt);
   add(selfByModule, moduleOf(leaf.callFrame), dt);
   add(byLayer, layerOf(leaf.id), dt);
+  add(byStage, stageOf(leaf.id), dt);
   const seen = new Set();
   for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
     const frame = nodes.get(id).callFrame;
@@ -98,18 +117,19 @@ for (let i = 0; i < samples.length; i++) {
   }
 }
 
-function print(title, map) {
+function print(title, map, top = TOP) {
   console.log(`\n## ${title}\n`);
-  console.log('| share of busy | ms | where |');
-  console.log('|---:|---:|---|');
-  for (const [k, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-    console.log(`| ${((ms / busy) * 100).toFixed(1)}% | ${ms.toFixed(0)} | \`${k}\` |`);
+  console.log(`| share of busy | ms |${CALLS ? ' µs per call |' : ''} where |`);
+  console.log(`|---:|---:|${CALLS ? '---:|' : ''}---|`);
+  for (const [k, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`| ${((ms / busy) * 100).toFixed(1)}% | ${ms.toFixed(0)} |${CALLS ? ` ${((ms * 1000) / CALLS).toFixed(1)} |` : ''} \`${k}\` |`);
   }
 }
 
 console.log(`# ${relative(process.cwd(), file)}`);
-console.log(`\nbusy ${(busy / 1000).toFixed(2)} s, idle/program ${(idle / 1000).toFixed(2)} s`);
+console.log(`\nbusy ${(busy / 1000).toFixed(2)} s, idle/program ${(idle / 1000).toFixed(2)} s${CALLS ? `; ${CALLS} calls, ${((busy * 1000) / CALLS).toFixed(0)} µs busy per call` : ''}`);
 print('Busy time by layer (nearest attributable frame)', byLayer);
+print('Busy time by stage of ExecuteTool (nearest stage frame; work a stage hands to another turn, such as the group-committed INSERT, counts outside)', byStage, Infinity);
 print('Self time by module', selfByModule);
 print('Self time by function', selfByFunction);
 print('Total (inclusive) time by function', totalByFunction);

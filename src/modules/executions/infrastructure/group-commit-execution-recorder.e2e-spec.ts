@@ -56,6 +56,18 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     await reader.connect();
   });
 
+  /** Every recorder of a test: each holds a session of the pool until it is closed. */
+  const recorders: GroupCommitExecutionRecorder[] = [];
+  const recorderOf = (...args: ConstructorParameters<typeof GroupCommitExecutionRecorder>) => {
+    const recorder = new GroupCommitExecutionRecorder(...args);
+    recorders.push(recorder);
+    return recorder;
+  };
+
+  afterEach(async () => {
+    for (const recorder of recorders.splice(0)) await recorder.close();
+  });
+
   afterAll(async () => {
     await reader?.end();
     if (dataSource?.isInitialized) await dataSource.destroy();
@@ -63,7 +75,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('has the record committed when its promise resolves, every field stored', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const record = execution({
       status: 'tool_error',
       isError: true,
@@ -105,7 +117,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('writes 1,000 concurrent records, all of them, in far fewer batches than records', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const records = Array.from({ length: 1000 }, (_, i) => execution({ durationMs: i }));
     const started = performance.now();
     await Promise.all(records.map((r) => recorder.record(r)));
@@ -120,7 +132,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('shares commits among calls arriving while a write is under way', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     // 50 callers, each recording 20 times in a row: a steady stream rather than one burst.
     const ids: string[] = [];
     const started = performance.now();
@@ -141,7 +153,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('rejects only the failing row of a batch; the others land', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const records = Array.from({ length: 20 }, () => execution());
     records[7] = execution({ status: 'exploded' as ExecutionStatus });
     const outcomes = await Promise.allSettled(records.map((r) => recorder.record(r)));
@@ -152,7 +164,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('rejects a record that cannot be serialized without holding up the others', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     const good = execution();
@@ -162,7 +174,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('stores NUL characters and lone surrogates (truncated emoji) as U+FFFD instead of failing', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const record = execution({
       qualifiedName: 'bad name\u0000',
       arguments: { text: 'a\u0000b' },
@@ -176,7 +188,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('is idempotent: recording the same execution twice keeps one row', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const record = execution();
     await Promise.all([recorder.record(record), recorder.record({ ...record, status: 'timeout' })]);
     await recorder.record(record);
@@ -185,7 +197,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('commits on its own, outside the ambient request transaction', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const uow = new TypeormUnitOfWork(dataSource);
     const record = execution();
     await expect(
@@ -199,7 +211,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('applies backpressure: a full queue makes callers wait, nothing is dropped, order is kept', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource, { maxQueuedRecords: 10, maxBatchRows: 3 });
+    const recorder = recorderOf(dataSource, { maxQueuedRecords: 10, maxBatchRows: 3 });
     const records = Array.from({ length: 100 }, () => execution());
     const committed: number[] = [];
     let maxQueued = 0;
@@ -216,7 +228,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('flush waits until everything queued is committed; close then refuses new records', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource, { maxQueuedRecords: 50, maxBatchRows: 20 });
+    const recorder = recorderOf(dataSource, { maxQueuedRecords: 50, maxBatchRows: 20 });
     const records = Array.from({ length: 300 }, () => execution());
     const pending = records.map((r) => recorder.record(r));
     await recorder.close();
@@ -231,7 +243,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('flushes through the Nest shutdown hooks', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     const records = Array.from({ length: 30 }, () => execution());
     const pending = records.map((r) => recorder.record(r));
     await recorder.beforeApplicationShutdown();
@@ -241,7 +253,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     await expect(recorder.record(execution())).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
   });
 
-  it('commits without waiting for the flush only when asked, on a session of its own that never returns to the pool', async () => {
+  it('writes every batch on a session of its own that never returns to the pool, committing without waiting for the flush only when asked', async () => {
     const pool = (dataSource.driver as unknown as { master: pg.Pool }).master;
     // Every statement each pooled session runs (PostgreSQL still runs them all).
     const statements = new Map<pg.PoolClient, string[]>();
@@ -259,16 +271,17 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
     pool.on('acquire', watch);
     const sessionsWith = (pattern: RegExp) => [...statements].filter(([, texts]) => texts.some((text) => pattern.test(text)));
     try {
-      const durable = new GroupCommitExecutionRecorder(dataSource);
+      const durable = recorderOf(dataSource);
       const durableRecords = Array.from({ length: 5 }, () => execution());
       for (const record of durableRecords) await durable.record(record);
       await durable.close();
       expect(await count(durableRecords.map((r) => r.id))).toBe(5);
-      expect(sessionsWith(/INSERT INTO executions/).length).toBeGreaterThan(0);
+      // One session it holds for every batch, committing durably.
+      expect(sessionsWith(/INSERT INTO executions/)).toHaveLength(1);
       expect(sessionsWith(/synchronous_commit/)).toEqual([]);
 
       statements.clear();
-      const fast = new GroupCommitExecutionRecorder(dataSource, { asyncCommit: true });
+      const fast = recorderOf(dataSource, { asyncCommit: true });
       const fastRecords = Array.from({ length: 5 }, () => execution());
       for (const record of fastRecords) await fast.record(record);
       await Promise.all(Array.from({ length: 50 }, () => fast.record(execution())));
@@ -290,7 +303,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it('survives losing the session it holds: the error is caught, and the next batch opens another', async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource, { asyncCommit: true });
+    const recorder = recorderOf(dataSource, { asyncCommit: true });
     const held = () => (recorder as unknown as { client?: pg.PoolClient }).client;
     await recorder.record(execution());
     const session = held()!;
@@ -308,7 +321,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   });
 
   it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
-    const recorder = new GroupCommitExecutionRecorder(dataSource);
+    const recorder = recorderOf(dataSource);
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), async (args, structured, text, durationMs) => {
         const record = execution({

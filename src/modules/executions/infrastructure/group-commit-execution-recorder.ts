@@ -103,7 +103,8 @@ const MAX_BATCH_ROWS = Math.floor(65_535 / COLUMNS.length);
  * hence one transaction — settles those promises and goes again while more arrived. Under
  * load many calls share one commit; a lone call waits only for its own INSERT, never for a timer.
  *
- * It writes through the DataSource's own pool, outside any request transaction: the record
+ * It writes on a connection of the DataSource's pool that it holds between batches (borrowing one
+ * per batch cost the pool's bookkeeping on every commit), outside any request transaction: the record
  * must land even when the caller's work rolls back. A failed batch is retried row by row so
  * one bad row fails only its own call. The queue is bounded: past it callers wait their turn.
  * Recording an id twice keeps the first row. Callers should not await `record` while they hold
@@ -129,9 +130,12 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
    */
   private readonly spawnWriter: () => Promise<void>;
   private readonly writesStarts: boolean;
-  /** Writes on a connection of its own that commits asynchronously (started rows, or asyncCommit). */
+  /** Commits asynchronously on its connection (started rows, or asyncCommit). */
   private readonly commitsAsync: boolean;
-  /** That connection (the writer is its only user). */
+  /**
+   * The connection the writer holds between batches (its only user): borrowing one from the pool
+   * for every batch cost the pool's bookkeeping (its queue, events, idle timer) on every commit.
+   */
   private client?: PoolClient;
   /** Where `started` rows go: a recorder of its own, committing asynchronously. */
   private startedRows?: GroupCommitExecutionRecorder;
@@ -218,7 +222,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     this.closed = true;
     await this.startedRows?.close();
     await this.flush();
-    // Ended, not returned to the pool: its session commits asynchronously.
+    // Ended, not returned to the pool: its session may commit asynchronously.
     if (this.client) this.forget(this.client);
     this.options.journal?.close();
   }
@@ -315,20 +319,17 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     const text = statementText(kind, rows.length);
     const name = `toolplane-record-${kind}-${rows.length}`;
     const pool = poolOf(this.dataSource);
-    if (pool && this.commitsAsync) {
-      const client = await this.connection(pool);
-      try {
-        await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
-      } catch (error) {
-        // A broken connection is not reused (its error event may already have ended it); a refused row leaves it usable.
-        if (!(error instanceof pg.DatabaseError) || isFatal(error)) this.forget(client);
-        throw error;
-      }
-    } else if (pool && rows.length <= PREPARED_BATCH_SIZES) {
-      // The common small batches run as prepared statements: parsed and planned once per connection.
-      await pool.query({ name, text, values: params });
-    } else {
+    if (!pool) {
       await this.dataSource.query(text, params);
+      return;
+    }
+    const client = await this.connection(pool);
+    try {
+      await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
+    } catch (error) {
+      // A broken connection is not reused (its error event may already have ended it); a refused row leaves it usable.
+      if (!(error instanceof pg.DatabaseError) || isFatal(error)) this.forget(client);
+      throw error;
     }
   }
 
@@ -338,11 +339,13 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     // Held between batches, out of the pool's care: a connection that breaks meanwhile (the server
     // restarted, an administrator ended it) emits an error that nothing else would catch.
     client.on('error', (error) => this.connectionLost(client, error));
-    try {
-      await client.query('SET synchronous_commit TO off');
-    } catch (error) {
-      this.forget(client);
-      throw error;
+    if (this.commitsAsync) {
+      try {
+        await client.query('SET synchronous_commit TO off');
+      } catch (error) {
+        this.forget(client);
+        throw error;
+      }
     }
     this.client = client;
     return client;
