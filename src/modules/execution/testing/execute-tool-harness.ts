@@ -1,3 +1,5 @@
+import { FixedClock } from '../../../shared/testing/fixed-clock.js';
+import { RecordingWorkMetrics } from '../../../shared/testing/recording-work-metrics.js';
 import { CatalogChanged } from '../../../shared/catalog-events.js';
 import { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
 import { InMemoryCatalogReader } from '../../catalog/testing/in-memory-catalog-reader.js';
@@ -31,8 +33,6 @@ import { FakeExecutionRecorder } from './fake-execution-recorder.js';
 import { FakeRateBuckets } from './fake-rate-buckets.js';
 import { FakeToolInvoker } from './fake-tool-invoker.js';
 import { FakeUpstreamTargets } from './fake-upstream-targets.js';
-import { FakeWorkMetrics } from './fake-work-metrics.js';
-import { ManualClock } from './manual-clock.js';
 import { aTarget, inCatalog } from './routes.js';
 
 export interface CallOptions {
@@ -52,7 +52,7 @@ export const CALLER: ExecutionCaller = { principalId: 'key-1', principalName: 'a
 export class ExecuteToolHarness {
   readonly timeline: string[] = [];
   readonly config: AppConfig;
-  readonly clock = new ManualClock();
+  readonly clock = new FixedClock();
   readonly reader = new InMemoryCatalogReader();
   /** The routes given to withTool, which specs may change and then announce with catalogChanged. */
   private readonly tools: ToolRoute[] = [];
@@ -62,7 +62,7 @@ export class ExecuteToolHarness {
   readonly invoker = new FakeToolInvoker();
   readonly recorder = new FakeExecutionRecorder(this.timeline);
   readonly buckets = new FakeRateBuckets();
-  readonly metrics = new FakeWorkMetrics();
+  readonly metrics = new RecordingWorkMetrics();
   readonly routes: RouteCache;
   readonly circuits: CircuitBreakers;
   readonly bulkheads: Bulkheads;

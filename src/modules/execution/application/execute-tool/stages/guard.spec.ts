@@ -10,7 +10,7 @@ describe('GuardStage', () => {
     const call = harness.newCall({ qualifiedName: 'everything__echo' }, route);
     expect(await harness.stages.guard.run(call)).toBeUndefined();
     // min(the call's timeoutMs ?? the source's, the process's maximum)
-    expect([call.pass?.timeoutMs, call.pass?.deadline]).toEqual([4000, harness.clock.at + 4000]);
+    expect([call.pass?.timeoutMs, call.pass?.deadline]).toEqual([4000, harness.clock.now().getTime() + 4000]);
     expect(harness.bulkheads.forSource(route.source.id, 1).inFlight).toBe(1);
     call.pass!.release();
     expect(harness.bulkheads.forSource(route.source.id, 1).inFlight).toBe(0);
@@ -22,7 +22,7 @@ describe('GuardStage', () => {
 
   it('refuses while the circuit is open, saying when to try again, and takes no slot', async () => {
     const harness = new ExecuteToolHarness();
-    harness.circuits.forSource(route.source.id, route.source.circuitBreaker).onFailure(false, harness.clock.at - 1000);
+    harness.circuits.forSource(route.source.id, route.source.circuitBreaker).onFailure(false, harness.clock.now().getTime() - 1000);
     const refusal = await harness.stages.guard.run(harness.newCall({ qualifiedName: 'everything__echo' }, route));
     expect([refusal?.status, refusal?.error]).toEqual([
       'circuit_open',
@@ -34,7 +34,7 @@ describe('GuardStage', () => {
   it('refuses at once when the source runs its limit and its queue is full, giving back a half-open trial', async () => {
     const harness = new ExecuteToolHarness({ config: { sourceQueueLimit: 0 } });
     const breaker = harness.circuits.forSource(route.source.id, route.source.circuitBreaker);
-    breaker.onFailure(false, harness.clock.at - 3000);
+    breaker.onFailure(false, harness.clock.now().getTime() - 3000);
     const release = await harness.bulkheads.forSource(route.source.id, 1).acquire();
     const refusal = await harness.stages.guard.run(harness.newCall({ qualifiedName: 'everything__echo' }, route));
     expect([refusal?.status, refusal?.error]).toEqual([
@@ -65,9 +65,9 @@ describe('GuardStage', () => {
     const breaker = harness.circuits.forSource(route.source.id, route.source.circuitBreaker);
     const call = harness.newCall({ qualifiedName: 'everything__echo' }, route);
     await harness.stages.guard.run(call);
-    call.pass!.failed(harness.clock.at);
+    call.pass!.failed(harness.clock.now().getTime());
     call.pass!.succeeded();
     call.pass!.release();
-    expect(breaker.snapshot(harness.clock.at).state).toBe('open');
+    expect(breaker.snapshot(harness.clock.now().getTime()).state).toBe('open');
   });
 });

@@ -64,7 +64,7 @@ describe('InvokeStage', () => {
       const call = await readyCall(harness, route, { timeoutMs: 700 }, options);
       const refusal = await harness.stages.invoke.run(call);
       call.pass!.release();
-      return [refusal?.status, refusal?.error.code, breaker.snapshot(harness.clock.at).consecutiveFailures];
+      return [refusal?.status, refusal?.error.code, breaker.snapshot(harness.clock.now().getTime()).consecutiveFailures];
     };
     expect(await failed(() => harness.invoker.failWith('protocol', 'Invalid params', -32602))).toEqual(['upstream_error', 'UPSTREAM_PROTOCOL_ERROR', 0]);
     const gone = new CallerDeparture();
