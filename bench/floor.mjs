@@ -18,8 +18,7 @@
 // floor proxies' table), FLOOR_CPU_PROF (a directory: this build's Toolplane runs under
 // `node --cpu-prof` and writes its profile there; its numbers are then not comparable), FLOOR_OUT
 // (default bench/results/floor.md).
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +26,7 @@ import { setTimeout } from 'node:timers';
 import { load, mergeSorted, quantile, target } from './lib/load.mjs';
 import { cpuSeconds, freePort, killAllNow, postgresCpuSeconds, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
 import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
-import { api } from './lib/api.mjs';
+import { BENCH_ENV, startEchoToolplane } from './lib/echo-toolplane.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -43,7 +42,6 @@ const WITH_MCP = process.env.FLOOR_MCP === '1';
 const BEFORE = process.env.FLOOR_BEFORE ? resolve(process.env.FLOOR_BEFORE) : undefined;
 const CPU_PROF_DIR = process.env.FLOOR_CPU_PROF ? resolve(process.env.FLOOR_CPU_PROF) : undefined;
 const OUT = resolve(process.env.FLOOR_OUT || join(ROOT, 'bench/results/floor.md'));
-const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'production' };
 const log = (line) => console.log(`[floor] ${line}`);
 
 const watchdog = setTimeout(() => {
@@ -67,12 +65,12 @@ try {
   const baselinePort = await freePort();
   const baseline =
     UPSTREAM === 'http'
-      ? startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(baselinePort)], { env: baseEnv, cwd: ROOT })
+      ? startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(baselinePort)], { env: BENCH_ENV, cwd: ROOT })
       : startProcess(
           'mcp-proxy',
           process.execPath,
           [MCP_PROXY, '--port', String(baselinePort), '--host', '127.0.0.1', '--server', 'stream', '--stateless', '--no-eventStore', '--', process.execPath, EVERYTHING, 'stdio'],
-          { env: baseEnv, cwd: ROOT },
+          { env: BENCH_ENV, cwd: ROOT },
         );
   const baselineTarget = { ...target(UPSTREAM === 'http' ? 'direct' : 'mcp-proxy', `http://127.0.0.1:${baselinePort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: baseline.pid };
   await waitForHttp(baseline, baselineTarget.url, { init: { method: 'POST', headers: baselineTarget.headers, body: baselineTarget.body } });
@@ -97,7 +95,7 @@ try {
     ['least proxy + group-committed record', [...upstreamArgs, '--record', recordUrl, '--group']],
   ]) {
     const floorPort = await freePort();
-    const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: baseEnv, cwd: ROOT });
+    const handle = startProcess(name, process.execPath, [FLOOR_PROXY, '--port', String(floorPort), ...args], { env: BENCH_ENV, cwd: ROOT });
     const t = { ...target(name, `http://127.0.0.1:${floorPort}/mcp`, LEGACY_HEADERS, echoCall, echoed), pid: handle.pid, postgresOf: args.includes('--record') ? firstToolplanePid : undefined };
     await waitForHttp(handle, t.url, { init: { method: 'POST', headers: t.headers, body: t.body } });
     targets.push(t);
@@ -155,27 +153,20 @@ try {
 
 /** A Toolplane of `build` on a fresh embedded database, with the echo source registered, and its targets added. */
 async function startToolplane({ root, mark }) {
-  const port = await freePort();
-  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
-  const dataDir = join(scratch, `toolplane${mark ? '-before' : ''}`);
-  mkdirSync(dataDir, { recursive: true });
-  chmodSync(scratch, 0o711);
   const profiled = CPU_PROF_DIR && !mark ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
   if (profiled.length > 0) mkdirSync(CPU_PROF_DIR, { recursive: true });
-  const toolplane = startProcess(`toolplane${mark}`, process.execPath, [...profiled, join(root, 'dist/src/main.js')], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
-    cwd: root,
+  const dataDir = join(scratch, `toolplane${mark ? '-before' : ''}`);
+  const { toolplane, baseUrl, auth } = await startEchoToolplane({
+    name: `toolplane${mark}`,
+    root,
+    everythingRoot: ROOT,
+    scratch,
+    dataDir,
+    nodeArgs: profiled,
+    upstream: UPSTREAM,
+    upstreamUrl,
   });
   firstToolplanePid ??= toolplane.pid;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(toolplane, `${baseUrl}/health/ready`);
-  const source =
-    UPSTREAM === 'http'
-      ? { name: 'echo', transport: 'streamable-http', url: upstreamUrl }
-      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
-  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
-  const auth = { authorization: `Bearer ${adminKey}` };
   const own = { pid: toolplane.pid, postgresOf: toolplane.pid };
   targets.push({ ...target(`Toolplane REST${mark}`, `${baseUrl}/api/v1/tools/echo__echo/invoke`, auth, { arguments: { message: 'hello' } }, echoed), ...own });
   if (WITH_MCP) targets.push({ ...target(`Toolplane /mcp${mark}`, `${baseUrl}/mcp`, { ...LEGACY_HEADERS, ...auth }, legacyToolsCall('echo__echo', { message: 'hello' }), echoed), ...own });

@@ -11,8 +11,7 @@
 // PROFILE_INTERVAL_US (sampling interval, default 100), PROFILE_DIR (default
 // bench/results/profiles), PROFILE_BUILD (another built checkout to profile).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +19,12 @@ import { setTimeout } from 'node:timers';
 import { load, target } from './lib/load.mjs';
 import { cpuSeconds, freePort, killAllNow, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
 import { LEGACY_HEADERS, legacyToolsCall, modernHeaders, modernToolsCall } from './lib/mcp-requests.mjs';
-import { api } from './lib/api.mjs';
+import { BENCH_ENV, startEchoToolplane } from './lib/echo-toolplane.mjs';
 
 /* global fetch, WebSocket */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD = resolve(process.env.PROFILE_BUILD || ROOT);
-const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const ECHO_FIXTURE = join(ROOT, 'test/fixtures/http-echo-server.mjs');
 const UPSTREAM = process.env.PROFILE_UPSTREAM || 'stdio';
 if (UPSTREAM !== 'stdio' && UPSTREAM !== 'http') throw new Error('PROFILE_UPSTREAM: stdio or http');
@@ -35,7 +33,6 @@ const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 1);
 const SECONDS = Number(process.env.PROFILE_SECONDS || 10);
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US || 100);
 const DIR = resolve(process.env.PROFILE_DIR || join(ROOT, 'bench/results/profiles'));
-const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'production' };
 const log = (line) => console.error(`[profile] ${line}`);
 if (typeof WebSocket !== 'function') throw new Error('run with node --experimental-websocket (Node.js 20) or Node.js 22+');
 
@@ -56,30 +53,22 @@ try {
   if (UPSTREAM === 'http') {
     const echoPort = await freePort();
     upstreamUrl = `http://127.0.0.1:${echoPort}/mcp`;
-    const echo = startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(echoPort)], { env: baseEnv, cwd: ROOT });
+    const echo = startProcess('http-echo', process.execPath, [ECHO_FIXTURE, '--port', String(echoPort)], { env: BENCH_ENV, cwd: ROOT });
     await waitForHttp(echo, upstreamUrl, { init: { method: 'POST', headers: { 'content-type': 'application/json', ...LEGACY_HEADERS }, body: JSON.stringify(legacyToolsCall('echo', { message: 'hello' })) } });
   }
 
-  const port = await freePort();
   const inspectPort = await freePort();
-  const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
-  const dataDir = join(scratch, 'toolplane');
-  mkdirSync(dataDir, { recursive: true });
-  chmodSync(scratch, 0o711);
-  const toolplane = startProcess('toolplane', process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(BUILD, 'dist/src/main.js')], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
-    cwd: BUILD,
+  const { toolplane, baseUrl, auth } = await startEchoToolplane({
+    name: 'toolplane',
+    root: BUILD,
+    everythingRoot: ROOT,
+    scratch,
+    dataDir: join(scratch, 'toolplane'),
+    nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`],
+    upstream: UPSTREAM,
+    upstreamUrl,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(toolplane, `${baseUrl}/health/ready`);
-  const source =
-    UPSTREAM === 'http'
-      ? { name: 'echo', transport: 'streamable-http', url: upstreamUrl }
-      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
-  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
 
-  const auth = { authorization: `Bearer ${adminKey}` };
   const args = { message: 'hello' };
   const all = {
     rest: target('rest', `${baseUrl}/api/v1/tools/echo__echo/invoke`, auth, { arguments: args }, echoed),
