@@ -50,10 +50,17 @@ describe('InvokeStage', () => {
     expect(await harness.stages.invoke.run(call)).toBeUndefined();
     expect([call.attempts, call.outcome?.status]).toEqual([2, 'succeeded']);
 
-    harness.invoker.failWith('transport', 'reset');
-    const late = await readyCall(harness, readOnly, { timeoutMs: 1 });
-    expect((await harness.stages.invoke.run(late))?.error.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(late.attempts).toBe(1);
+    // The jittered backoff (here 25 ms) would end after the 1 ms deadline, so no second attempt.
+    const random = Math.random;
+    Math.random = () => 0.5;
+    try {
+      harness.invoker.failWith('transport', 'reset');
+      const late = await readyCall(harness, readOnly, { timeoutMs: 1 });
+      expect((await harness.stages.invoke.run(late))?.error.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect(late.attempts).toBe(1);
+    } finally {
+      Math.random = random;
+    }
   });
 
   it('refuses when no result came, and tells the circuit only of transport failures and timeouts', async () => {
