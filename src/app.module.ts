@@ -9,6 +9,7 @@ import { ExecutionsModule } from './modules/executions/executions.module.js';
 import { CatalogModule } from './modules/catalog/catalog.module.js';
 import { ExecutionModule } from './modules/execution/execution.module.js';
 import { InventoryModule } from './modules/inventory/inventory.module.js';
+import { GroupsModule } from './modules/groups/groups.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SourcesModule } from './modules/sources/sources.module.js';
 import { EventLoopWatch } from './ops/event-loop-watch.js';
@@ -30,6 +31,7 @@ const FEATURES = [
   AccessModule,
   SecretsModule,
   InventoryModule,
+  GroupsModule,
   CatalogModule,
   SourcesModule,
   ExecutionModule,

@@ -26,4 +26,17 @@ export class InventorySeen {
  */
 export abstract class CatalogChangeNotifier {
   abstract notifyOthers(sourceId: string): Promise<void>;
+  /** The same for a tool group (created, changed or removed). */
+  abstract notifyGroupChanged(groupName: string): Promise<void>;
+}
+
+/**
+ * Published after a tool group was created, changed or removed (`remote`: by another process on the
+ * same database); without a name, any group may have changed. Group views read their groups again.
+ */
+export class GroupsChanged {
+  constructor(
+    readonly name?: string,
+    readonly remote = false,
+  ) {}
 }

@@ -9,16 +9,23 @@ export interface CatalogNotice {
   /** The process that made the change. */
   origin: string;
   sourceId?: string;
+  /** A tool group changed (instead of a source). */
+  groupName?: string;
 }
 
-/** `<origin> <sourceId>`: far below NOTIFY's 8000-byte payload limit. */
+/** Marks a group's name in a notice: source ids are uuids, group names never hold a colon. */
+const GROUP_PREFIX = 'group:';
+
+/** `<origin> <sourceId>` or `<origin> group:<name>`: far below NOTIFY's 8000-byte payload limit. */
 export function encodeCatalogNotice(notice: CatalogNotice): string {
+  if (notice.groupName) return `${notice.origin} ${GROUP_PREFIX}${notice.groupName}`;
   return notice.sourceId ? `${notice.origin} ${notice.sourceId}` : notice.origin;
 }
 
 export function decodeCatalogNotice(payload: string): CatalogNotice {
-  const [origin = '', sourceId] = payload.split(' ', 2);
-  return sourceId ? { origin, sourceId } : { origin };
+  const [origin = '', subject] = payload.split(' ', 2);
+  if (subject?.startsWith(GROUP_PREFIX)) return { origin, groupName: subject.slice(GROUP_PREFIX.length) };
+  return subject ? { origin, sourceId: subject } : { origin };
 }
 
 /**
@@ -36,6 +43,10 @@ export class PgCatalogChangeNotifier extends CatalogChangeNotifier {
   async notifyOthers(sourceId: string): Promise<void> {
     await this.uow.manager().query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, sourceId })]);
   }
+
+  async notifyGroupChanged(groupName: string): Promise<void> {
+    await this.uow.manager().query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, groupName })]);
+  }
 }
 
 export interface CatalogListenerOptions {
@@ -44,6 +55,8 @@ export interface CatalogListenerOptions {
   instanceId: string;
   /** A change made by another process. */
   onChange(sourceId: string | undefined): void;
+  /** A tool group changed by another process. */
+  onGroupChange?(groupName: string): void;
   /** The connection came back after a drop: notices may have been missed, anything may have changed. */
   onResync(): void;
   log: { info(message: string): void; warn(message: string): void };
@@ -123,7 +136,8 @@ export class CatalogNotificationListener {
   private receive(payload: string): void {
     const notice = decodeCatalogNotice(payload);
     if (notice.origin === this.options.instanceId) return;
-    this.options.onChange(notice.sourceId);
+    if (notice.groupName !== undefined) this.options.onGroupChange?.(notice.groupName);
+    else this.options.onChange(notice.sourceId);
   }
 
   private lost(client: pg.Client, error?: unknown): void {

@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   'stats:read',
   'audit:read',
   'keys:manage',
+  'groups:manage',
   'ops:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,8 +1,13 @@
 import { CatalogChangeNotifier } from '../catalog-events.js';
 
-/** Keeps the source ids the other processes would have been told about, in order. */
+/** Keeps the source ids (and group names) the other processes would have been told about, in order. */
 export class RecordingCatalogNotifier extends CatalogChangeNotifier {
   readonly notified: string[] = [];
+  readonly groups: string[] = [];
+
+  async notifyGroupChanged(groupName: string): Promise<void> {
+    this.groups.push(groupName);
+  }
 
   async notifyOthers(sourceId: string): Promise<void> {
     this.notified.push(sourceId);

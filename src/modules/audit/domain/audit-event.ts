@@ -15,6 +15,9 @@ export type AuditAction =
   | 'api-key.revoked'
   | 'api-key.updated'
   | 'config.applied'
+  | 'group.created'
+  | 'group.updated'
+  | 'group.removed'
   | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
@@ -23,7 +26,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;
