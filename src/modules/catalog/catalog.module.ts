@@ -2,17 +2,21 @@ import { Module } from '@nestjs/common';
 import { DATABASE, type Database } from '../../shared/database/database.js';
 import { CatalogReader } from './application/catalog-reader.js';
 import { CatalogSnapshots } from './application/catalog-snapshots.js';
+import { GroupViews } from './application/group-views.js';
+import { GroupsModule } from '../groups/groups.module.js';
 import { SearchCatalogHandler } from './application/search-catalog/search-catalog.handler.js';
 import { SqlCatalogReader } from './infrastructure/sql-catalog-reader.js';
 import { CatalogController } from './interface/catalog.controller.js';
 
 /**
  * The agents' read model: one snapshot of the catalog (CatalogSnapshots), which `GET /api/v1/tools`
- * (search, filters, LLM formats, ETag), the MCP endpoints and the routes of calls read.
+ * (search, filters, LLM formats, ETag), the MCP endpoints and the routes of calls read; and the
+ * groups' views of it (GroupViews).
  */
 @Module({
+  imports: [GroupsModule],
   controllers: [CatalogController],
-  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, SearchCatalogHandler],
-  exports: [CatalogSnapshots],
+  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, GroupViews, SearchCatalogHandler],
+  exports: [CatalogSnapshots, GroupViews],
 })
 export class CatalogModule {}

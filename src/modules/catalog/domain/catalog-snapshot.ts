@@ -6,6 +6,7 @@ import { toMcpTool, type McpTool } from './tool-formats.js';
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from './tool-search.js';
 import { isUsable } from './tool-usability.js';
 import { partitionPoint } from '../../../shared/partition-point.js';
+import { GroupView } from './group-view.js';
 
 /** A live source as the catalog and the calls to its tools need it. */
 export interface CatalogSourceSettings {
@@ -58,6 +59,8 @@ export class CatalogSnapshot {
   private index?: ToolSearchIndex;
   private readonly searches = new Map<string, SearchHit[]>();
   private readonly versions = new Map<string, string>();
+  /** Views by the group object they were computed for: a group changed is a new object. */
+  private readonly groupViews = new WeakMap<object, GroupView>();
 
   constructor(tools: readonly CatalogTool[], sources: readonly CatalogSourceSettings[]) {
     const byName = new Map<string, CatalogSource>();
@@ -129,6 +132,16 @@ export class CatalogSnapshot {
       this.sourceDefinitions.set(sourceName, definitions);
     }
     return definitions;
+  }
+
+  /** A group as this reading serves it (see GroupView), computed once per group object. */
+  groupView(group: GroupView['group']): GroupView {
+    let view = this.groupViews.get(group);
+    if (!view) {
+      view = new GroupView(group, this.usable);
+      this.groupViews.set(group, view);
+    }
+    return view;
   }
 
   /** The tools `filter` admits, in qualified-name order, after the name `after` (exclusive), `limit` at most. */

@@ -45,22 +45,27 @@ export interface FormattedTools {
   notConvertible?: NotConvertible[];
 }
 
-/** A page of entries in the asked format; a tool that cannot be converted is named, never dropped silently. */
-export function formatTools(entries: CatalogTool[], format: CatalogFormat, strict: boolean): FormattedTools {
+/**
+ * A page of entries in the asked format; a tool that cannot be converted is named, never dropped
+ * silently. `nameOf`: the name each entry is served under (a group's view serves its own names).
+ */
+export function formatTools(entries: CatalogTool[], format: CatalogFormat, strict: boolean, nameOf: (entry: CatalogTool) => string = qualifiedNameOf): FormattedTools {
   if (format === 'admin') return { items: entries };
-  if (format === 'mcp') return { items: entries.map((entry) => toMcpTool(entry, entry.qualifiedName)) };
+  if (format === 'mcp') return { items: entries.map((entry) => toMcpTool(entry, nameOf(entry))) };
   const items: FormattedTool[] = [];
   const notConvertible: NotConvertible[] = [];
   for (const entry of entries) {
     const conversion: SchemaConversion = strict ? toStrictSchema(entry.inputSchema) : toFunctionParameters(entry.inputSchema);
     if (!conversion.ok) {
-      notConvertible.push({ name: entry.qualifiedName, reason: conversion.reason });
+      notConvertible.push({ name: nameOf(entry), reason: conversion.reason });
       continue;
     }
-    items.push(toLlmTool(entry, format, conversion.schema, strict));
+    items.push(toLlmTool(entry, nameOf(entry), format, conversion.schema, strict));
   }
   return { items, notConvertible };
 }
+
+const qualifiedNameOf = (entry: CatalogTool) => entry.qualifiedName;
 
 /**
  * The projections of a CatalogTool, each named for what it serves: the admin view is the tool
@@ -90,8 +95,7 @@ export function toSearchResult(tool: Pick<CatalogTool, 'qualifiedName' | 'title'
   };
 }
 
-function toLlmTool(entry: CatalogTool, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
-  const name = entry.qualifiedName;
+function toLlmTool(entry: CatalogTool, name: string, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
   switch (format) {
     case 'openai': {
       const fn: OpenAiChatTool['function'] = { name, description: truncate(describe(entry), OPENAI_DESCRIPTION_LIMIT), parameters };

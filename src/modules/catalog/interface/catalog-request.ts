@@ -9,6 +9,7 @@ import { parseSearch } from '../domain/tool-search.js';
 export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequest & { as?: string } {
   const params = new QueryParams(query);
   const as = params.string('as', { max: 100 });
+  const group = params.string('group', { max: 100 });
   const search = parseSearch(params.string('q', { max: 200 }));
   const enabled = params.string('enabled', { oneOf: ['true', 'false', 'all'] }) ?? 'true';
   const filter: CatalogFilter = {
@@ -44,5 +45,5 @@ export function parseCatalogRequest(query: Record<string, unknown>): CatalogRequ
     problems.push(...error.details);
   }
   if (problems.length > 0) throw new ValidationFailed(problems, 'The query parameters are invalid.');
-  return { filter, search, format, strict: strictGiven ?? false, after, limit, ...(as !== undefined ? { as } : {}) };
+  return { filter, search, format, strict: strictGiven ?? false, after, limit, ...(as !== undefined ? { as } : {}), ...(group !== undefined ? { group } : {}) };
 }

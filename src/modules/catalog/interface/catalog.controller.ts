@@ -55,6 +55,11 @@ export class CatalogController extends BusController {
       'parts of names match too (get-su finds get-sum). Name matches rank first.',
   })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
+  @ApiQuery({
+    name: 'group',
+    required: false,
+    description: 'A tool group: its tools under the names it serves them, with its overrides (titles, descriptions, locked arguments out of the schemas, defaults). Unknown: 404 GROUP_NOT_FOUND.',
+  })
   @ApiQuery({ name: 'as', required: false, description: 'An API key id: the catalog as that key sees it (admins only), to check a key before handing it out.' })
   @ApiQuery({ name: 'status', required: false, enum: ['active', 'deprecated', 'all'], description: 'Default active.' })
   @ApiQuery({ name: 'enabled', required: false, enum: ['true', 'false', 'all'], description: 'Default true.' })
@@ -99,6 +104,7 @@ export class CatalogController extends BusController {
   })
   @ApiResponse({ status: 304, description: 'Not modified: the If-None-Match tag is current.' })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
+  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'GROUP_NOT_FOUND' })
   async list(
     @Query() query: Record<string, unknown>,
     @Headers('if-none-match') ifNoneMatch: string | undefined,

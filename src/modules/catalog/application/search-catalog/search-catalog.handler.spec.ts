@@ -7,6 +7,11 @@ import { decodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader, type CatalogReading, type ToolTimes } from '../catalog-reader.js';
 import { CatalogSnapshots } from '../catalog-snapshots.js';
 import { SearchCatalogHandler } from './search-catalog.handler.js';
+import { GroupViews } from '../group-views.js';
+import { GroupDefinitions } from '../../../groups/application/group-definitions.js';
+import { InMemoryGroupRepository } from '../../../groups/testing/in-memory-group-repository.js';
+import { aGroup } from '../../../groups/testing/builders.js';
+import { GroupsChanged } from '../../../../shared/catalog-events.js';
 import { CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 
 /** The stored catalog in memory: its tools, and the times a refresh moves without a new reading. */
@@ -35,6 +40,7 @@ describe('SearchCatalogHandler', () => {
   let reader: FakeReader;
   let snapshots: CatalogSnapshots;
   let handler: SearchCatalogHandler;
+  let groups: InMemoryGroupRepository;
   const run = async (r: CatalogRequest, ifNoneMatch?: string) => handler.execute(new SearchCatalogQuery(r, ifNoneMatch));
   const page = async (r: CatalogRequest) => {
     const answer = await run(r);
@@ -45,7 +51,8 @@ describe('SearchCatalogHandler', () => {
   beforeEach(() => {
     reader = new FakeReader();
     snapshots = new CatalogSnapshots(reader);
-    handler = new SearchCatalogHandler(snapshots, reader);
+    groups = new InMemoryGroupRepository();
+    handler = new SearchCatalogHandler(snapshots, reader, new GroupViews(snapshots, new GroupDefinitions(groups)));
   });
   afterEach(() => snapshots.onModuleDestroy());
 
@@ -115,5 +122,47 @@ describe('SearchCatalogHandler', () => {
     const openai = await page(request({ format: 'openai' }));
     expect('notConvertible' in mcp).toBe(false);
     expect(openai.notConvertible).toEqual([]);
+  });
+
+  describe('group=', () => {
+    const schema = { type: 'object', properties: { q: { type: 'string' }, repo: { type: 'string' } }, required: ['q', 'repo'] };
+    beforeEach(() => {
+      reader.tools = [catalogTool('src__a', { inputSchema: schema }), catalogTool('src__b'), catalogTool('other__b')];
+      groups.groups.set(
+        'bot',
+        aGroup('bot', {
+          select: [{ sources: ['src'] }],
+          include: ['other__b'],
+          exclude: ['src__b'],
+          overrides: { src__a: { name: 'find', description: 'Finds', locked: { repo: 'acme/web' } } },
+        }),
+      );
+    });
+
+    it("lists the group's tools under their served names, with its overrides, in every format", async () => {
+      const openai = await page(request({ group: 'bot', format: 'openai', limit: 10 }));
+      expect(openai.items).toEqual([
+        { type: 'function', function: { name: 'b', description: 'The "b" tool of the "other" source.', parameters: { type: 'object', properties: {} } } },
+        { type: 'function', function: { name: 'find', description: 'Finds', parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } },
+      ]);
+      const mcp = await page(request({ group: 'bot', format: 'mcp', limit: 10 }));
+      // In qualified-name order, as the catalog pages.
+      expect((mcp.items as { name: string }[]).map((tool) => tool.name)).toEqual(['b', 'find']);
+      const anthropic = await page(request({ group: 'bot', format: 'anthropic', limit: 1, after: { name: 'other__b' } }));
+      expect(anthropic.items).toEqual([{ name: 'find', description: 'Finds', input_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }]);
+      expect(anthropic.nextCursor).toBeNull();
+    });
+
+    it('answers GROUP_NOT_FOUND for an unknown group', async () => {
+      await expect(run(request({ group: 'nope' }))).rejects.toMatchObject({ code: 'GROUP_NOT_FOUND', kind: 'not_found' });
+    });
+
+    it('changes its tag when the group changes', async () => {
+      const first = await run(request({ group: 'bot', format: 'mcp' }));
+      groups.groups.set('bot', aGroup('bot', { include: ['src__a'] }));
+      const definitions = (handler as unknown as { groups: { groups: GroupDefinitions } }).groups.groups;
+      definitions.handle(new GroupsChanged('bot'));
+      expect((await run(request({ group: 'bot', format: 'mcp' }), first.etag)).notModified).toBe(false);
+    });
   });
 });

@@ -8,6 +8,8 @@ import type { SearchHit } from '../../domain/tool-search.js';
 import { encodeCatalogCursor } from '../catalog-cursor.js';
 import { CatalogReader } from '../catalog-reader.js';
 import { CatalogSnapshots } from '../catalog-snapshots.js';
+import { GroupViews } from '../group-views.js';
+import type { GroupView, ServedTool } from '../../domain/group-view.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 import { partitionPoint } from '../../../../shared/partition-point.js';
 
@@ -29,9 +31,11 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
   constructor(
     @Inject(CatalogSnapshots) private readonly snapshots: CatalogSnapshots,
     @Inject(CatalogReader) private readonly reader: CatalogReader,
+    @Inject(GroupViews) private readonly groups: GroupViews,
   ) {}
 
   async execute({ request, ifNoneMatch }: SearchCatalogQuery): Promise<CatalogAnswer> {
+    if (request.group !== undefined) return this.groupPage(await this.groups.existing(request.group), request, ifNoneMatch);
     const snapshot = await this.snapshots.snapshot();
     const admin = request.format === 'admin';
     const slice = page(snapshot, request);
@@ -49,6 +53,17 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
     return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
   }
 
+  /** A page of a group's view: its tools under their served names, the admin view with them as served too. */
+  private groupPage(view: GroupView, request: CatalogRequest, ifNoneMatch: string | undefined): CatalogAnswer {
+    const slice = page(view, request);
+    const etag = catalogEtag(etagKey(request), view.version(request.filter));
+    if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
+    const last = slice.entries.at(-1);
+    const nextCursor = slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.lastRank }, request.search) : null;
+    const { items, notConvertible } = formatTools(slice.entries, request.format, request.strict, (tool) => (tool as ServedTool).servedName);
+    return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
+  }
+
   /** The tools with their times as stored now (a refresh that changed nothing moved them without a new snapshot). */
   private async withStoredTimes(tools: CatalogTool[]): Promise<CatalogTool[]> {
     const times = await this.reader.readTimes(tools.map((tool) => tool.id));
@@ -59,7 +74,7 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
   }
 }
 
-function page(snapshot: CatalogSnapshot, { filter, search, after, limit }: CatalogRequest): Slice {
+function page(snapshot: Pick<CatalogSnapshot, 'list' | 'search'>, { filter, search, after, limit }: CatalogRequest): Slice {
   if (!search) {
     const entries = snapshot.list(filter, after?.name, limit + 1);
     return { entries: entries.slice(0, limit), hasMore: entries.length > limit };
@@ -92,6 +107,7 @@ function etagKey(request: CatalogRequest): unknown {
       filter.scope ?? null,
     ],
     q: request.search?.text ?? null,
+    group: request.group ?? null,
     format: request.format,
     strict: request.strict,
     after: request.after ? [request.after.name, request.after.rank ?? null] : null,

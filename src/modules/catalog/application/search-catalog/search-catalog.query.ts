@@ -13,6 +13,8 @@ export interface CatalogRequest {
   strict: boolean;
   after?: CatalogCursor;
   limit: number;
+  /** A group's view instead of the whole catalog: its tools under their served names, with its overrides. */
+  group?: string;
 }
 
 export interface CatalogPage extends Page<FormattedTool> {
