@@ -10,6 +10,7 @@ import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
 import { AdmitStage } from './application/execute-tool/stages/admit.js';
 import { GuardStage } from './application/execute-tool/stages/guard.js';
+import { GroupArgumentsStage } from './application/execute-tool/stages/group-arguments.js';
 import { IntakeStage } from './application/execute-tool/stages/intake.js';
 import { InvokeStage } from './application/execute-tool/stages/invoke.js';
 import { LocateUpstreamStage } from './application/execute-tool/stages/locate-upstream.js';
@@ -47,6 +48,7 @@ import { InvokeController } from './interface/invoke.controller.js';
     ResolveStage,
     IntakeStage,
     AdmitStage,
+    GroupArgumentsStage,
     PrepareArgumentsStage,
     GuardStage,
     LocateUpstreamStage,

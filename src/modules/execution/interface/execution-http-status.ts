@@ -12,6 +12,7 @@ export function httpStatusOf(record: ExecutionRecord): number {
     case 'rejected':
       switch (record.error?.code) {
         case 'TOOL_NOT_FOUND':
+        case 'GROUP_NOT_FOUND':
           return 404;
         case 'CONCURRENCY_LIMIT':
         case 'RATE_LIMITED':

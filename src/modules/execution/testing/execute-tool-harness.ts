@@ -2,6 +2,11 @@ import { FixedClock } from '../../../shared/testing/fixed-clock.js';
 import { RecordingWorkMetrics } from '../../../shared/testing/recording-work-metrics.js';
 import { CatalogChanged } from '../../../shared/catalog-events.js';
 import { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
+import { GroupViews } from '../../catalog/application/group-views.js';
+import { GroupDefinitions } from '../../groups/application/group-definitions.js';
+import type { Group } from '../../groups/domain/group.js';
+import { InMemoryGroupRepository } from '../../groups/testing/in-memory-group-repository.js';
+import { GroupsChanged } from '../../../shared/catalog-events.js';
 import { InMemoryCatalogReader } from '../../catalog/testing/in-memory-catalog-reader.js';
 import { loadConfig, type AppConfig } from '../../../config/app-config.js';
 import type { CallerSignal } from '../../../shared/caller-signal.js';
@@ -14,6 +19,7 @@ import { ExecuteToolHandler } from '../application/execute-tool/execute-tool.han
 import { AdmitStage } from '../application/execute-tool/stages/admit.js';
 import type { CallInterceptors } from '../application/execute-tool/stages/call-stage.js';
 import { GuardStage } from '../application/execute-tool/stages/guard.js';
+import { GroupArgumentsStage } from '../application/execute-tool/stages/group-arguments.js';
 import { IntakeStage } from '../application/execute-tool/stages/intake.js';
 import { InvokeStage } from '../application/execute-tool/stages/invoke.js';
 import { LocateUpstreamStage } from '../application/execute-tool/stages/locate-upstream.js';
@@ -57,6 +63,10 @@ export class ExecuteToolHarness {
   /** The routes given to withTool, which specs may change and then announce with catalogChanged. */
   private readonly tools: ToolRoute[] = [];
   readonly snapshots = new CatalogSnapshots(this.reader);
+  /** The stored tool groups, which withGroup adds to. */
+  readonly groupRepository = new InMemoryGroupRepository();
+  readonly groupDefinitions = new GroupDefinitions(this.groupRepository);
+  readonly groups = new GroupViews(this.snapshots, this.groupDefinitions);
   readonly targets = new FakeUpstreamTargets();
   readonly validator = new FakeArgumentValidator();
   readonly invoker = new FakeToolInvoker();
@@ -71,6 +81,7 @@ export class ExecuteToolHarness {
     resolve: ResolveStage;
     intake: IntakeStage;
     admit: AdmitStage;
+    groupArguments: GroupArgumentsStage;
     prepareArguments: PrepareArgumentsStage;
     guard: GuardStage;
     locateUpstream: LocateUpstreamStage;
@@ -87,9 +98,10 @@ export class ExecuteToolHarness {
     this.circuits = new CircuitBreakers(this.metrics);
     this.bulkheads = new Bulkheads(this.config, this.metrics);
     this.stages = {
-      resolve: new ResolveStage(this.routes),
+      resolve: new ResolveStage(this.routes, this.groups),
       intake: new IntakeStage(this.inFlight),
       admit: new AdmitStage(new RateLimits(this.buckets)),
+      groupArguments: new GroupArgumentsStage(),
       prepareArguments: new PrepareArgumentsStage(this.validator),
       guard: new GuardStage(this.circuits, this.bulkheads, this.config, this.clock),
       locateUpstream: new LocateUpstreamStage(this.routes),
@@ -103,6 +115,7 @@ export class ExecuteToolHarness {
       s.resolve,
       s.intake,
       s.admit,
+      s.groupArguments,
       s.prepareArguments,
       s.guard,
       s.locateUpstream,
@@ -121,6 +134,13 @@ export class ExecuteToolHarness {
   withTool(route: ToolRoute, secrets: readonly KnownSecret[] = []): this {
     this.addToCatalog(route);
     if (!this.targets.targets.has(route.source.id)) this.targets.add(aTarget(route, secrets));
+    return this;
+  }
+
+  /** Stores a tool group (replacing one of its name) and tells the views it changed. */
+  withGroup(group: Group): this {
+    void this.groupRepository.insert(group);
+    this.groupDefinitions.handle(new GroupsChanged(group.name));
     return this;
   }
 

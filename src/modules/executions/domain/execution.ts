@@ -77,6 +77,8 @@ export interface ExecutionRecord {
   sourceId: string | null;
   sourceName: string | null;
   definitionHash: string | null;
+  /** The tool group the call came through (its name as the caller gave it), or null. */
+  group?: string | null;
   caller: ExecutionCaller;
   channel: ExecutionChannel;
   /** Redacted where the schema or the name marks a value secret. */

@@ -7,6 +7,7 @@ import type { ExecuteToolCommand } from './execute-tool.command.js';
 import type { Outcome } from './outcome.js';
 import type { ExecutionResult } from '../../../executions/domain/execution.js';
 import type { SourcePass } from './source-pass.js';
+import type { GroupView, ServedTool } from '../../../catalog/domain/group-view.js';
 
 /**
  * One call on its way through the stages of ExecuteTool: what its command asked, and what each
@@ -20,6 +21,12 @@ export class Call {
   readonly began = performance.now();
   /** resolve: the tool and its source, as the call found them (undefined: no such tool). */
   route: ToolRoute | undefined = undefined;
+  /** resolve, for a call through a group: the group as the catalog serves it (undefined: no such group). */
+  groupView: GroupView | undefined = undefined;
+  /** resolve, for a call through a group: the tool as the group serves it, with its locked and default arguments. */
+  served: ServedTool | undefined = undefined;
+  /** The arguments as given: the caller's; group-arguments adds the group's defaults and locked values. */
+  given: unknown;
   /** prepare-arguments: the arguments as they are sent (absent nulls left out, checked against the schema). */
   arguments: Record<string, unknown> | undefined = undefined;
   /** guard: the source's admission (circuit trial, bulkhead slot) and the call's own deadline and signal. */
@@ -43,15 +50,19 @@ export class Call {
   ) {
     this.startedAt = now;
     this.id = command.input.executionId ?? timeOrderedId(now.getTime());
+    this.given = command.input.arguments;
   }
 
   get input(): ExecuteToolCommand['input'] {
     return this.command.input;
   }
 
-  /** The arguments as the caller sent them, with what the schema or the name marks secret replaced: what the record shows. */
+  /**
+   * The arguments as the caller sent them — through a group, as sent upstream, the group's values
+   * added — with what the schema or the name marks secret replaced: what the record shows.
+   */
   get recordedArguments(): unknown {
-    this.redacted ??= { value: redactArguments(this.command.input.arguments, this.route?.tool.inputSchema) };
+    this.redacted ??= { value: redactArguments(this.served ? (this.arguments ?? this.given) : this.command.input.arguments, this.route?.tool.inputSchema) };
     return this.redacted.value;
   }
 }

@@ -8,7 +8,10 @@ import type { CallerSignal } from '../../../../shared/caller-signal.js';
 export interface ExecuteToolInput {
   /** The id to record the call under, when the channel chose it beforehand (to name it before the answer); a fresh one otherwise. */
   executionId?: string;
+  /** The tool the call names: its qualified name, or with `group`, the name the group serves it under. */
   qualifiedName: string;
+  /** A call through a tool group (`/mcp/groups/{name}`, `POST /api/v1/groups/{name}/tools/{tool}/invoke`): the group's name. */
+  group?: string;
   arguments: unknown;
   timeoutMs?: number;
   /** 2026-07-28 multi round-trip continuation. */

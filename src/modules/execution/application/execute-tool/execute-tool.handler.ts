@@ -10,6 +10,7 @@ import { refuse, type Outcome } from './outcome.js';
 import { AdmitStage } from './stages/admit.js';
 import { CallInterceptors, type CallStage, type StageVerdict } from './stages/call-stage.js';
 import { GuardStage } from './stages/guard.js';
+import { GroupArgumentsStage } from './stages/group-arguments.js';
 import { IntakeStage } from './stages/intake.js';
 import { InvokeStage } from './stages/invoke.js';
 import { LocateUpstreamStage } from './stages/locate-upstream.js';
@@ -25,7 +26,7 @@ import { scrubOutcome } from './stages/scrub.js';
  * endpoints, the gateway's call_tool), runs these stages in order; the first refusal ends the
  * call, and every call, refused or not, is recorded before it is answered:
  *
- *   resolve → intake → admit → prepare-arguments → [pre] → guard → locate-upstream →
+ *   resolve → intake → admit → group-arguments → prepare-arguments → [pre] → guard → locate-upstream →
  *   record-start → invoke → [post] → scrub → record-outcome → report
  *
  * `[pre]` and `[post]` are the interceptors' seam (CallInterceptors). docs/architecture.md lists
@@ -40,6 +41,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     @Inject(ResolveStage) private readonly resolve: ResolveStage,
     @Inject(IntakeStage) private readonly intake: IntakeStage,
     @Inject(AdmitStage) private readonly admit: AdmitStage,
+    @Inject(GroupArgumentsStage) private readonly groupArguments: GroupArgumentsStage,
     @Inject(PrepareArgumentsStage) private readonly prepareArguments: PrepareArgumentsStage,
     @Inject(GuardStage) private readonly guard: GuardStage,
     @Inject(LocateUpstreamStage) private readonly locateUpstream: LocateUpstreamStage,
@@ -81,7 +83,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   private async run(call: Call): Promise<Outcome> {
     await this.resolve.run(call);
     const refused =
-      this.intake.run(call) ?? (await this.admit.run(call)) ?? (await this.prepareArguments.run(call)) ?? (await firstRefusal(this.pre, call)) ?? (await this.guard.run(call));
+      this.intake.run(call) ?? (await this.admit.run(call)) ?? this.groupArguments.run(call) ?? (await this.prepareArguments.run(call)) ?? (await firstRefusal(this.pre, call)) ?? (await this.guard.run(call));
     if (refused) return refused;
     // From here the call holds the source's pass: released (and the circuit told) however it ends.
     const pass = call.pass!;

@@ -22,7 +22,7 @@ export class PrepareArgumentsStage {
 
   async run(call: Call): Promise<StageVerdict> {
     const { tool } = call.route!;
-    const given = call.input.arguments ?? {};
+    const given = call.given ?? {};
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       return refuse('invalid_arguments', 'INVALID_ARGUMENTS', 'arguments must be a JSON object.', false, [{ path: 'arguments', message: 'must be an object' }]);
     }

@@ -26,7 +26,7 @@ export class RecordOutcomeStage {
     const answer: ExecutionRecord = {
       id: call.id,
       toolId: route?.tool.id ?? null,
-      qualifiedName: call.input.qualifiedName.slice(0, 200),
+      qualifiedName: (route?.tool.qualifiedName ?? call.input.qualifiedName).slice(0, 200),
       sourceId: route?.source.id ?? null,
       sourceName: route?.source.name ?? null,
       definitionHash: route?.tool.definitionHash ?? null,
@@ -39,6 +39,7 @@ export class RecordOutcomeStage {
       durationMs: Math.round((performance.now() - call.began) * 1000) / 1000,
       traceId: activeTrace.current()?.traceId ?? null,
     };
+    if (call.input.group !== undefined) answer.group = call.input.group.slice(0, 200);
     await this.recorder.record(this.forStorage(answer, call));
     return answer;
   }
