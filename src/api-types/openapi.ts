@@ -737,6 +737,13 @@ export interface components {
              *     ]
              */
             allowedTools?: string[] | null;
+            /**
+             * @description Tool group names (`*` patterns): the key sees and calls tools only through these groups (`/mcp/groups/{name}`, `GET /api/v1/tools?group=`, a group's invoke), where their locked arguments hold; absent or null: not bound to groups.
+             * @example [
+             *       "support"
+             *     ]
+             */
+            allowedGroups?: string[] | null;
             /** @description Calls per minute of this key (a token bucket holding ten seconds of it); absent or null: TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL. */
             rateLimitPerMinute?: number | null;
         };
@@ -769,6 +776,7 @@ export interface components {
             lastUsedAt: string | null;
             allowedSources: string[] | null;
             allowedTools: string[] | null;
+            allowedGroups: string[] | null;
             rateLimitPerMinute: number | null;
             /** @description The key: shown this once, stored only as a hash. */
             key: string;
@@ -802,6 +810,7 @@ export interface components {
             lastUsedAt: string | null;
             allowedSources: string[] | null;
             allowedTools: string[] | null;
+            allowedGroups: string[] | null;
             rateLimitPerMinute: number | null;
         };
         ApiKeyPageDto: {
@@ -818,6 +827,8 @@ export interface components {
             permissions: string[];
             allowedSources: string[] | null;
             allowedTools: string[] | null;
+            /** @description Tool groups the principal is bound to: it sees and calls tools only through them. */
+            allowedGroups: string[] | null;
         };
         ExplainAccessDto: {
             /**
@@ -830,6 +841,11 @@ export interface components {
              * @example github__create_issue
              */
             tool: string;
+            /**
+             * @description The tool group the call would go through (`/mcp/groups/{name}`, a group's invoke); absent: outside any group.
+             * @example support
+             */
+            group?: string;
         };
         ExplainedPrincipalDto: {
             id: string;
@@ -839,10 +855,13 @@ export interface components {
             roles: string[];
             allowedSources: string[] | null;
             allowedTools: string[] | null;
+            allowedGroups: string[] | null;
         };
         AccessExplanationDto: {
             principal: components["schemas"]["ExplainedPrincipalDto"];
             tool: string;
+            /** @description The group the call would go through; null: outside any group. */
+            group: string | null;
             allowed: boolean;
             /**
              * @description The rule that decided.
@@ -1356,6 +1375,8 @@ export interface components {
             allowedSources?: string[] | null;
             /** @description Qualified tool name patterns (`*`); absent or null: any. */
             allowedTools?: string[] | null;
+            /** @description Tool group name patterns (`*`): the key sees and calls tools only through these groups; absent or null: not bound to groups. */
+            allowedGroups?: string[] | null;
             rateLimitPerMinute?: number | null;
             /** @description A `${secret:NAME}` or `${env:NAME}` reference holding the key (`tp_` and 43 base64url characters), needed to create it; `${stored}` or absent keeps the key it has. */
             key?: string;

@@ -282,6 +282,7 @@ export interface OidcSettings {
   rolesClaim: string;
   allowedSourcesClaim: string;
   allowedToolsClaim: string;
+  allowedGroupsClaim: string;
   clockSkewSeconds: number;
   /** After fetching the issuer's keys, how long before a token with an unknown `kid` may fetch them again. */
   jwksCooldownSeconds: number;
@@ -311,6 +312,7 @@ function oidcSettings(
     rolesClaim: env.TOOLPLANE_OIDC_ROLES_CLAIM?.trim() || 'roles',
     allowedSourcesClaim: env.TOOLPLANE_OIDC_ALLOWED_SOURCES_CLAIM?.trim() || 'toolplane_allowed_sources',
     allowedToolsClaim: env.TOOLPLANE_OIDC_ALLOWED_TOOLS_CLAIM?.trim() || 'toolplane_allowed_tools',
+    allowedGroupsClaim: env.TOOLPLANE_OIDC_ALLOWED_GROUPS_CLAIM?.trim() || 'toolplane_allowed_groups',
     clockSkewSeconds: int('TOOLPLANE_OIDC_CLOCK_SKEW_SECONDS', 60, 0, 300),
     jwksCooldownSeconds: int('TOOLPLANE_OIDC_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
     ...(env.TOOLPLANE_OIDC_CONSOLE_CLIENT_ID?.trim() ? { consoleClientId: env.TOOLPLANE_OIDC_CONSOLE_CLIENT_ID.trim() } : {}),

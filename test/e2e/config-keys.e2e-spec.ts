@@ -99,7 +99,7 @@ describe('API keys as code', () => {
   });
 
   it('exports the active keys with ${stored} for the key, only to a caller that may manage keys, and apply → export → apply changes nothing', async () => {
-    const operator = (await h.api.post('/api/v1/api-keys', { name: 'ops', role: 'operator' })).body.key as string;
+    const operator = (await h.api.post('/api/v1/api-keys', { name: 'ops', role: 'operator', allowedGroups: ['support', 'triage-*'] })).body.key as string;
     const response = await h.api.request('GET', '/api/v1/config/export', undefined, { headers: { accept: 'application/yaml' } });
     expect(response.status).toBe(200);
     const text = response.body as string;
@@ -109,7 +109,7 @@ describe('API keys as code', () => {
     expect(document.keys).toEqual([
       { name: 'boot-agent', role: 'agent', allowedTools: ['everything__echo'], key: '${stored}' },
       { name: 'ci-agent', role: 'auditor', owner: 'platform team', allowedTools: ['github__get_*'], rateLimitPerMinute: 600, key: '${stored}' },
-      { name: 'ops', role: 'operator', key: '${stored}' },
+      { name: 'ops', role: 'operator', allowedGroups: ['support', 'triage-*'], key: '${stored}' },
     ]);
     const audits = await auditCount();
     const again = await applyYaml(text);

@@ -112,6 +112,11 @@ describe('OIDC bearer tokens', () => {
     const listed = await mcpList(restricted);
     expect(listed.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['ev__echo']);
     expect((await makeApi(h.url, restricted).post('/api/v1/tools/ev__get-sum/invoke', { arguments: { a: 1, b: 2 } })).body.error.code).toBe('TOOL_NOT_ALLOWED');
+
+    // Bound to groups by a claim: nothing outside them.
+    const bound = await token({ sub: 'support', realm_access: { roles: ['agent'] }, toolplane_allowed_groups: ['support'] });
+    expect((await makeApi(h.url, bound).get('/api/v1/access/me')).body).toMatchObject({ kind: 'oidc', allowedGroups: ['support'] });
+    expect((await mcpList(bound)).body.result.tools).toEqual([]);
   });
 
   it('publishes Protected Resource Metadata for every MCP endpoint and points 401 and 403 answers to it', async () => {

@@ -97,9 +97,47 @@ describe('restricted agents', () => {
   });
 
   it('refuses bad patterns, each with its path', async () => {
-    const bad = await h.api.post('/api/v1/api-keys', { name: 'bad', role: 'agent', allowedSources: 'ev', allowedTools: ['ok', 'no spaces', ''] });
+    const bad = await h.api.post('/api/v1/api-keys', { name: 'bad', role: 'agent', allowedSources: 'ev', allowedTools: ['ok', 'no spaces', ''], allowedGroups: ['ok', 7] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(['allowedSources', 'allowedTools[1]', 'allowedTools[2]']);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(['allowedSources', 'allowedTools[1]', 'allowedTools[2]', 'allowedGroups[1]']);
+  });
+
+  it('lets a key bound to groups see and call nothing outside them, on every path', async () => {
+    const created = await h.api.post('/api/v1/api-keys', { name: 'support bot', role: 'agent', allowedGroups: ['support'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ allowedSources: null, allowedTools: null, allowedGroups: ['support'] });
+    const bound = makeApi(h.url, created.body.key);
+    expect((await bound.get('/api/v1/access/me')).body).toMatchObject({ allowedGroups: ['support'] });
+    expect((await bound.get('/api/v1/tools?limit=200')).body.items).toEqual([]);
+    expect((await h.api.get(`/api/v1/tools?as=${created.body.id}`)).body.items).toEqual([]);
+    const refused = await bound.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'x' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details[0].message).toContain('allowedGroups: only through the groups ["support"]');
+    const explained = await h.api.post('/api/v1/access/explain', { principal: created.body.id, tool: 'ev__echo' });
+    expect(explained.body).toMatchObject({ allowed: false, group: null, principal: { allowedGroups: ['support'] } });
+    expect((await h.api.post('/api/v1/access/explain', { principal: created.body.id, tool: 'ev__echo', group: 'support' })).body).toMatchObject({
+      allowed: true,
+      group: 'support',
+      rule: 'allowedGroups: group "support" matches "support"',
+    });
+
+    const client = new Client({ name: 'bound', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${created.body.key}` } } }));
+    expect((await client.listTools()).tools).toEqual([]);
+    expect((await client.callTool({ name: 'ev__echo', arguments: { message: 'x' } })).isError).toBe(true);
+    await client.close();
+    const gateway = new Client({ name: 'bound', version: '1' });
+    await gateway.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp/gateway`), { requestInit: { headers: { authorization: `Bearer ${created.body.key}` } } }));
+    const found = await gateway.callTool({ name: 'search_tools', arguments: { query: 'echo sum', limit: 50 } });
+    expect((found.structuredContent as { tools: unknown[] }).tools).toEqual([]);
+    await gateway.close();
+    const bySource = await fetch(`${h.url}/mcp/sources/ev`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.body.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    // A source the caller may not use answers as one that does not exist.
+    expect(bySource.status).toBe(404);
   });
 });
 

@@ -18,6 +18,7 @@ export function KeysPage() {
   const [owner, setOwner] = useState('');
   const [sources, setSources] = useState('');
   const [tools, setTools] = useState('');
+  const [groups, setGroups] = useState('');
   const [problems, setProblems] = useState<Problem[]>([]);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -28,12 +29,13 @@ export function KeysPage() {
     setProblems([]);
     setMessage(null);
     try {
-      const key = await send<CreatedApiKey>('POST', '/api/v1/api-keys', { name, role, owner: owner || undefined, allowedSources: list(sources), allowedTools: list(tools) } satisfies BodyOf<'/api/v1/api-keys', 'post'>);
+      const key = await send<CreatedApiKey>('POST', '/api/v1/api-keys', { name, role, owner: owner || undefined, allowedSources: list(sources), allowedTools: list(tools), allowedGroups: list(groups) } satisfies BodyOf<'/api/v1/api-keys', 'post'>);
       setCreated(key);
       setName('');
       setOwner('');
       setSources('');
       setTools('');
+      setGroups('');
       keys.reload();
     } catch (error) {
       if (error instanceof ApiError && error.details.length) setProblems(error.details);
@@ -94,6 +96,7 @@ export function KeysPage() {
         <div class="field-row">
           {field('allowedSources', 'Allowed sources', sources, setSources, 'Patterns, * for any run of characters; empty: all.')}
           {field('allowedTools', 'Allowed tools', tools, setTools, 'Qualified names or patterns; empty: all.')}
+          {field('allowedGroups', 'Only through groups', groups, setGroups, 'Tool group names or patterns: the key then sees tools only through them; empty: not bound.')}
         </div>
         <div class="actions">
           <button type="submit">Create key</button>
@@ -159,7 +162,7 @@ export function KeysPage() {
                   <td>
                     <Badge value={key.state} />
                   </td>
-                  <td>{[key.allowedSources?.length ? `sources ${key.allowedSources.join(', ')}` : '', key.allowedTools?.length ? `tools ${key.allowedTools.join(', ')}` : ''].filter(Boolean).join('; ') || 'all'}</td>
+                  <td>{[key.allowedSources?.length ? `sources ${key.allowedSources.join(', ')}` : '', key.allowedTools?.length ? `tools ${key.allowedTools.join(', ')}` : '', key.allowedGroups?.length ? `only through groups ${key.allowedGroups.join(', ')}` : ''].filter(Boolean).join('; ') || 'all'}</td>
                   <td>
                     <When at={key.lastUsedAt} />
                   </td>

@@ -139,7 +139,10 @@ async function keyCheck(api: ApiClient, settings: ConnectionSettings): Promise<{
         : undefined;
     return { check: { name: 'api key', status: 'fail', detail: `refused: ${messageOf(error)}`, fix }, permissions: new Set() };
   }
-  const restricted = me.allowedSources || me.allowedTools ? `; restricted to sources ${me.allowedSources?.join(', ') ?? 'any'}, tools ${me.allowedTools?.join(', ') ?? 'any'}` : '';
+  const restricted =
+    me.allowedSources || me.allowedTools || me.allowedGroups
+      ? `; restricted to sources ${me.allowedSources?.join(', ') ?? 'any'}, tools ${me.allowedTools?.join(', ') ?? 'any'}${me.allowedGroups ? `, only through the groups ${me.allowedGroups.join(', ')}` : ''}`
+      : '';
   // A key the CLI found by itself is named, so that nobody wonders which key was used.
   const found = settings.origin.key === 'admin-key' ? ` (key from ${settings.adminKeyFile})` : '';
   const detail = `accepted: ${me.name}, role ${me.roles.join(', ') || 'none'} (may: ${[...me.permissions].sort().join(', ')})${restricted}${found}`;

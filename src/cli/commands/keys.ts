@@ -11,6 +11,7 @@ interface CreateOptions {
   expiresAt?: string;
   allowedSources?: string[];
   allowedTools?: string[];
+  allowedGroups?: string[];
   rateLimit?: number;
 }
 
@@ -26,6 +27,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--expires-at <time>', 'refused from then on (ISO 8601)')
     .option('--allowed-sources <patterns>', 'comma-separated source names (* for any run of characters) whose tools the key may use', commaList)
     .option('--allowed-tools <patterns>', 'comma-separated qualified tool names (* patterns) the key may use', commaList)
+    .option('--allowed-groups <patterns>', 'comma-separated tool group names (* patterns): the key then sees and calls tools only through these groups', commaList)
     .option('--rate-limit <n>', 'calls per minute of this key', positiveInt('--rate-limit'))
     .action(inContext(async ({ api, out }, name: string, options: CreateOptions) => {
       const { body } = await api.request('POST', '/api/v1/api-keys', {
@@ -36,6 +38,7 @@ export function registerKeyCommands(program: Command): void {
           expiresAt: options.expiresAt,
           allowedSources: options.allowedSources,
           allowedTools: options.allowedTools,
+          allowedGroups: options.allowedGroups,
           rateLimitPerMinute: options.rateLimit,
         },
       });

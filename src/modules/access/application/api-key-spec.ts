@@ -15,6 +15,8 @@ export interface ApiKeySpecInput {
   allowedSources?: unknown;
   /** Qualified tool name patterns (`*` wildcard); absent or null: any. */
   allowedTools?: unknown;
+  /** Tool group name patterns (`*` wildcard): the key sees and calls tools only through them; absent or null: any, and outside groups too. */
+  allowedGroups?: unknown;
   /** Calls per minute; absent or null: the default. */
   rateLimitPerMinute?: unknown;
 }
@@ -54,6 +56,7 @@ export function checkApiKeySpec(input: ApiKeySpecInput, now: Date, problems: Pro
   }
   const sources = patternList(input.allowedSources, 'allowedSources', problems);
   const tools = patternList(input.allowedTools, 'allowedTools', problems);
+  const groups = patternList(input.allowedGroups, 'allowedGroups', problems);
   const rate = input.rateLimitPerMinute ?? null;
   if (rate !== null && (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > 100_000_000)) {
     problems.add('rateLimitPerMinute', 'must be an integer from 1 to 100000000, or null');
@@ -63,7 +66,7 @@ export function checkApiKeySpec(input: ApiKeySpecInput, now: Date, problems: Pro
     owner,
     role: (isRole(input.role) ? input.role : 'agent') as Role,
     expiresAt,
-    scope: scopeOf(sources, tools),
+    scope: scopeOf(sources, tools, groups),
     rateLimitPerMinute: typeof rate === 'number' ? rate : null,
   };
 }
@@ -77,6 +80,7 @@ export function changedSettings(key: ApiKeySettings, wanted: ApiKeySettings): st
   if ((key.expiresAt?.getTime() ?? null) !== (wanted.expiresAt?.getTime() ?? null)) fields.push('expiresAt');
   if (!samePatterns(key.scope.sources, wanted.scope.sources)) fields.push('allowedSources');
   if (!samePatterns(key.scope.tools, wanted.scope.tools)) fields.push('allowedTools');
+  if (!samePatterns(key.scope.groups, wanted.scope.groups)) fields.push('allowedGroups');
   if (key.rateLimitPerMinute !== wanted.rateLimitPerMinute) fields.push('rateLimitPerMinute');
   return fields;
 }
@@ -86,8 +90,8 @@ function samePatterns(a: readonly string[] | undefined, b: readonly string[] | u
   return a.length === b.length && a.every((pattern, i) => pattern === b[i]);
 }
 
-function scopeOf(sources: string[] | undefined, tools: string[] | undefined): ToolScope {
-  return { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}) };
+function scopeOf(sources: string[] | undefined, tools: string[] | undefined, groups: string[] | undefined): ToolScope {
+  return { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}), ...(groups ? { groups } : {}) };
 }
 
 /** A list of name patterns, or undefined for "not restricted" (absent or null). */

@@ -18,6 +18,8 @@ export interface ApiKeyView {
   allowedSources: string[] | null;
   /** Qualified tool name patterns the key is restricted to; null: any. */
   allowedTools: string[] | null;
+  /** Tool group name patterns: the key sees and calls tools only through these groups; null: any, and outside groups too. */
+  allowedGroups: string[] | null;
   /** Calls per minute; null: the default. */
   rateLimitPerMinute: number | null;
 }
@@ -37,6 +39,7 @@ export function viewOf(key: ApiKey, now: Date): ApiKeyView {
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     allowedSources: key.scope.sources ?? null,
     allowedTools: key.scope.tools ?? null,
+    allowedGroups: key.scope.groups ?? null,
     rateLimitPerMinute: key.rateLimitPerMinute,
   };
 }

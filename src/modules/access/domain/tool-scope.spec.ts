@@ -23,6 +23,22 @@ describe('tool scope', () => {
     expect(decideTool({ sources: [] }, tool).allowed).toBe(false);
   });
 
+  it('lets a principal bound to groups use tools only through them, narrowed by its other lists', () => {
+    const tool = { qualifiedName: 'github__create_issue', sourceName: 'github' };
+    const support = { groups: ['support', 'triage-*'] };
+    expect(decideTool(support, tool)).toEqual({ allowed: false, rule: 'allowedGroups: only through the groups ["support","triage-*"], not outside a group' });
+    expect(decideTool(support, { ...tool, group: 'support' })).toEqual({ allowed: true, rule: 'allowedGroups: group "support" matches "support"' });
+    expect(decideTool(support, { ...tool, group: 'triage-eu' })).toEqual({ allowed: true, rule: 'allowedGroups: group "triage-eu" matches "triage-*"' });
+    expect(decideTool(support, { ...tool, group: 'billing' })).toEqual({ allowed: false, rule: 'allowedGroups: group "billing" matches none of ["support","triage-*"]' });
+    expect(decideTool({ ...support, sources: ['jira'] }, { ...tool, group: 'support' })).toEqual({ allowed: false, rule: 'allowedSources: "github" matches none of ["jira"]' });
+    expect(decideTool({ ...support, tools: ['github__*'] }, { ...tool, group: 'support' })).toEqual({ allowed: true, rule: 'allowedTools: "github__create_issue" matches "github__*"' });
+    // A group does not widen what an unbound principal may do, nor does it narrow it.
+    expect(decideTool({ sources: ['github'] }, { ...tool, group: 'anything' })).toEqual({ allowed: true, rule: 'allowedSources: "github" matches "github"' });
+    expect(decideTool(undefined, { ...tool, group: 'anything' }).allowed).toBe(true);
+    // A source's own endpoint is outside every group.
+    expect(decideSource(support, { name: 'github', toolNames: ['github__create_issue'] })).toEqual({ allowed: false, rule: 'allowedGroups: only through the groups ["support","triage-*"], not outside a group' });
+  });
+
   it('lets a source be used when one of its tools may be, by the same rules', () => {
     const github = { name: 'github', toolNames: ['github__create_issue', 'github__get_issue'] };
     expect(decideSource(undefined, github)).toEqual({ allowed: true, rule: 'role: no tool restriction' });

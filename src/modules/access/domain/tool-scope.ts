@@ -4,6 +4,8 @@ import type { ToolScope } from '../../../shared/principal/tool-scope.js';
 export interface ScopedTool {
   qualifiedName: string;
   sourceName: string;
+  /** The group the tool is seen or called through; absent: outside any group. */
+  group?: string;
 }
 
 /** Allowed or not, and which rule decided (for records and the explain endpoint). */
@@ -17,13 +19,15 @@ export const SCOPE_PATTERN = /^[A-Za-z0-9_.*-]{1,200}$/;
 export const MAX_SCOPE_PATTERNS = 100;
 
 export function isRestricted(scope: ToolScope | undefined): scope is ToolScope {
-  return scope !== undefined && (scope.sources !== undefined || scope.tools !== undefined);
+  return scope !== undefined && (scope.sources !== undefined || scope.tools !== undefined || scope.groups !== undefined);
 }
 
 /** The one decision, used alike for listing (catalog, tools/list, search) and calling. */
 export function decideTool(scope: ToolScope | undefined, tool: ScopedTool): ScopeDecision {
+  const byGroup = decideByGroup(scope, tool.group);
+  if (byGroup !== undefined && !byGroup.allowed) return byGroup;
   const bySource = decideBySource(scope, tool.sourceName);
-  if (bySource !== undefined) return bySource;
+  if (bySource !== undefined) return byGroup && bySource.rule === NO_RESTRICTION ? byGroup : bySource;
   // Left undecided by the source: a restriction with allowedTools.
   const allowedTools = scope!.tools!;
   const match = allowedTools.find((pattern) => matches(pattern, tool.qualifiedName));
@@ -44,6 +48,8 @@ export interface ScopedSource {
  * tools, as a source of only prompts and resources does.
  */
 export function decideSource(scope: ToolScope | undefined, source: ScopedSource): ScopeDecision {
+  const byGroup = decideByGroup(scope, undefined);
+  if (byGroup !== undefined) return byGroup;
   const bySource = decideBySource(scope, source.name);
   if (bySource !== undefined) return bySource;
   for (const qualifiedName of source.toolNames) {
@@ -59,11 +65,26 @@ export function decideSource(scope: ToolScope | undefined, source: ScopedSource)
  * decide (undefined: it is).
  */
 function decideBySource(scope: ToolScope | undefined, sourceName: string): ScopeDecision | undefined {
-  if (!isRestricted(scope)) return { allowed: true, rule: 'role: no tool restriction' };
+  if (!isRestricted(scope) || (scope.sources === undefined && scope.tools === undefined)) return { allowed: true, rule: NO_RESTRICTION };
   if (scope.sources === undefined) return undefined;
   const match = scope.sources.find((pattern) => matches(pattern, sourceName));
   if (match === undefined) return { allowed: false, rule: `allowedSources: "${sourceName}" matches none of ${JSON.stringify(scope.sources)}` };
   return scope.tools === undefined ? { allowed: true, rule: `allowedSources: "${sourceName}" matches "${match}"` } : undefined;
+}
+
+const NO_RESTRICTION = 'role: no tool restriction';
+
+/**
+ * The step on the group a tool is reached through, for a principal bound to groups: a tool outside
+ * a group, or in a group the list does not name, is refused (undefined: not bound to groups).
+ */
+function decideByGroup(scope: ToolScope | undefined, group: string | undefined): ScopeDecision | undefined {
+  const groups = scope?.groups;
+  if (groups === undefined) return undefined;
+  if (group === undefined) return { allowed: false, rule: `allowedGroups: only through the groups ${JSON.stringify(groups)}, not outside a group` };
+  const match = groups.find((pattern) => matches(pattern, group));
+  if (match === undefined) return { allowed: false, rule: `allowedGroups: group "${group}" matches none of ${JSON.stringify(groups)}` };
+  return { allowed: true, rule: `allowedGroups: group "${group}" matches "${match}"` };
 }
 
 /** `*` matches any run of characters (none included); everything else only itself. */

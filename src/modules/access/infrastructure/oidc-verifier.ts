@@ -49,7 +49,8 @@ export class OidcVerifier {
     const roles = rolesOf(claim(payload, this.settings.rolesClaim), payload.scope);
     const sources = patterns(claim(payload, this.settings.allowedSourcesClaim));
     const tools = patterns(claim(payload, this.settings.allowedToolsClaim));
-    const scope: ToolScope = { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}) };
+    const groups = patterns(claim(payload, this.settings.allowedGroupsClaim));
+    const scope: ToolScope = { ...(sources ? { sources } : {}), ...(tools ? { tools } : {}), ...(groups ? { groups } : {}) };
     const name = [payload.name, payload.preferred_username, payload.email, payload.sub].find((value) => typeof value === 'string' && value.length > 0) as string;
     return {
       // The same person from another issuer is another principal.
@@ -57,7 +58,7 @@ export class OidcVerifier {
       name: name.slice(0, 200),
       kind: 'oidc',
       roles,
-      ...(sources || tools ? { scope } : {}),
+      ...(sources || tools || groups ? { scope } : {}),
     };
   }
 

@@ -16,6 +16,7 @@ interface Row {
   last_used_at: Date | null;
   allowed_sources: string[] | null;
   allowed_tools: string[] | null;
+  allowed_groups: string[] | null;
   rate_limit_per_minute: number | null;
 }
 
@@ -28,9 +29,9 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
     await this.uow
       .manager()
       .query(
-        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at, allowed_sources, allowed_tools, rate_limit_per_minute)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt, key.scope.sources ?? null, key.scope.tools ?? null, key.rateLimitPerMinute],
+        `INSERT INTO api_keys (id, name, owner, role, prefix, hash, created_at, created_by, expires_at, revoked_at, last_used_at, allowed_sources, allowed_tools, allowed_groups, rate_limit_per_minute)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+        [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.createdAt, key.createdBy, key.expiresAt, key.revokedAt, key.lastUsedAt, key.scope.sources ?? null, key.scope.tools ?? null, key.scope.groups ?? null, key.rateLimitPerMinute],
       );
   }
 
@@ -67,10 +68,10 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
   async update(key: ApiKey): Promise<boolean> {
     const rows: { id: string }[] = await this.uow.manager().query(
       `WITH updated AS (
-         UPDATE api_keys SET name = $2, owner = $3, role = $4, prefix = $5, hash = $6, expires_at = $7, allowed_sources = $8, allowed_tools = $9, rate_limit_per_minute = $10
+         UPDATE api_keys SET name = $2, owner = $3, role = $4, prefix = $5, hash = $6, expires_at = $7, allowed_sources = $8, allowed_tools = $9, allowed_groups = $10, rate_limit_per_minute = $11
           WHERE id = $1 AND revoked_at IS NULL RETURNING id)
        SELECT id FROM updated`,
-      [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.expiresAt, key.scope.sources ?? null, key.scope.tools ?? null, key.rateLimitPerMinute],
+      [key.id, key.name, key.owner, key.role, key.prefix, key.hash, key.expiresAt, key.scope.sources ?? null, key.scope.tools ?? null, key.scope.groups ?? null, key.rateLimitPerMinute],
     );
     return rows.length > 0;
   }
@@ -95,6 +96,10 @@ function toKey(row: Row): ApiKey {
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
     rateLimitPerMinute: row.rate_limit_per_minute,
-    scope: { ...(row.allowed_sources ? { sources: row.allowed_sources } : {}), ...(row.allowed_tools ? { tools: row.allowed_tools } : {}) },
+    scope: {
+      ...(row.allowed_sources ? { sources: row.allowed_sources } : {}),
+      ...(row.allowed_tools ? { tools: row.allowed_tools } : {}),
+      ...(row.allowed_groups ? { groups: row.allowed_groups } : {}),
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { validateDtoOrThrow } from '../../../shared/http/validate-dto.js';
 import { ExplainAccessQuery, type AccessExplanation } from '../application/explain-access/explain-access.query.js';
@@ -19,6 +19,12 @@ export class ExplainAccessDto {
   @IsString()
   @MaxLength(300)
   tool!: string;
+
+  @ApiPropertyOptional({ description: 'The tool group the call would go through (`/mcp/groups/{name}`, a group\'s invoke); absent: outside any group.', example: 'support' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  group?: string;
 }
 
 export class ExplainedPrincipalDto {
@@ -28,11 +34,13 @@ export class ExplainedPrincipalDto {
   @ApiProperty({ type: [String] }) roles!: string[];
   @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedGroups!: string[] | null;
 }
 
 export class AccessExplanationDto {
   @ApiProperty({ type: ExplainedPrincipalDto }) principal!: ExplainedPrincipalDto;
   @ApiProperty() tool!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The group the call would go through; null: outside any group.' }) group!: string | null;
   @ApiProperty() allowed!: boolean;
   @ApiProperty({ example: 'allowedTools: "github__create_issue" matches "github__*"', description: 'The rule that decided.' }) rule!: string;
 }
@@ -45,6 +53,7 @@ export class CurrentPrincipalDto {
   @ApiProperty({ type: [String], description: 'Every permission the roles grant.' }) permissions!: string[];
   @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String], description: 'Tool groups the principal is bound to: it sees and calls tools only through them.' }) allowedGroups!: string[] | null;
 }
 
 @ApiController('api/v1/access', 'access')
@@ -62,6 +71,7 @@ export class AccessController extends BusController {
       permissions: PERMISSIONS.filter((permission) => roleAllows(principal.roles, permission)),
       allowedSources: principal.scope?.sources ?? null,
       allowedTools: principal.scope?.tools ?? null,
+      allowedGroups: principal.scope?.groups ?? null,
     };
   }
 
@@ -74,6 +84,6 @@ export class AccessController extends BusController {
   @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'API_KEY_NOT_FOUND or TOOL_NOT_FOUND' })
   async explain(@Body() body: ExplainAccessDto): Promise<AccessExplanation> {
     const dto = await validateDtoOrThrow(ExplainAccessDto, body);
-    return this.queries.execute(new ExplainAccessQuery(dto.principal, dto.tool));
+    return this.queries.execute(new ExplainAccessQuery(dto.principal, dto.tool, dto.group));
   }
 }

@@ -42,6 +42,10 @@ export class CreateApiKeyDto {
   @Allow()
   allowedTools?: unknown;
 
+  @ApiPropertyOptional({ nullable: true, type: [String], example: ['support'], description: 'Tool group names (`*` patterns): the key sees and calls tools only through these groups (`/mcp/groups/{name}`, `GET /api/v1/tools?group=`, a group\'s invoke), where their locked arguments hold; absent or null: not bound to groups.' })
+  @Allow()
+  allowedGroups?: unknown;
+
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: 1, description: 'Calls per minute of this key (a token bucket holding ten seconds of it); absent or null: TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL.' })
   @Allow()
   rateLimitPerMinute?: unknown;
@@ -61,6 +65,7 @@ export class ApiKeyDto implements ApiKeyView {
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Updated at most once a minute.' }) lastUsedAt!: string | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedSources!: string[] | null;
   @ApiProperty({ nullable: true, type: [String] }) allowedTools!: string[] | null;
+  @ApiProperty({ nullable: true, type: [String] }) allowedGroups!: string[] | null;
   @ApiProperty({ nullable: true, type: Number }) rateLimitPerMinute!: number | null;
 }
 

@@ -32,7 +32,11 @@ export class CatalogController extends BusController {
   private async scopeOf(keyId: string, principal: Principal): Promise<ToolScope | undefined> {
     if (!may(principal, 'keys:manage')) throw new DomainError('forbidden', 'FORBIDDEN', 'Only a principal that manages API keys may list the catalog as another (`as`).');
     const key: ApiKeyView = await this.queries.execute(new GetApiKeyQuery(keyId));
-    const scope: ToolScope = { ...(key.allowedSources ? { sources: key.allowedSources } : {}), ...(key.allowedTools ? { tools: key.allowedTools } : {}) };
+    const scope: ToolScope = {
+      ...(key.allowedSources ? { sources: key.allowedSources } : {}),
+      ...(key.allowedTools ? { tools: key.allowedTools } : {}),
+      ...(key.allowedGroups ? { groups: key.allowedGroups } : {}),
+    };
     return isRestricted(scope) ? scope : undefined;
   }
 

@@ -17,7 +17,7 @@ const TOP_LEVEL_KEYS = ['sources', 'keys'];
 /** More than a thousand sources in one file is a mistake or an attack, not a configuration. */
 const MAX_SOURCES = 1000;
 const MAX_KEYS = 1000;
-const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'rateLimitPerMinute', 'key'];
+const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'allowedGroups', 'rateLimitPerMinute', 'key'];
 
 /** A configuration file's text, parsed and shape-checked; every problem is listed, none thrown. */
 export async function readConfigText(text: string): Promise<ConfigDocument> {

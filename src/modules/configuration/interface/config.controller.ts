@@ -42,6 +42,7 @@ class DeclaredKeyDto {
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) expiresAt?: string | null;
   @ApiPropertyOptional({ nullable: true, type: [String], description: 'Source name patterns (`*`); absent or null: any.' }) allowedSources?: string[] | null;
   @ApiPropertyOptional({ nullable: true, type: [String], description: 'Qualified tool name patterns (`*`); absent or null: any.' }) allowedTools?: string[] | null;
+  @ApiPropertyOptional({ nullable: true, type: [String], description: 'Tool group name patterns (`*`): the key sees and calls tools only through these groups; absent or null: not bound to groups.' }) allowedGroups?: string[] | null;
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: 1 }) rateLimitPerMinute?: number | null;
   @ApiPropertyOptional({
     description: 'A `${secret:NAME}` or `${env:NAME}` reference holding the key (`tp_` and 43 base64url characters), needed to create it; `${stored}` or absent keeps the key it has.',

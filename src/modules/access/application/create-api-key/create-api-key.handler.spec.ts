@@ -38,6 +38,7 @@ describe('CreateApiKeyHandler', () => {
       lastUsedAt: null,
       allowedSources: ['files'],
       allowedTools: null,
+      allowedGroups: null,
       rateLimitPerMinute: 30,
       key: created.key,
     });
@@ -51,7 +52,7 @@ describe('CreateApiKeyHandler', () => {
         targetType: 'api-key',
         targetId: 'key-1',
         targetName: 'ci',
-        details: { role: 'agent', owner: 'platform', prefix: created.prefix, expiresAt: '2026-06-01T00:00:00.000Z', allowedSources: ['files'], allowedTools: null, rateLimitPerMinute: 30 },
+        details: { role: 'agent', owner: 'platform', prefix: created.prefix, expiresAt: '2026-06-01T00:00:00.000Z', allowedSources: ['files'], allowedTools: null, allowedGroups: null, rateLimitPerMinute: 30 },
       },
     ]);
     expect(JSON.stringify(f.audit.events)).not.toContain(created.key);
@@ -80,11 +81,11 @@ describe('CreateApiKeyHandler', () => {
     const f = setup();
 
     const error = await rejection(
-      f.create({ name: '', role: 'root', expiresAt: '2026-01-01T00:00:00Z', allowedTools: ['ok', 'not ok'], rateLimitPerMinute: 0 }, undefined, [{ path: 'colour', message: 'is not a known property' }]),
+      f.create({ name: '', role: 'root', expiresAt: '2026-01-01T00:00:00Z', allowedTools: ['ok', 'not ok'], allowedGroups: 'support', rateLimitPerMinute: 0 }, undefined, [{ path: 'colour', message: 'is not a known property' }]),
     );
 
     expect(error).toMatchObject({ kind: 'invalid', code: 'VALIDATION_FAILED', message: 'The API key request is invalid.' });
-    expect(error.details.map((d) => d.path)).toEqual(['colour', 'name', 'role', 'expiresAt', 'allowedTools[1]', 'rateLimitPerMinute']);
+    expect(error.details.map((d) => d.path)).toEqual(['colour', 'name', 'role', 'expiresAt', 'allowedTools[1]', 'allowedGroups', 'rateLimitPerMinute']);
     expect(error.details.find((d) => d.path === 'expiresAt')?.message).toBe('must be in the future');
     expect(await f.keys.list(undefined, 10)).toEqual([]);
     expect(f.audit.events).toEqual([]);

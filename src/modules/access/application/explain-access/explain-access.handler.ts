@@ -22,7 +22,7 @@ export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, A
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute({ principal: who, tool: qualifiedName }: ExplainAccessQuery): Promise<AccessExplanation> {
+  async execute({ principal: who, tool: qualifiedName, group }: ExplainAccessQuery): Promise<AccessExplanation> {
     let principal: Principal;
     let state: 'active' | 'revoked' | 'expired' = 'active';
     if (who === ADMIN.id) {
@@ -43,14 +43,16 @@ export class ExplainAccessHandler implements IQueryHandler<ExplainAccessQuery, A
         roles: principal.roles,
         allowedSources: principal.scope?.sources ?? null,
         allowedTools: principal.scope?.tools ?? null,
+        allowedGroups: principal.scope?.groups ?? null,
       },
       tool: tool.qualifiedName,
+      group: group ?? null,
       allowed,
       rule,
     });
     if (state !== 'active') return answer(false, `key: ${state}`);
     if (!may(principal, 'tools:invoke')) return answer(false, `role: ${principal.roles.join(', ')} does not hold tools:invoke`);
-    const decision = decideTool(principal.scope, tool);
+    const decision = decideTool(principal.scope, { ...tool, ...(group !== undefined ? { group } : {}) });
     return answer(decision.allowed, decision.rule);
   }
 }

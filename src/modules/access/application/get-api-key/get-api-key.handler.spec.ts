@@ -26,6 +26,7 @@ describe('GetApiKeyHandler', () => {
       lastUsedAt: '2026-02-01T00:00:00.000Z',
       allowedSources: null,
       allowedTools: ['files__*'],
+      allowedGroups: null,
       rateLimitPerMinute: null,
     });
     expect(JSON.stringify(view)).not.toContain(active.hash);

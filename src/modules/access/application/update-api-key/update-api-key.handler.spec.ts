@@ -19,10 +19,10 @@ describe('UpdateApiKeyHandler', () => {
   it('gives the key the settings declared, all of them, audits what changed, and tells the key caches', async () => {
     const f = setup();
 
-    const view = await f.update({ name: 'ci', role: 'operator', allowedTools: ['files__*'], rateLimitPerMinute: 10 });
+    const view = await f.update({ name: 'ci', role: 'operator', allowedTools: ['files__*'], allowedGroups: ['support'], rateLimitPerMinute: 10 });
 
-    expect(view).toMatchObject({ role: 'operator', owner: null, allowedSources: null, allowedTools: ['files__*'], rateLimitPerMinute: 10, state: 'active' });
-    expect(f.keys.stored(f.key.id)).toMatchObject({ role: 'operator', owner: null, scope: { tools: ['files__*'] }, hash: f.key.hash, prefix: f.key.prefix });
+    expect(view).toMatchObject({ role: 'operator', owner: null, allowedSources: null, allowedTools: ['files__*'], allowedGroups: ['support'], rateLimitPerMinute: 10, state: 'active' });
+    expect(f.keys.stored(f.key.id)).toMatchObject({ role: 'operator', owner: null, scope: { tools: ['files__*'], groups: ['support'] }, hash: f.key.hash, prefix: f.key.prefix });
     expect(f.audit.events).toEqual([
       {
         actor: 'admin',
@@ -31,13 +31,14 @@ describe('UpdateApiKeyHandler', () => {
         targetId: f.key.id,
         targetName: 'ci',
         details: {
-          fields: ['role', 'owner', 'allowedSources', 'allowedTools', 'rateLimitPerMinute'],
+          fields: ['role', 'owner', 'allowedSources', 'allowedTools', 'allowedGroups', 'rateLimitPerMinute'],
           role: 'operator',
           owner: null,
           prefix: f.key.prefix,
           expiresAt: null,
           allowedSources: null,
           allowedTools: ['files__*'],
+          allowedGroups: ['support'],
           rateLimitPerMinute: 10,
         },
       },

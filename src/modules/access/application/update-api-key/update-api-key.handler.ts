@@ -54,6 +54,7 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand,
           expiresAt: after.expiresAt?.toISOString() ?? null,
           allowedSources: after.scope.sources ?? null,
           allowedTools: after.scope.tools ?? null,
+          allowedGroups: after.scope.groups ?? null,
           rateLimitPerMinute: after.rateLimitPerMinute,
         },
       });

@@ -10,6 +10,7 @@ export function exportedKey(key: ApiKey): Record<string, unknown> {
     ...(key.expiresAt !== null ? { expiresAt: key.expiresAt.toISOString() } : {}),
     ...(key.scope.sources !== undefined ? { allowedSources: key.scope.sources } : {}),
     ...(key.scope.tools !== undefined ? { allowedTools: key.scope.tools } : {}),
+    ...(key.scope.groups !== undefined ? { allowedGroups: key.scope.groups } : {}),
     ...(key.rateLimitPerMinute !== null ? { rateLimitPerMinute: key.rateLimitPerMinute } : {}),
     key: STORED_VALUE,
   };
