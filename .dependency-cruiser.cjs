@@ -21,7 +21,7 @@ const MODULES = {
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],
   execution: ['access', 'catalog', 'executions', 'inventory', 'sources'],
-  configuration: ['access', 'audit', 'secrets', 'sources'],
+  configuration: ['access', 'audit', 'secrets', 'sources', 'groups'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
 };
 

@@ -24,6 +24,6 @@ import { GroupsController } from './interface/groups.controller.js';
     GetGroupHandler,
     ListGroupsHandler,
   ],
-  exports: [GroupDefinitions],
+  exports: [GroupDefinitions, GroupRepository],
 })
 export class GroupsModule {}

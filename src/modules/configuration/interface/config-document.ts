@@ -2,21 +2,25 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import { RegisterSourceDto, toSourceSpec } from '../../sources/interface/source.dto.js';
 import type { DeclaredSource } from '../application/apply-config/config-planner.js';
+import type { DeclaredGroup } from '../application/apply-config/group-planner.js';
 import type { DeclaredKey } from '../application/apply-config/key-planner.js';
 import { parseConfigYaml } from '../infrastructure/config-yaml.js';
 
 export interface ConfigDocument {
   sources: DeclaredSource[];
+  /** The file's `groups:`; undefined when it has none (then groups are left as they are, even with prune). */
+  groups?: DeclaredGroup[];
   /** The file's `keys:`; undefined when it has none (then keys are left as they are, even with prune). */
   keys?: DeclaredKey[];
   /** Problems of the document as a whole; each source carries its own shape problems. */
   problems: ProblemDetail[];
 }
 
-const TOP_LEVEL_KEYS = ['sources', 'keys'];
+const TOP_LEVEL_KEYS = ['sources', 'groups', 'keys'];
 /** More than a thousand sources in one file is a mistake or an attack, not a configuration. */
 const MAX_SOURCES = 1000;
 const MAX_KEYS = 1000;
+const MAX_GROUPS = 1000;
 const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'allowedGroups', 'rateLimitPerMinute', 'key'];
 
 /** A configuration file's text, parsed and shape-checked; every problem is listed, none thrown. */
@@ -42,14 +46,16 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
   if (!('sources' in document)) problems.push({ path: 'sources', message: 'is required' });
   // Read whatever the sources are: the keys' problems are listed with theirs.
   const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
+  const groups = 'groups' in document ? readGroups(document.groups, problems) : undefined;
+  const rest = { ...(groups ? { groups } : {}), ...(keys ? { keys } : {}) };
   const entries = document.sources ?? [];
   if (!Array.isArray(entries) || document.sources === null) {
     problems.push({ path: 'sources', message: 'must be a list (an empty list declares no source)' });
-    return { sources: [], ...(keys ? { keys } : {}), problems };
+    return { sources: [], ...rest, problems };
   }
   if (entries.length > MAX_SOURCES) {
     problems.push({ path: 'sources', message: `declares ${entries.length} sources; at most ${MAX_SOURCES} fit in one file` });
-    return { sources: [], ...(keys ? { keys } : {}), problems };
+    return { sources: [], ...rest, problems };
   }
 
   const sources: DeclaredSource[] = [];
@@ -63,7 +69,34 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
     if (first !== undefined) problems.push({ path: `sources[${index}].name`, message: `"${name}" is declared twice (first at sources[${first}])` });
     else firstIndex.set(name, index);
   }
-  return { sources, ...(keys ? { keys } : {}), problems };
+  return { sources, ...rest, problems };
+}
+
+/** The `groups:` entries: each a mapping (its fields are checked when planned, by the groups' own rule). */
+function readGroups(entries: unknown, problems: ProblemDetail[]): DeclaredGroup[] {
+  if (!Array.isArray(entries)) {
+    problems.push({ path: 'groups', message: 'must be a list (an empty list declares no group: with prune, every group is removed)' });
+    return [];
+  }
+  if (entries.length > MAX_GROUPS) {
+    problems.push({ path: 'groups', message: `declares ${entries.length} groups; at most ${MAX_GROUPS} fit in one file` });
+    return [];
+  }
+  const groups: DeclaredGroup[] = [];
+  const firstIndex = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      groups.push({ spec: {}, shapeProblems: [{ path: 'body', message: 'must be a mapping with the group\'s name and selection' }] });
+      continue;
+    }
+    const spec = entry as Record<string, unknown>;
+    groups.push({ spec, shapeProblems: [] });
+    if (typeof spec.name !== 'string') continue;
+    const first = firstIndex.get(spec.name);
+    if (first !== undefined) problems.push({ path: `groups[${index}].name`, message: `"${spec.name.slice(0, 100)}" is declared twice (first at groups[${first}])` });
+    else firstIndex.set(spec.name, index);
+  }
+  return groups;
 }
 
 /** The `keys:` entries: each a mapping of known fields (their values are checked when planned). */

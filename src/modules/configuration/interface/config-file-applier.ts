@@ -43,6 +43,7 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
     const malformed = [
       ...document.problems,
       ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => problemOfSource(i, p))),
+      ...(document.groups ?? []).flatMap((g, i) => g.shapeProblems.map((p) => problemOfEntry('groups', i, p))),
       ...(document.keys ?? []).flatMap((k, i) => k.shapeProblems.map((p) => problemOfEntry('keys', i, p))),
     ];
     if (malformed.length > 0) throw new Error(`TOOLPLANE_CONFIG: ${file} is invalid:\n${describe(malformed)}`);
@@ -58,7 +59,7 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
     if (this.stopped) return;
     try {
       const result = await this.commands.execute(
-        new ApplyConfigCommand(document.sources, [], { dryRun: false, prune: this.config.configPrune, waitForDiscovery: false }, CONFIG_FILE_ACTOR, document.keys),
+        new ApplyConfigCommand(document.sources, [], { dryRun: false, prune: this.config.configPrune, waitForDiscovery: false }, CONFIG_FILE_ACTOR, document),
       );
       const { create, update, unchanged, delete: deleted } = result.summary;
       this.logger.log(`applied ${this.config.configFile}: ${create} created, ${update} updated, ${unchanged} unchanged, ${deleted} removed`);

@@ -23,7 +23,9 @@ export const GROUP_LIMITS = {
   argumentBytes: 16_384,
 } as const;
 
-const SPEC_FIELDS = new Set(['name', 'description', 'select', 'include', 'exclude', 'overrides']);
+/** What a group declares, in the order a file writes it. */
+export const GROUP_FIELDS = ['name', 'description', 'select', 'include', 'exclude', 'overrides'] as const;
+const SPEC_FIELDS: ReadonlySet<string> = new Set(GROUP_FIELDS);
 const SELECTOR_FIELDS = new Set(['sources', 'tools', 'annotations']);
 const OVERRIDE_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'defaults', 'locked']);
 const HINTS: ReadonlySet<string> = new Set(HINT_NAMES);

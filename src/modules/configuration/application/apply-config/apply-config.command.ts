@@ -2,6 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ConfigApplyResult } from '../../domain/config-plan.js';
 import type { DeclaredSource } from './config-planner.js';
+import type { DeclaredGroup } from './group-planner.js';
 import type { DeclaredKey } from './key-planner.js';
 
 export interface ApplyOptions {
@@ -20,10 +21,10 @@ export class ApplyConfigCommand extends Command<ConfigApplyResult> {
     readonly documentProblems: ProblemDetail[],
     readonly options: ApplyOptions,
     readonly actor: string,
-    /** The file's `keys:` (undefined: it has none, and keys are left alone). */
-    readonly keys?: DeclaredKey[],
-    /** Whether the actor may manage API keys: a file with `keys:` needs it. */
-    readonly mayManageKeys = true,
+    /** The file's `groups:` and `keys:` (undefined: it has none, and those are left alone). */
+    readonly declared: { groups?: DeclaredGroup[]; keys?: DeclaredKey[] } = {},
+    /** What the actor may manage: a file with `groups:` needs groups:manage, one with `keys:` keys:manage. */
+    readonly may: { groups: boolean; keys: boolean } = { groups: true, keys: true },
   ) {
     super();
   }

@@ -1,4 +1,5 @@
 import { rejection } from '../../../../shared/testing/rejection.js';
+import { CreateGroupCommand } from '../../../groups/application/create-group/create-group.command.js';
 import { CreateApiKeyCommand } from '../../../access/application/create-api-key/create-api-key.command.js';
 import { RevokeApiKeyCommand } from '../../../access/application/revoke-api-key/revoke-api-key.command.js';
 import { aKeyValue, anApiKey } from '../../../access/testing/builders.js';
@@ -21,7 +22,7 @@ function setup() {
     secrets: { NEW_AGENT_KEY: aKeyValue('new-agent') },
   });
   const apply = (sources: ReturnType<typeof declare>, options: Partial<ApplyOptions> = {}, keys?: DeclaredKey[], mayManageKeys = true) =>
-    f.applier.execute(new ApplyConfigCommand(sources, [], { ...APPLY, ...options }, 'admin', keys, mayManageKeys));
+    f.applier.execute(new ApplyConfigCommand(sources, [], { ...APPLY, ...options }, 'admin', { keys }, { groups: true, keys: mayManageKeys }));
   return { ...f, apply };
 }
 
@@ -100,7 +101,7 @@ describe('ApplyConfigHandler', () => {
       { spec: aStdioSpec({ name: 'kept', timeoutMs: 5000 }), shapeProblems: [{ path: 'maxConcurrency', message: 'must be at least 1' }] },
     ];
     const keys: DeclaredKey[] = [{ spec: { name: 'new-agent', role: 'agent' }, key: aKeyValue('typed-in'), shapeProblems: [] }];
-    const error = await rejection(f.applier.execute(new ApplyConfigCommand(sources, [{ path: 'extra', message: 'is not a known key' }], APPLY, 'admin', keys)));
+    const error = await rejection(f.applier.execute(new ApplyConfigCommand(sources, [{ path: 'extra', message: 'is not a known key' }], APPLY, 'admin', { keys })));
 
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The configuration is invalid; nothing was applied.' });
     expect(error.details.map((problem) => problem.path)).toEqual(['extra', 'sources[0].command', 'sources[1].maxConcurrency', 'keys[0].key']);
@@ -116,10 +117,30 @@ describe('ApplyConfigHandler', () => {
     expect(error).toMatchObject({
       kind: 'forbidden',
       code: 'FORBIDDEN',
-      details: [{ path: 'keys', message: 'needs keys:manage; leave `keys:` out to apply the sources alone' }],
+      details: [{ path: 'keys', message: 'needs keys:manage; leave `keys:` out to apply the rest' }],
     });
     expect(f.lock.taken).toBe(0);
     expect(f.commands.executed).toEqual([]);
+  });
+
+  it('runs the groups a file declares as the groups API’s commands, after the sources and before the keys, and only for a caller that may manage them', async () => {
+    const f = setup();
+    const groups = [{ spec: { name: 'support', include: ['kept__echo'] }, shapeProblems: [] }];
+    await f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'admin', { groups, keys: [newAgent] }));
+    expect(f.commands.executed.map((command) => command.constructor.name)).toEqual([
+      'UpdateSourceCommand',
+      'RegisterSourceCommand',
+      'CreateGroupCommand',
+      'CreateApiKeyCommand',
+    ]);
+    expect(f.commands.executed[2]).toEqual(new CreateGroupCommand({ name: 'support', include: ['kept__echo'] }, 'admin'));
+
+    const refused = await rejection(() => f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'operator', { groups, keys: [newAgent] }, { groups: false, keys: false })));
+    expect(refused).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The file declares groups and keys: applying it needs groups:manage and keys:manage (the admin role).',
+      details: [{ path: 'groups' }, { path: 'keys' }],
+    });
   });
 
   it('stops at a command that fails, recording no apply', async () => {

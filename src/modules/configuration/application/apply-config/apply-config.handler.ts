@@ -6,6 +6,9 @@ import { CreateApiKeyCommand } from '../../../access/application/create-api-key/
 import { RevokeApiKeyCommand } from '../../../access/application/revoke-api-key/revoke-api-key.command.js';
 import { UpdateApiKeyCommand } from '../../../access/application/update-api-key/update-api-key.command.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
+import { CreateGroupCommand } from '../../../groups/application/create-group/create-group.command.js';
+import { DeleteGroupCommand } from '../../../groups/application/delete-group/delete-group.command.js';
+import { UpdateGroupCommand } from '../../../groups/application/update-group/update-group.command.js';
 import { RegisterSourceCommand } from '../../../sources/application/register-source/register-source.command.js';
 import { RemoveSourceCommand } from '../../../sources/application/remove-source/remove-source.command.js';
 import { UpdateSourceCommand } from '../../../sources/application/update-source/update-source.command.js';
@@ -13,19 +16,21 @@ import { ConfigApplyLock } from '../../domain/cluster-lock.js';
 import { type ConfigApplyResult, summarize } from '../../domain/config-plan.js';
 import { ApplyConfigCommand } from './apply-config.command.js';
 import { ConfigPlanner, type PlanStep } from './config-planner.js';
+import { GroupPlanner, type GroupStep } from './group-planner.js';
 import { KeyPlanner, type KeyStep } from './key-planner.js';
 
 /**
- * Brings the live sources (and, when the file has `keys:`, the active API keys) to what a file
- * declares. Everything declared is checked first and nothing changes unless all of it passes;
- * then each change runs as the same command the REST API runs (same checks, audit events and
- * discovery): sources first, then keys. Applying what is already there changes nothing and
- * writes nothing.
+ * Brings the live sources (and, when the file has `groups:` or `keys:`, the tool groups and the
+ * active API keys) to what a file declares. Everything declared is checked first and nothing
+ * changes unless all of it passes; then each change runs as the same command the REST API runs
+ * (same checks, audit events and discovery): sources first, then groups, then keys. Applying what
+ * is already there changes nothing and writes nothing.
  */
 @CommandHandler(ApplyConfigCommand)
 export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, ConfigApplyResult> {
   constructor(
     @Inject(ConfigPlanner) private readonly planner: ConfigPlanner,
+    @Inject(GroupPlanner) private readonly groupPlanner: GroupPlanner,
     @Inject(KeyPlanner) private readonly keyPlanner: KeyPlanner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(ConfigApplyLock) private readonly lock: ConfigApplyLock,
@@ -34,22 +39,26 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
   ) {}
 
-  execute({ sources, documentProblems, options, actor, keys, mayManageKeys }: ApplyConfigCommand): Promise<ConfigApplyResult> {
-    if (keys !== undefined && !mayManageKeys) {
-      throw new DomainError('forbidden', 'FORBIDDEN', 'The file declares keys: applying it needs the keys:manage permission (the admin role).', [
-        { path: 'keys', message: 'needs keys:manage; leave `keys:` out to apply the sources alone' },
-      ]);
+  execute({ sources, documentProblems, options, actor, declared: { groups, keys }, may }: ApplyConfigCommand): Promise<ConfigApplyResult> {
+    const forbidden = [
+      ...(groups !== undefined && !may.groups ? [{ path: 'groups', message: 'needs groups:manage; leave `groups:` out to apply the rest' }] : []),
+      ...(keys !== undefined && !may.keys ? [{ path: 'keys', message: 'needs keys:manage; leave `keys:` out to apply the rest' }] : []),
+    ];
+    if (forbidden.length > 0) {
+      throw new DomainError('forbidden', 'FORBIDDEN', `The file declares ${forbidden.map((p) => p.path).join(' and ')}: applying it needs ${forbidden.map((p) => `${p.path}:manage`).join(' and ')} (the admin role).`, forbidden);
     }
     return this.lock.run(async () => {
       const plan = await this.planner.plan(sources, options.prune);
+      const groupPlan = await this.groupPlanner.plan(groups, options.prune);
       const keyPlan = await this.keyPlanner.plan(keys, options.prune, this.clock.now(), actor);
-      const problems = [...documentProblems, ...plan.problems, ...keyPlan.problems];
+      const problems = [...documentProblems, ...plan.problems, ...groupPlan.problems, ...keyPlan.problems];
       if (problems.length > 0) throw new ValidationFailed(problems, 'The configuration is invalid; nothing was applied.');
-      const changes = [...plan.changes, ...keyPlan.changes];
+      const changes = [...plan.changes, ...groupPlan.changes, ...keyPlan.changes];
       const result: ConfigApplyResult = { dryRun: options.dryRun, prune: options.prune, changes, summary: summarize(changes) };
-      if (options.dryRun || plan.steps.length + keyPlan.steps.length === 0) return result;
+      if (options.dryRun || plan.steps.length + groupPlan.steps.length + keyPlan.steps.length === 0) return result;
 
       for (const step of plan.steps) await this.run(step, actor, options.waitForDiscovery);
+      for (const step of groupPlan.steps) await this.runGroup(step, actor);
       for (const step of keyPlan.steps) await this.runKey(step, actor);
       await this.uow.run(() =>
         this.audit.record({
@@ -75,6 +84,20 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
         return;
       case 'delete':
         await this.commands.execute(new RemoveSourceCommand(step.name, actor));
+        return;
+    }
+  }
+
+  private async runGroup(step: GroupStep, actor: string): Promise<void> {
+    switch (step.action) {
+      case 'create':
+        await this.commands.execute(new CreateGroupCommand(step.spec, actor));
+        return;
+      case 'update':
+        await this.commands.execute(new UpdateGroupCommand(step.name, step.spec, actor));
+        return;
+      case 'delete':
+        await this.commands.execute(new DeleteGroupCommand(step.name, actor));
         return;
     }
   }

@@ -3,6 +3,8 @@ import { InMemoryApiKeyRepository } from '../../../access/testing/in-memory-api-
 import { aRemoteSource, aSource } from '../../../sources/testing/builders.js';
 import { InMemorySourceRepository } from '../../../sources/testing/in-memory-source-repository.js';
 import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
+import { aGroup } from '../../../groups/testing/builders.js';
+import { InMemoryGroupRepository } from '../../../groups/testing/in-memory-group-repository.js';
 import { ExportConfigHandler } from './export-config.handler.js';
 import { ExportConfigQuery } from './export-config.query.js';
 
@@ -13,8 +15,11 @@ const sources = [
 ];
 
 function exporter(keys = [anApiKey('agent', { scope: { tools: ['alpha__*'] } }), anApiKey('revoked', { revokedAt: new Date('2026-01-01T00:00:00Z') })]) {
-  const handler = new ExportConfigHandler(new InMemorySourceRepository(sources), new InMemoryApiKeyRepository(keys), new FixedClock('2026-01-02T00:00:00Z'));
-  return (includeKeys: boolean) => handler.execute(new ExportConfigQuery(includeKeys));
+  const groups = new InMemoryGroupRepository();
+  groups.groups.set('support', aGroup('support', { description: 'For the support bot', include: ['alpha__echo'], overrides: { alpha__echo: { name: 'say', locked: { message: 'hi' } } } }));
+  groups.groups.set('empty', aGroup('empty'));
+  const handler = new ExportConfigHandler(new InMemorySourceRepository(sources), new InMemoryApiKeyRepository(keys), groups, new FixedClock('2026-01-02T00:00:00Z'));
+  return (includeKeys: boolean, includeGroups = false) => handler.execute(new ExportConfigQuery(includeKeys, includeGroups));
 }
 
 describe('ExportConfigHandler', () => {
@@ -35,5 +40,13 @@ describe('ExportConfigHandler', () => {
 
   it('writes no keys: list without keys, since a file that has one manages them all', async () => {
     expect(await exporter([])(true)).not.toHaveProperty('keys');
+  });
+
+  it('adds the groups by name, each setting only when it is not its default, only when asked', async () => {
+    expect(await exporter()(true)).not.toHaveProperty('groups');
+    expect((await exporter()(false, true)).groups).toEqual([
+      { name: 'empty' },
+      { name: 'support', description: 'For the support bot', include: ['alpha__echo'], overrides: { alpha__echo: { name: 'say', locked: { message: 'hi' } } } },
+    ]);
   });
 });

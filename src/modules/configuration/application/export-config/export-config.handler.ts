@@ -2,8 +2,10 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../../../shared/unit-of-work.js';
 import { ApiKeyRepository } from '../../../access/domain/api-key.js';
+import { GroupRepository } from '../../../groups/domain/group.js';
 import { SourceRepository } from '../../../sources/domain/source.repository.js';
 import { ExportConfigQuery, type ExportedConfig } from './export-config.query.js';
+import { exportedGroup } from './exported-group.js';
 import { exportedKey } from './exported-key.js';
 import { exportedSource } from './exported-source.js';
 
@@ -12,15 +14,16 @@ export class ExportConfigHandler implements IQueryHandler<ExportConfigQuery, Exp
   constructor(
     @Inject(SourceRepository) private readonly sources: SourceRepository,
     @Inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
+    @Inject(GroupRepository) private readonly groups: GroupRepository,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute({ includeKeys }: ExportConfigQuery): Promise<ExportedConfig> {
+  async execute({ includeKeys, includeGroups }: ExportConfigQuery): Promise<ExportedConfig> {
     const live = await this.sources.listLive();
     const sources = live.map((source) => exportedSource(source.snapshot()));
-    if (!includeKeys) return { sources };
-    const keys = await this.keys.listActive(this.clock.now());
-    // No `keys:` without keys: a file that has the list manages them all (prune revokes what it leaves out).
-    return keys.length > 0 ? { sources, keys: keys.map(exportedKey) } : { sources };
+    // No `groups:` or `keys:` without any: a file that has the list manages them all (prune removes what it leaves out).
+    const groups = includeGroups ? await this.groups.all() : [];
+    const keys = includeKeys ? await this.keys.listActive(this.clock.now()) : [];
+    return { sources, ...(groups.length > 0 ? { groups: groups.map(exportedGroup) } : {}), ...(keys.length > 0 ? { keys: keys.map(exportedKey) } : {}) };
   }
 }
