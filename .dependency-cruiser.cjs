@@ -20,7 +20,7 @@ const MODULES = {
   groups: ['access', 'audit', 'inventory', 'sources'],
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],
-  execution: ['access', 'catalog', 'executions', 'inventory', 'sources'],
+  execution: ['access', 'catalog', 'executions', 'groups', 'inventory', 'sources'],
   configuration: ['access', 'audit', 'secrets', 'sources'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
 };
