@@ -20,8 +20,8 @@ const MODULES = {
   groups: ['access', 'audit', 'inventory', 'sources'],
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],
-  execution: ['access', 'catalog', 'executions', 'inventory', 'sources'],
-  configuration: ['access', 'audit', 'secrets', 'sources', 'groups'],
+  execution: ['access', 'catalog', 'executions', 'groups', 'inventory', 'sources'],
+  configuration: ['access', 'audit', 'groups', 'secrets', 'sources'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
 };
 

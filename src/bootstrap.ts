@@ -9,7 +9,7 @@ import { registerMcpRoutes } from './modules/mcp-server/http/fastify-mcp-routes.
 import { loadAdminKey } from './modules/access/infrastructure/admin-key.js';
 import { AuthGuard } from './modules/access/interface/auth.guard.js';
 import { InFlightCalls } from './modules/execution/application/in-flight-calls.js';
-import { INVOKE_ROUTE } from './modules/execution/interface/invoke.controller.js';
+import { GROUP_INVOKE_ROUTE, INVOKE_ROUTE } from './modules/execution/interface/invoke.controller.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { AllowedOrigins } from './shared/http/allowed-origins.js';
 import { installRequestEdge, machineNames, requestIdOf } from './shared/http/request-edge.js';
@@ -45,12 +45,12 @@ export async function startToolplane(config: AppConfig, logger: LoggerService | 
   // Host and Origin checked on every route, then JSON (and YAML for configuration files) as the only body types (anything else answers 415).
   installRequestEdge(adapter.getInstance(), {
     bodyLimit: MAX_BODY_BYTES,
-    callRoutes: [INVOKE_ROUTE],
+    callRoutes: [INVOKE_ROUTE, GROUP_INVOKE_ROUTE],
     allowedOrigins: () =>
       config.allowedOrigins ? AllowedOrigins.of(config.allowedOrigins) : AllowedOrigins.forListener(config.host, boundPort(app, config), machineNames()),
   });
   // Every REST request under its HTTP SERVER span (traces on); invoke makes its own, which lasts as long as a streamed answer.
-  installRestServerSpans(adapter.getInstance(), app.get(Telemetry), [INVOKE_ROUTE]);
+  installRestServerSpans(adapter.getInstance(), app.get(Telemetry), [INVOKE_ROUTE, GROUP_INVOKE_ROUTE]);
   // The MCP endpoints frame their own bodies and errors (JSON-RPC), behind the REST API's own guard.
   const guard = await app.select(root).get(ModuleRef, { strict: true }).create(AuthGuard);
   await registerMcpRoutes(app, { bodyLimit: MAX_BODY_BYTES, guard, ...(config.oidc ? { resourceUri: config.oidc.audience } : {}) });

@@ -1,8 +1,8 @@
 import type { Principal } from '../../shared/principal/principal.js';
 import type { SessionClaims } from './sessions/sealed-session.js';
 
-/** Which tools an endpoint offers: all (qualified names), one source's (upstream names), or the two meta-tools. */
-export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'gateway' };
+/** Which tools an endpoint offers: all (qualified names), one source's (upstream names), one group's (its served names), or the two meta-tools. */
+export type McpSurface = { kind: 'all' } | { kind: 'source'; source: string } | { kind: 'group'; group: string } | { kind: 'gateway' };
 
 /** One authenticated HTTP exchange with an MCP endpoint: who calls, on which surface, with which headers. */
 export interface McpExchange {

@@ -16,6 +16,7 @@ import { LegacyListStreams } from './sessions/legacy-list-streams.js';
 import { untilClosed } from '../../shared/until-closed.js';
 import { declaresInputCapabilities, LegacySessions } from './sessions/legacy-sessions.js';
 import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
+import { GroupViews } from '../catalog/application/group-views.js';
 import type { ServedEra } from './calls/call-result.js';
 import type { LazyAnswerStream } from './http/lazy-answer-stream.js';
 import { McpToolServers, SERVER_INFO } from './mcp-tool-servers.js';
@@ -57,6 +58,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
   private readonly sessions: LegacySessions;
   private readonly listStreams = new LegacyListStreams();
   private readonly stopListening: () => void;
+  private readonly stopListeningToGroups: () => void;
   private closing = false;
 
   /** 2025-era session ids any process can read. */
@@ -66,6 +68,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(CatalogSnapshots) catalog: CatalogSnapshots,
     @Inject(SecretCipher) cipher: SecretCipher,
+    @Inject(GroupViews) groups: GroupViews,
     @Optional() @Inject(WorkMetrics) metrics?: WorkMetrics,
   ) {
     this.sessions = new LegacySessions(undefined, metrics && ((seconds) => metrics.mcpSessionEnded('server', 'tcp', seconds)));
@@ -76,14 +79,21 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
         responseMode: 'auto',
         onerror: (error) => this.logger.debug(error.message),
       });
-    this.modern = { all: handler(), source: handler(), gateway: handler() };
+    this.modern = { all: handler(), source: handler(), group: handler(), gateway: handler() };
     // 2026-07-28 subscribers (subscriptions/listen) hear when the catalog they list has changed.
     // 2025-era sessions and standalone streams hear it as notifications/tools/list_changed.
     this.stopListening = catalog.onToolsChanged(() => {
       this.modern.all.notify.toolsChanged();
       this.modern.source.notify.toolsChanged();
+      this.modern.group.notify.toolsChanged();
       this.sessions.notifyToolsChanged();
       this.listStreams.notifyToolsChanged();
+    });
+    // A group's selection or overrides changed (here or in another process): its clients list again.
+    this.stopListeningToGroups = groups.onGroupsChanged(() => {
+      this.modern.group.notify.toolsChanged();
+      this.sessions.notifyToolsChanged((surface) => surface.startsWith(GROUP_SURFACE));
+      this.listStreams.notifyToolsChanged((surface) => surface.startsWith(GROUP_SURFACE));
     });
   }
 
@@ -167,13 +177,14 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     // From now on no stream or session opens (a client whose stream just ended would reconnect at once).
     this.closing = true;
     this.stopListening();
+    this.stopListeningToGroups();
     return Promise.all([...Object.values(this.modern).map((handler) => handler.close()), this.sessions.closeAll(), this.listStreams.closeAll()]).then(() => undefined);
   }
 
   /** A 2025-era standalone stream without a session: it carries tool-list changes. */
   private async openListStream(request: Request, exchange: McpExchange, authInfo: AuthInfo): Promise<Response> {
     try {
-      return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo);
+      return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo, surfaceKey(exchange.surface));
     } catch (error) {
       this.logger.warn({ msg: `2025-era stream failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       return jsonRpcError(500, -32603, 'Internal error', null);
@@ -227,7 +238,10 @@ function withHeader(response: Response, name: string, value: string): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+const GROUP_SURFACE = 'group:';
+
 export function surfaceKey(surface: McpSurface): string {
+  if (surface.kind === 'group') return `${GROUP_SURFACE}${surface.group}`;
   return surface.kind === 'source' ? `source:${surface.source}` : surface.kind;
 }
 

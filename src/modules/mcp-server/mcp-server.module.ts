@@ -8,7 +8,7 @@ import { SourceGate } from './source-gate.js';
 import { SourcePrimitives } from './source-primitives.js';
 
 /**
- * Toolplane as an MCP server: `/mcp`, `/mcp/sources/{name}` and `/mcp/gateway` in both protocol
+ * Toolplane as an MCP server: `/mcp`, `/mcp/sources/{name}`, `/mcp/groups/{name}` and `/mcp/gateway` in both protocol
  * eras (mounted by registerMcpRoutes). Reads the catalog, calls tools through ExecuteTool.
  */
 @Module({

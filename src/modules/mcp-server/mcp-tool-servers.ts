@@ -30,6 +30,8 @@ import { exchangeOf } from './http/exchange-auth-info.js';
 import { McpCallRegistry } from './calls/mcp-call-registry.js';
 import { settleLegacyInputRequired } from './calls/legacy-input-required.js';
 import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
+import { GroupViews } from '../catalog/application/group-views.js';
+import type { GroupView } from '../catalog/domain/group-view.js';
 import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
@@ -107,7 +109,7 @@ const INSTRUCTIONS = {
 
 /** Server options by surface kind and era, built once: capabilities, instructions and cache hints. */
 function serverOptions(
-  kind: 'all' | 'gateway' | 'source',
+  kind: 'all' | 'gateway' | 'source' | 'group',
   era: ServedEra,
   instructions: string,
   /** A source's relayed prompts and resources, as its upstream declares them. */
@@ -150,6 +152,7 @@ export class McpToolServers {
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(GroupViews) private readonly groups: GroupViews,
   ) {}
 
   create(exchange: McpExchange, era: ServedEra): Server {
@@ -162,7 +165,9 @@ export class McpToolServers {
             `The tools, prompts and resources of the "${surface.source}" source, under the names it gives them. Tool calls go through Toolplane: validated, policed and recorded.`,
             this.primitives.capabilities(surface.source),
           )
-        : OPTIONS[surface.kind][era];
+        : surface.kind === 'group'
+          ? serverOptions('group', era, `The tools of the "${surface.group}" tool group. Tool calls go through Toolplane: validated, policed and recorded.`)
+          : OPTIONS[surface.kind][era];
     const server = new Server(SERVER_INFO, options);
     server.setRequestHandler('tools/list', async (request, ctx) => this.listTools(exchangeOf(ctx.http?.authInfo) ?? exchange, request.params?.cursor));
     // A 2025-era session's server serves many requests: each call goes on its own request's exchange.
@@ -178,6 +183,7 @@ export class McpToolServers {
     const snapshot = await this.snapshot();
     // The catalog's MCP projection is the SDK's Tool: every field as the upstream declared it.
     if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
+    if (surface.kind === 'group') return paginate((await this.groupView(surface.group)).mcpTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
     return paginate(snapshot.sourceTools(surface.source, principal.scope) as Tool[], cursor, this.config.mcpPageSize, 'as-listed');
   }
 
@@ -190,8 +196,20 @@ export class McpToolServers {
     }
   }
 
+  /** A group as the catalog serves it; a group removed since the request came in is a JSON-RPC error. */
+  private async groupView(name: string): Promise<GroupView> {
+    let view: GroupView | undefined;
+    try {
+      view = await this.groups.view(name);
+    } catch {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'The catalog cannot be read right now; try again shortly.');
+    }
+    if (!view) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No group named "${name.slice(0, 100)}"`);
+    return view;
+  }
+
   /**
-   * A plain stateless `tools/call` on `/mcp` or `/mcp/sources/{name}`, served without an SDK server
+   * A plain stateless `tools/call` on `/mcp`, `/mcp/sources/{name}` or `/mcp/groups/{name}`, served without an SDK server
    * instance (see recognizeStatelessToolCall); `send` hands a notification to the caller's answer
    * stream. Answers the result to encode for the call's era, or throws the JSON-RPC error.
    */
@@ -255,7 +273,7 @@ export class McpToolServers {
     return this.callCatalogTool(exchange, name, args, context);
   }
 
-  /** A tool of the catalog (`/mcp`) or of one source (`/mcp/sources/{name}`), by the name the surface gives it. */
+  /** A tool of the catalog (`/mcp`), of one source (`/mcp/sources/{name}`) or of one group (`/mcp/groups/{name}`: ExecuteTool resolves its names), by the name the surface gives it. */
   private async callCatalogTool(exchange: McpExchange, name: string, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
     const { surface } = exchange;
     const qualifiedName = surface.kind === 'source' ? await this.qualifiedNameOf(surface.source, name) : name;
@@ -310,6 +328,7 @@ export class McpToolServers {
             // Members assigned even when undefined, not spread in: this runs on every call.
             executionId,
             qualifiedName,
+            group: exchange.surface.kind === 'group' ? exchange.surface.group : undefined,
             arguments: args ?? {},
             inputResponses: context.inputResponses,
             requestState: context.requestState,

@@ -49,6 +49,11 @@ export class ProtectedResourceController {
     return this.metadata(`/mcp/sources/${encodeURIComponent(name)}`);
   }
 
+  @Get('mcp/groups/:name')
+  group(@Param('name') name: string): ProtectedResourceMetadata {
+    return this.metadata(`/mcp/groups/${encodeURIComponent(name)}`);
+  }
+
   private metadata(path: string): ProtectedResourceMetadata {
     const oidc = this.config.oidc;
     if (!oidc) throw new DomainError('not_found', 'NOT_FOUND', 'No authorization server is configured: use an API key.');

@@ -31,13 +31,11 @@ export class GroupViews {
     return view;
   }
 
-  /** Called when what a group's clients would list may have changed: the catalog's tools, or a group. */
-  onChanged(listener: () => void): () => void {
-    const stopTools = this.snapshots.onToolsChanged(listener);
-    const stopGroups = this.groups.onChanged(listener);
-    return () => {
-      stopTools();
-      stopGroups();
-    };
+  /**
+   * Called when a group was created, changed or removed (here or in another process), once it was
+   * read again; a change of the catalog's tools is CatalogSnapshots.onToolsChanged's to announce.
+   */
+  onGroupsChanged(listener: () => void): () => void {
+    return this.groups.onChanged(listener);
   }
 }

@@ -21,12 +21,20 @@ import { clientOf } from '../../../shared/http/client-of.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 import { ApiController } from '../../../shared/http/api-controller.js';
 
-const TOOLS_PATH = 'api/v1/tools';
-const INVOKE_PATH = ':qualifiedName/invoke';
-/** The invoke route as Fastify knows it (see RequestEdgeOptions.callRoutes). */
-export const INVOKE_ROUTE = `POST /${TOOLS_PATH}/${INVOKE_PATH}`;
+const API_PATH = 'api/v1';
+const INVOKE_PATH = 'tools/:qualifiedName/invoke';
+const GROUP_INVOKE_PATH = 'groups/:group/tools/:toolName/invoke';
+/** The invoke routes as Fastify knows them (see RequestEdgeOptions.callRoutes). */
+export const INVOKE_ROUTE = `POST /${API_PATH}/${INVOKE_PATH}`;
+export const GROUP_INVOKE_ROUTE = `POST /${API_PATH}/${GROUP_INVOKE_PATH}`;
 
-@ApiController(TOOLS_PATH, 'tools')
+/** A tool group's name and the name it serves the tool under, when a call comes through one. */
+interface Called {
+  name: string;
+  group?: string;
+}
+
+@ApiController(API_PATH, 'tools')
 export class InvokeController {
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
@@ -57,14 +65,57 @@ export class InvokeController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
+    return this.invokeCalled('/api/v1/tools/{qualifiedName}/invoke', { name: qualifiedName }, body, userAgent, correlationId, accept, principal, reply, request);
+  }
+
+  @Post(GROUP_INVOKE_PATH)
+  @ApiOperation({
+    summary: 'Call a tool through a tool group',
+    description:
+      "By the name the group serves it under, with the group's overrides: its locked arguments are added (a caller that gives one gets 400 ARGUMENT_LOCKED) and its defaults fill those left out. The execution names the group.",
+  })
+  @Requires('tools:invoke')
+  @ApiBody({ type: InvokeToolDto })
+  @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
+  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })
+  @ApiResponse({ status: 400, type: ExecutionFailureDto, description: 'invalid_arguments (ARGUMENT_LOCKED among them)' })
+  @ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' })
+  @ApiResponse({ status: 404, type: ExecutionFailureDto, description: 'unknown group (GROUP_NOT_FOUND), or no tool of that name in it (TOOL_NOT_FOUND)' })
+  @ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" })
+  @ApiResponse({ status: 502, type: ExecutionFailureDto, description: 'upstream_error' })
+  @ApiResponse({ status: 503, type: ExecutionFailureDto, description: 'circuit_open (Retry-After), or shutting down' })
+  @ApiResponse({ status: 504, type: ExecutionFailureDto, description: 'timeout' })
+  async invokeInGroup(
+    @Param('group') group: string,
+    @Param('toolName') toolName: string,
+    @Body() body: unknown,
+    @Headers('user-agent') userAgent: string | undefined,
+    @Headers('x-correlation-id') correlationId: string | undefined,
+    @Headers('accept') accept: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Req() request: FastifyRequest,
+  ): Promise<Answer | StreamableFile> {
+    return this.invokeCalled('/api/v1/groups/{group}/tools/{toolName}/invoke', { name: toolName, group }, body, userAgent, correlationId, accept, principal, reply, request);
+  }
+
+  private async invokeCalled(
+    route: string,
+    called: Called,
+    body: unknown,
+    userAgent: string | undefined,
+    correlationId: string | undefined,
+    accept: string | undefined,
+    principal: Principal,
+    reply: FastifyReply,
+    request: FastifyRequest,
+  ): Promise<Answer | StreamableFile> {
     // The HTTP SERVER span the upstream call's CLIENT span goes under (traces on).
-    const operation = this.telemetry.httpServer('POST', '/api/v1/tools/{qualifiedName}/invoke', request.url.split('?')[0]!, request.headers, clientOf(request));
+    const operation = this.telemetry.httpServer('POST', route, request.url.split('?')[0]!, request.headers, clientOf(request));
     let status: number | undefined;
     let streamed: Promise<number> | undefined;
     try {
-      const answer = await operation.run(() =>
-        this.serve(qualifiedName, body, userAgent, correlationId, accept, principal, reply, request.id, (done) => (streamed = done)),
-      );
+      const answer = await operation.run(() => this.serve(called, body, userAgent, correlationId, accept, principal, reply, request.id, (done) => (streamed = done)));
       status = reply.statusCode;
       return answer;
     } finally {
@@ -75,7 +126,7 @@ export class InvokeController {
   }
 
   private async serve(
-    qualifiedName: string,
+    called: Called,
     body: unknown,
     userAgent: string | undefined,
     correlationId: string | undefined,
@@ -94,7 +145,8 @@ export class InvokeController {
     const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
     const command = new ExecuteToolCommand(
       {
-        qualifiedName,
+        qualifiedName: called.name,
+        ...(called.group !== undefined ? { group: called.group } : {}),
         arguments: value.arguments,
         timeoutMs: value.timeoutMs,
         inputResponses: value.inputResponses,
@@ -174,5 +226,5 @@ function answerOf(record: ExecutionRecord): Answer {
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null };
+  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null };
 }

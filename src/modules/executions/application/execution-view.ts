@@ -3,7 +3,7 @@ import type { ExecutionRecord } from '../domain/execution.js';
 import type { Page } from '../../../shared/page.js';
 
 /** One execution as the API shows it: the record, with its start as an ISO string and its trace id null when traces were off. */
-export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId'> & { startedAt: string; traceId: string | null };
+export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'group'> & { startedAt: string; traceId: string | null; group: string | null };
 
 export type ExecutionPage = Page<ExecutionView>;
 

@@ -6,7 +6,7 @@ import { canonicalStoredJson } from '../../../shared/database/stored-text.js';
 
 /** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
 export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,
-  e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms`;
+  e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms, e.group_name`;
 
 export interface RecordRow {
   e_id: string | null;
@@ -26,6 +26,7 @@ export interface RecordRow {
   attempts: number;
   started_at: Date;
   duration_ms: number;
+  group_name: string | null;
 }
 
 /**
@@ -112,6 +113,8 @@ const CONTENT_KEYS = [
   'attempts',
   'startedAt',
   'durationMs',
+  // Only when the call came through a group: the digests of other records stay what they were.
+  'group',
 ];
 /** In canonical order (none is an array index, so plain sorting orders them), each with its name as JSON. */
 const DIGEST_MEMBERS = [...CONTENT_KEYS].sort().map((key) => ({ key, name: `${JSON.stringify(key)}:` }));
@@ -136,6 +139,7 @@ export function storedContent(e: ExecutionRecord): Record<string, unknown> {
     attempts: e.attempts,
     startedAt: e.startedAt.toISOString(),
     durationMs: e.durationMs,
+    ...(e.group ? { group: e.group } : {}),
   };
 }
 
@@ -160,6 +164,7 @@ export function recordContent(row: RecordRow): Record<string, unknown> | null {
     attempts: row.attempts,
     startedAt: row.started_at.toISOString(),
     durationMs: row.duration_ms,
+    ...(row.group_name ? { group: row.group_name } : {}),
   };
 }
 

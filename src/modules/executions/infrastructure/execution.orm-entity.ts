@@ -22,4 +22,5 @@ export class ExecutionOrmEntity {
   @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
   @Column('double precision', { name: 'duration_ms' }) durationMs!: number;
   @Column('text', { name: 'trace_id', nullable: true }) traceId!: string | null;
+  @Column('text', { name: 'group_name', nullable: true }) groupName!: string | null;
 }

@@ -81,6 +81,7 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['started_at', 'timestamptz'],
   ['duration_ms', 'double precision'],
   ['trace_id', 'text'],
+  ['group_name', 'text'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
 /** A started call: its id, when it started, and what its `interrupted` execution will need. */
@@ -455,6 +456,7 @@ function startRecordJson(e: ExecutionRecord): string {
     arguments: e.arguments ?? null,
     attempts: e.attempts,
     trace_id: e.traceId ?? null,
+    group_name: e.group ? storedText(e.group) : null,
   };
   return storedJson(record);
 }
@@ -479,6 +481,7 @@ function toRow(e: ExecutionRecord, texts: StoredRecordTexts): unknown[] {
     e.startedAt,
     e.durationMs,
     e.traceId ?? null,
+    e.group ? storedText(e.group) : null,
   ];
 }
 

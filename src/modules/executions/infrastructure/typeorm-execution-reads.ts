@@ -43,6 +43,7 @@ export class TypeormExecutionReads extends ExecutionReads {
       if (isUuid(filter.source)) qb.andWhere('(e.source_id = :sourceId OR e.source_name = :source)', { sourceId: filter.source, source: filter.source });
       else qb.andWhere('e.source_name = :source', { source: filter.source });
     }
+    if (filter.group) qb.andWhere('e.group_name = :group', { group: filter.group });
     if (filter.statuses?.length) qb.andWhere('e.status IN (:...statuses)', { statuses: filter.statuses });
     if (filter.caller) qb.andWhere('e.caller_principal = :caller', { caller: filter.caller });
     if (filter.since) qb.andWhere('e.started_at >= :since', { since: filter.since });
@@ -152,6 +153,7 @@ function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
     qualifiedName: e.qualifiedName,
     sourceId: e.sourceId,
     sourceName: e.sourceName,
+    group: e.groupName ?? null,
     definitionHash: e.definitionHash,
     caller: e.caller,
     channel: e.channel as ExecutionChannel,

@@ -44,10 +44,12 @@ export class ExecutionResponseDto {
   @ApiProperty({ example: 'github__create_issue' }) qualifiedName!: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) sourceId!: string | null;
   @ApiProperty({ nullable: true, type: String }) sourceName!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The tool group the call came through (`/mcp/groups/{name}`, `POST /api/v1/groups/{name}/tools/{tool}/invoke`); null otherwise.' })
+  group!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'Hash of the tool definition the call was validated against.' }) definitionHash!: string | null;
   @ApiProperty({ type: ExecutionCallerViewDto }) caller!: ExecutionCallerViewDto;
   @ApiProperty({ enum: ['rest', 'mcp'] }) channel!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The arguments as received, secret values redacted; null without executions:payloads.' }) arguments!: unknown;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The arguments as received (through a group: as sent upstream, its locked and default values added), secret values redacted; null without executions:payloads.' }) arguments!: unknown;
   @ApiProperty({ enum: EXECUTION_STATUSES }) status!: string;
   @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;
   @ApiProperty({ type: ExecutionResultViewDto, nullable: true, description: 'Null when the tool produced no result.' }) result!: ExecutionResultViewDto | null;

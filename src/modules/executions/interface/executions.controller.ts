@@ -26,6 +26,7 @@ export class ExecutionsController extends BusController {
   @Requires('executions:read')
   @ApiQuery({ name: 'tool', required: false, description: 'Qualified tool name.' })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
+  @ApiQuery({ name: 'group', required: false, description: 'The tool group the calls came through.' })
   @ApiQuery({ name: 'status', required: false, description: `One status or several separated by commas: ${EXECUTION_STATUSES.join(', ')}.` })
   @ApiQuery({ name: 'caller', required: false, description: 'Principal id of the caller.' })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Started at or after.' })
@@ -46,6 +47,7 @@ export class ExecutionsController extends BusController {
     const filter: ExecutionFilter = {
       tool: params.string('tool', { max: 100, pattern: PRINTABLE }),
       source: params.string('source', { max: 100, pattern: PRINTABLE }),
+      group: params.string('group', { max: 100, pattern: PRINTABLE }),
       statuses: parseStatuses(params.string('status', { max: 200 }), problems),
       caller: params.string('caller', { max: 200, pattern: PRINTABLE }),
       since: params.date('since'),

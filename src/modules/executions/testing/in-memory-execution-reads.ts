@@ -175,6 +175,7 @@ function matches(execution: ExecutionView, filter: ExecutionFilter): boolean {
   const at = Date.parse(execution.startedAt);
   return (
     (!filter.tool || execution.qualifiedName === filter.tool) &&
+    (!filter.group || execution.group === filter.group) &&
     (!filter.source || execution.sourceName === filter.source || (isUuid(filter.source) && execution.sourceId === filter.source)) &&
     (!filter.statuses?.length || filter.statuses.includes(execution.status)) &&
     (!filter.caller || execution.caller.principalId === filter.caller) &&

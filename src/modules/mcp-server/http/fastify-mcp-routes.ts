@@ -22,6 +22,7 @@ import { type McpExchange, type McpSurface } from '../mcp-exchange.js';
 import { recognizeStatelessToolCall, type StatelessToolCall } from '../calls/stateless-tool-call.js';
 import { SEALED_SESSION_PREFIX } from '../sessions/sealed-session.js';
 import { SourceGate } from '../source-gate.js';
+import { GroupViews } from '../../catalog/application/group-views.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 import { Telemetry, type ServerOperation } from '../../../shared/telemetry.js';
@@ -46,7 +47,7 @@ const FORWARDED_HEADERS = new Set(['content-type', 'accept', 'last-event-id']);
 type McpRequest = FastifyRequest & { principal?: Principal };
 
 /**
- * Mounts `/mcp`, `/mcp/sources/:name` and `/mcp/gateway` on Fastify, in an encapsulated scope of
+ * Mounts `/mcp`, `/mcp/sources/:name`, `/mcp/groups/:name` and `/mcp/gateway` on Fastify, in an encapsulated scope of
  * their own so that MCP owns its framing: bodies are taken as raw bytes (a malformed body gets a
  * JSON-RPC parse error, not a REST error), and every error — authentication included — is answered
  * as a JSON-RPC error object. Authentication runs before the body is read.
@@ -54,6 +55,7 @@ type McpRequest = FastifyRequest & { principal?: Principal };
 export async function registerMcpRoutes(app: NestFastifyApplication, options: McpRoutesOptions): Promise<void> {
   const gateway = app.get(McpGatewayServer);
   const sourceGate = app.get(SourceGate);
+  const groups = app.get(GroupViews);
   const telemetry = app.get(Telemetry);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
@@ -88,6 +90,8 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         const closed = await sourceGate.pass(exchange, { httpMethod: request.method, body: async () => bodyValue(await parseBody(request)), clientAddress: clientOf(request).address });
         if (closed) return sendResponse(reply, closed);
       }
+      // A group that does not exist answers every request alike, before anything is served.
+      if (surface.kind === 'group' && !(await groups.view(surface.group).catch(() => undefined))) return sendResponse(reply, unknownGroup(surface.group));
       const sessionId = header(request, 'mcp-session-id');
       if (sessionId?.startsWith(SEALED_SESSION_PREFIX)) {
         const claims = gateway.sealedSessions.read(sessionId, principal.id);
@@ -131,7 +135,13 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
     scope.all('/mcp', (request, reply) => serve(request, reply, { kind: 'all' }));
     scope.all('/mcp/gateway', (request, reply) => serve(request, reply, { kind: 'gateway' }));
     scope.all<{ Params: { name: string } }>('/mcp/sources/:name', (request, reply) => serve(request, reply, { kind: 'source', source: request.params.name }));
+    scope.all<{ Params: { name: string } }>('/mcp/groups/:name', (request, reply) => serve(request, reply, { kind: 'group', group: request.params.name }));
   });
+}
+
+/** What a group that does not exist answers, whatever was asked. */
+function unknownGroup(name: string): Response {
+  return jsonRpcError(404, -32001, `No group named "${name.slice(0, 100)}"`, null, {}, { code: 'GROUP_NOT_FOUND' });
 }
 
 /** A failure of the framework (body type, size) as a JSON-RPC error with the REST API's stable code. */

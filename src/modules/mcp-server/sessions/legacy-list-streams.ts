@@ -3,6 +3,8 @@ import { untilClosed } from '../../../shared/until-closed.js';
 
 interface ListStream {
   server: Server;
+  /** The endpoint it listens to (its surface key). */
+  surface: string;
   /** Ends the HTTP response (closing the server alone leaves the client's stream open). */
   end: () => void;
 }
@@ -22,7 +24,7 @@ export class LegacyListStreams {
     return this.streams.size;
   }
 
-  async open(server: Server, request: Request, authInfo: AuthInfo): Promise<Response> {
+  async open(server: Server, request: Request, authInfo: AuthInfo, surface = ''): Promise<Response> {
     if (this.streams.size >= this.maxStreams) {
       void server.close().catch(() => undefined);
       return Response.json(
@@ -31,7 +33,7 @@ export class LegacyListStreams {
       );
     }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const stream: ListStream = { server, end: () => undefined };
+    const stream: ListStream = { server, surface, end: () => undefined };
     let closed = false;
     const close = () => {
       if (closed) return;
@@ -52,8 +54,9 @@ export class LegacyListStreams {
     return new Response(body.stream, { status: response.status, headers: response.headers });
   }
 
-  notifyToolsChanged(): void {
-    for (const { server } of this.streams) void server.sendToolListChanged().catch(() => undefined);
+  /** `on`: only the streams of the endpoints (surface keys) it accepts; all without it. */
+  notifyToolsChanged(on?: (surface: string) => boolean): void {
+    for (const { server, surface } of this.streams) if (!on || on(surface)) void server.sendToolListChanged().catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {

@@ -3,6 +3,7 @@ import { relayedInputCapabilities } from '../../../upstream/relayed-input.js';
 import { LegacyListStreams } from './legacy-list-streams.js';
 import { declaresInputCapabilities } from './legacy-sessions.js';
 import { McpGatewayServer } from '../mcp-gateway-server.js';
+import type { GroupViews } from '../../catalog/application/group-views.js';
 import type { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
 import type { McpToolServers } from '../mcp-tool-servers.js';
 import type { McpExchange } from '../mcp-exchange.js';
@@ -31,7 +32,8 @@ describe('2025-era serving', () => {
 
   it('answers 503 with Retry-After once shutdown has begun', async () => {
     const catalog = { onToolsChanged: () => () => undefined } as unknown as CatalogSnapshots;
-    const gateway = new McpGatewayServer({} as McpToolServers, catalog, new SecretCipher(randomBytes(32)));
+    const groups = { onGroupsChanged: () => () => undefined } as unknown as GroupViews;
+    const gateway = new McpGatewayServer({} as McpToolServers, catalog, new SecretCipher(randomBytes(32)), groups);
     await gateway.beforeApplicationShutdown();
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json' } });
     const response = await gateway.handle(request, { jsonrpc: '2.0', id: 9, method: 'ping' }, exchange);

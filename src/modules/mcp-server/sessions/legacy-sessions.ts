@@ -98,8 +98,9 @@ export class LegacySessions {
   }
 
   /** Tells every session's client that the tool list changed (on its standalone stream, if it opened one). */
-  notifyToolsChanged(): void {
-    for (const session of this.sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
+  /** `on`: only the sessions of the endpoints (surface keys) it accepts; all without it. */
+  notifyToolsChanged(on?: (surface: string) => boolean): void {
+    for (const session of this.sessions.values()) if (!on || on(session.surface)) void session.server.sendToolListChanged().catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {

@@ -7,6 +7,8 @@ export interface ExecutionFilter {
   tool?: string;
   /** Source id or name. */
   source?: string;
+  /** The tool group the calls came through. */
+  group?: string;
   /** Any of these statuses. */
   statuses?: ExecutionStatus[];
   /** Principal id of the caller. */
