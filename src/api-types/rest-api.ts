@@ -27,6 +27,7 @@ export type ValidationReport = Schemas['ValidationReportDto'];
 export type InventoryChanges = Schemas['InventoryChangesDto'];
 export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
+export type Group = Schemas['GroupDto'];
 /** A new key: the key itself is in this answer only. */
 export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
 export type ApiKeyPage = Schemas['ApiKeyPageDto'];

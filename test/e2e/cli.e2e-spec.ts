@@ -56,7 +56,7 @@ describe('the toolplane CLI', () => {
     it('describes the commands, the connection settings and the exit codes', async () => {
       const run = await cli(['--help']);
       expect(run.code).toBe(0);
-      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'call', 'executions', 'keys', 'audit', 'doctor']) {
+      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'call', 'executions', 'keys', 'audit', 'doctor']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
       expect(run.stdout).toContain(join(home, '.config', 'toolplane', 'cli.json'));
@@ -484,6 +484,46 @@ describe('the toolplane CLI', () => {
       const tailJson = await cli(['executions', 'tail', '-n', '30', '--json']);
       expect(tailJson.stdout).not.toMatch(RAW_IN_JSON);
       expect(tailJson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toContain(agentExecution);
+    });
+  });
+
+  describe('groups', () => {
+    it('applies a group from a YAML file, lists it, shows the tools it serves under their names, and removes it', async () => {
+      const file = join(home, 'support.yaml');
+      writeFileSync(file, stringifyYaml({ name: 'support', description: 'The support bot', include: ['ev__echo', 'ev__get-sum'], overrides: { ev__echo: { name: 'say', locked: { message: 'fixed' } } } }));
+      const created = await cli(['groups', 'apply', '-f', file]);
+      expect(created).toMatchObject({ code: 0 });
+      expect(created.stderr).toContain('created group support: served at /mcp/groups/support');
+      expect((await cli(['groups', 'apply', '-f', file])).stderr).toContain('unchanged group support');
+
+      const table = await cli(['groups', 'ls']);
+      expect(table.stdout.split('\n')[0]).toMatch(/^NAME +MCP +DESCRIPTION +UPDATED$/);
+      expect(table.stdout).toMatch(/^support +\/mcp\/groups\/support +The support bot /m);
+
+      const shown = await cli(['groups', 'get', 'support']);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(/^Overrides: +ev__echo$/m);
+      expect(shown.stdout).toMatch(/^say /m);
+      expect(shown.stdout).toMatch(/^get-sum /m);
+      const json = JSON.parse((await cli(['groups', 'get', 'support', '--json'])).stdout);
+      expect(json.tools.map((t: { name: string }) => t.name).sort()).toEqual(['get-sum', 'say']);
+      expect(json.tools.find((t: { name: string }) => t.name === 'say').inputSchema.properties).not.toHaveProperty('message');
+
+      // What the file leaves out goes back to its default: the description is gone.
+      writeFileSync(file, stringifyYaml({ name: 'support', include: ['ev__echo'] }));
+      expect((await cli(['groups', 'apply', '-f', file])).stderr).toContain('updated group support');
+      expect(JSON.parse((await cli(['groups', 'get', 'support', '--json'])).stdout)).toMatchObject({ description: '', include: ['ev__echo'], overrides: {}, tools: [{ name: 'echo' }] });
+
+      writeFileSync(file, stringifyYaml({ name: 'Bad Name', include: ['nope'] }));
+      const refused = await cli(['groups', 'apply', '-f', file]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^error VALIDATION_FAILED: /m);
+      expect(refused.stderr).toContain('name:');
+
+      expect((await cli(['groups', 'rm', 'support'])).stderr).toContain('removed group support');
+      const gone = await cli(['groups', 'get', 'support']);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/^error GROUP_NOT_FOUND: /m);
     });
   });
 

@@ -300,3 +300,85 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+describe('configuration as code: tool groups', () => {
+  let h: Harness;
+  const everything = { name: 'ev', transport: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'], lifecycle: 'singleton' };
+  const support = {
+    name: 'support',
+    description: 'The support bot',
+    include: ['ev__echo', 'ev__get-sum'],
+    overrides: { ev__echo: { name: 'say', description: 'Says the fixed phrase back', locked: { message: 'locked phrase' } } },
+  };
+  const readers = { name: 'readers', select: [{ sources: ['ev'], annotations: { readOnlyHint: true } }], exclude: ['ev__get-env'] };
+  const applyYaml = (document: unknown, query = '', key = h.adminKey): Promise<ApiResponse> =>
+    makeApi(h.url, key).request('POST', `/api/v1/config/apply${query}`, undefined, { raw: stringify(document), headers: { 'content-type': 'application/yaml' } });
+  const exported = async (key = h.adminKey) => parse((await makeApi(h.url, key).request('GET', '/api/v1/config/export', undefined, { headers: { accept: 'application/yaml' } })).body as string);
+
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('creates the groups a file declares after its sources, serves them at once, and audits each as the groups API does', async () => {
+    const dry = await applyYaml({ sources: [everything], groups: [support, readers] }, '?dryRun=true');
+    expect(dry.body.changes).toEqual([
+      { kind: 'source', name: 'ev', action: 'create', fields: [] },
+      { kind: 'group', name: 'support', action: 'create', fields: [] },
+      { kind: 'group', name: 'readers', action: 'create', fields: [] },
+    ]);
+    expect((await h.api.get('/api/v1/groups')).body.items).toEqual([]);
+
+    const applied = await applyYaml({ sources: [everything], groups: [support, readers] });
+    expect(applied.status).toBe(200);
+    expect(applied.body.summary).toEqual({ create: 3, update: 0, unchanged: 0, delete: 0 });
+    const served = (await h.api.get('/api/v1/tools?group=support&format=mcp')).body.items.map((t: { name: string }) => t.name).sort();
+    expect(served).toEqual(['get-sum', 'say']);
+    const called = await h.api.post('/api/v1/groups/support/tools/say/invoke', { arguments: {} });
+    expect(called.status).toBe(200);
+    expect(JSON.stringify(called.body.result)).toContain('locked phrase');
+    const audited = await h.sql<{ action: string; target_name: string }>(`SELECT action, target_name FROM audit_events WHERE target_type = 'group' ORDER BY seq`);
+    expect(audited).toEqual([
+      { action: 'group.created', target_name: 'support' },
+      { action: 'group.created', target_name: 'readers' },
+    ]);
+  });
+
+  it('exports the groups as declared, and apply → export → apply changes nothing', async () => {
+    const document = await exported();
+    expect(document.groups).toEqual([readers, support]);
+    const audits = await h.sql(`SELECT count(*) AS n FROM audit_events`);
+    const again = await applyYaml(document);
+    expect(again.body.summary).toEqual({ create: 0, update: 0, unchanged: 3, delete: 0 });
+    expect(await h.sql(`SELECT count(*) AS n FROM audit_events`)).toEqual(audits);
+    expect(await exported()).toEqual(document);
+  });
+
+  it('updates the fields that differ, removes with prune the groups left out, and lists every problem of a bad group at once', async () => {
+    const changed = await applyYaml({ sources: [everything], groups: [{ ...support, description: 'Support, again', include: ['ev__echo'] }] }, '?prune=true&dryRun=true');
+    expect(changed.body.changes.filter((c: { kind: string }) => c.kind === 'group')).toEqual([
+      { kind: 'group', name: 'support', action: 'update', fields: ['description', 'include'] },
+      { kind: 'group', name: 'readers', action: 'delete', fields: [] },
+    ]);
+    const bad = await applyYaml({ sources: [everything], groups: [{ name: 'Bad Name', colour: 'red' }, 'support', { ...support }, { ...support }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(['groups[3].name', 'groups[0].colour', 'groups[0].name', 'groups[1]']);
+    expect((await h.api.get('/api/v1/groups')).body.items.map((g: { name: string }) => g.name)).toEqual(['readers', 'support']);
+
+    const pruned = await applyYaml({ sources: [everything], groups: [support] }, '?prune=true');
+    expect(pruned.body.summary).toEqual({ create: 0, update: 0, unchanged: 2, delete: 1 });
+    expect((await h.api.get('/api/v1/groups/readers')).status).toBe(404);
+  });
+
+  it('takes groups only from a caller that may manage them, and exports them only to one', async () => {
+    const operator = (await h.api.post('/api/v1/api-keys', { name: 'ops', role: 'operator' })).body.key as string;
+    const refused = await applyYaml({ sources: [everything], groups: [support] }, '?dryRun=true', operator);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: [{ path: 'groups', message: expect.stringContaining('groups:manage') }] });
+    expect((await applyYaml({ sources: [everything] }, '?dryRun=true', operator)).status).toBe(200);
+    expect(await exported(operator)).not.toHaveProperty('groups');
+  });
+});
