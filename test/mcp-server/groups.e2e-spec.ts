@@ -125,8 +125,25 @@ describe('tool groups', () => {
       expect((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)).toEqual(['get-sum', 'repeat']);
     });
 
+    it('reaches another process on the same database: a group made on one is served by the other within a second', async () => {
+      const peer = await h.startPeer();
+      try {
+        expect((await peer.api.get('/api/v1/tools?group=elsewhere&format=mcp')).status).toBe(404);
+        expect((await h.api.post('/api/v1/groups', { name: 'elsewhere', include: ['ev__get-sum'] })).status).toBe(201);
+        const listed = async () => (await peer.api.get('/api/v1/tools?group=elsewhere&format=mcp')).body.items?.map((tool: { name: string }) => tool.name);
+        expect(await until(async () => JSON.stringify(await listed()) === '["get-sum"]', 1000)).toBe(true);
+        expect((await h.api.patch('/api/v1/groups/elsewhere', { overrides: { 'ev__get-sum': { name: 'add' } } })).status).toBe(200);
+        expect(await until(async () => JSON.stringify(await listed()) === '["add"]', 1000)).toBe(true);
+        expect((await h.api.delete('/api/v1/groups/elsewhere')).status).toBe(200);
+        expect(await until(async () => (await peer.api.get('/api/v1/tools?group=elsewhere')).status === 404, 1000)).toBe(true);
+      } finally {
+        await peer.close();
+      }
+    }, 60_000);
+
     it('answers 404 for a group that does not exist, in both eras', async () => {
-      for (const headers of [{ 'mcp-protocol-version': LEGACY }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }]) {
+      const eras: Record<string, string>[] = [{ 'mcp-protocol-version': LEGACY }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }];
+      for (const headers of eras) {
         const response = await fetch(`${h.url}/mcp/groups/no-such-group`, {
           method: 'POST',
           headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
