@@ -280,6 +280,52 @@ export interface paths {
         patch: operations["Tools_update"];
         trace?: never;
     };
+    "/api/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tool groups, by name */
+        get: operations["Groups_list"];
+        put?: never;
+        /**
+         * Create a tool group
+         * @description Served at once at /mcp/groups/{name} and as GET /api/v1/tools?group={name}. See docs/groups.md.
+         */
+        post: operations["Groups_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one tool group */
+        get: operations["Groups_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a tool group
+         * @description Its endpoint and catalog view are gone; executions keep its name.
+         */
+        delete: operations["Groups_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a tool group
+         * @description The fields given replace the group's; its MCP clients hear notifications/tools/list_changed.
+         */
+        patch: operations["Groups_update"];
+        trace?: never;
+    };
     "/api/v1/tools": {
         parameters: {
             query?: never;
@@ -388,6 +434,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{group}/tools/{toolName}/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call a tool through a tool group
+         * @description By the name the group serves it under, with the group's overrides: its locked arguments are added (a caller that gives one gets 400 ARGUMENT_LOCKED) and its defaults fill those left out. The execution names the group.
+         */
+        post: operations["Invoke_invokeInGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/config/apply": {
         parameters: {
             query?: never;
@@ -480,7 +546,7 @@ export interface components {
             /** @example source.registered */
             action: string;
             /** @enum {string} */
-            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions";
+            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group";
             targetId: string | null;
             targetName: string | null;
             details: {
@@ -574,12 +640,14 @@ export interface components {
             /** Format: uuid */
             sourceId: string | null;
             sourceName: string | null;
+            /** @description The tool group the call came through (`/mcp/groups/{name}`, `POST /api/v1/groups/{name}/tools/{tool}/invoke`); null otherwise. */
+            group: string | null;
             /** @description Hash of the tool definition the call was validated against. */
             definitionHash: string | null;
             caller: components["schemas"]["ExecutionCallerViewDto"];
             /** @enum {string} */
             channel: "rest" | "mcp";
-            /** @description The arguments as received, secret values redacted; null without executions:payloads. */
+            /** @description The arguments as received (through a group: as sent upstream, its locked and default values added), secret values redacted; null without executions:payloads. */
             arguments: {
                 [key: string]: unknown;
             } | null;
@@ -922,6 +990,212 @@ export interface components {
         UpdateToolDto: {
             /** @description Whether agents may use the tool. */
             enabled: boolean;
+        };
+        CreateGroupDto: {
+            /** @example support-bot */
+            name: string;
+            description?: string;
+            /** @description Selectors, unioned: a tool matches a selector when it matches every field the selector gives (a source name pattern, a qualified-name pattern, each hint as declared or by its MCP default). `*` matches any run of characters. */
+            select?: {
+                /**
+                 * @example [
+                 *       "tickets"
+                 *     ]
+                 */
+                sources?: string[];
+                /**
+                 * @example [
+                 *       "github__get_*"
+                 *     ]
+                 */
+                tools?: string[];
+                annotations?: {
+                    readOnlyHint?: boolean;
+                    destructiveHint?: boolean;
+                    idempotentHint?: boolean;
+                    openWorldHint?: boolean;
+                };
+            }[];
+            /** @description Qualified names added whatever the selectors say. */
+            include?: string[];
+            /** @description Qualified names left out whatever the selectors and include say. */
+            exclude?: string[];
+            /**
+             * @description How the group serves a tool, by its qualified name.
+             * @example {
+             *       "tickets__create_ticket": {
+             *         "name": "open_ticket",
+             *         "locked": {
+             *           "queue": "support"
+             *         }
+             *       }
+             *     }
+             */
+            overrides?: {
+                [key: string]: {
+                    /** @description The served name; never containing `__`, unique in the group. */
+                    name?: string;
+                    title?: string;
+                    description?: string;
+                    annotations?: {
+                        readOnlyHint?: boolean;
+                        destructiveHint?: boolean;
+                        idempotentHint?: boolean;
+                        openWorldHint?: boolean;
+                    };
+                    /** @description Argument values used when the caller leaves them out (or sends null). */
+                    defaults?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Argument values every call gets; removed from the served schema, refused when a caller sends them (ARGUMENT_LOCKED). */
+                    locked?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        GroupDto: {
+            /** @example support-bot */
+            name: string;
+            description: string;
+            /** @description Selectors, unioned: a tool matches a selector when it matches every field the selector gives (a source name pattern, a qualified-name pattern, each hint as declared or by its MCP default). `*` matches any run of characters. */
+            select: {
+                /**
+                 * @example [
+                 *       "tickets"
+                 *     ]
+                 */
+                sources?: string[];
+                /**
+                 * @example [
+                 *       "github__get_*"
+                 *     ]
+                 */
+                tools?: string[];
+                annotations?: {
+                    readOnlyHint?: boolean;
+                    destructiveHint?: boolean;
+                    idempotentHint?: boolean;
+                    openWorldHint?: boolean;
+                };
+            }[];
+            /** @description Qualified names added whatever the selectors say. */
+            include: string[];
+            /** @description Qualified names left out whatever the selectors and include say. */
+            exclude: string[];
+            /**
+             * @description How the group serves a tool, by its qualified name.
+             * @example {
+             *       "tickets__create_ticket": {
+             *         "name": "open_ticket",
+             *         "locked": {
+             *           "queue": "support"
+             *         }
+             *       }
+             *     }
+             */
+            overrides: {
+                [key: string]: {
+                    /** @description The served name; never containing `__`, unique in the group. */
+                    name?: string;
+                    title?: string;
+                    description?: string;
+                    annotations?: {
+                        readOnlyHint?: boolean;
+                        destructiveHint?: boolean;
+                        idempotentHint?: boolean;
+                        openWorldHint?: boolean;
+                    };
+                    /** @description Argument values used when the caller leaves them out (or sends null). */
+                    defaults?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Argument values every call gets; removed from the served schema, refused when a caller sends them (ARGUMENT_LOCKED). */
+                    locked?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The group's MCP endpoint.
+             * @example /mcp/groups/support-bot
+             */
+            mcpPath: string;
+            /** @description Bumped by every change. */
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            createdBy: string;
+            updatedBy: string;
+        };
+        GroupPageDto: {
+            items: components["schemas"]["GroupDto"][];
+            nextCursor: string | null;
+        };
+        UpdateGroupDto: {
+            /** @description Only the group's own name is accepted: a group cannot be renamed. */
+            name?: string;
+            description?: string;
+            /** @description Selectors, unioned: a tool matches a selector when it matches every field the selector gives (a source name pattern, a qualified-name pattern, each hint as declared or by its MCP default). `*` matches any run of characters. */
+            select?: {
+                /**
+                 * @example [
+                 *       "tickets"
+                 *     ]
+                 */
+                sources?: string[];
+                /**
+                 * @example [
+                 *       "github__get_*"
+                 *     ]
+                 */
+                tools?: string[];
+                annotations?: {
+                    readOnlyHint?: boolean;
+                    destructiveHint?: boolean;
+                    idempotentHint?: boolean;
+                    openWorldHint?: boolean;
+                };
+            }[];
+            /** @description Qualified names added whatever the selectors say. */
+            include?: string[];
+            /** @description Qualified names left out whatever the selectors and include say. */
+            exclude?: string[];
+            /**
+             * @description How the group serves a tool, by its qualified name.
+             * @example {
+             *       "tickets__create_ticket": {
+             *         "name": "open_ticket",
+             *         "locked": {
+             *           "queue": "support"
+             *         }
+             *       }
+             *     }
+             */
+            overrides?: {
+                [key: string]: {
+                    /** @description The served name; never containing `__`, unique in the group. */
+                    name?: string;
+                    title?: string;
+                    description?: string;
+                    annotations?: {
+                        readOnlyHint?: boolean;
+                        destructiveHint?: boolean;
+                        idempotentHint?: boolean;
+                        openWorldHint?: boolean;
+                    };
+                    /** @description Argument values used when the caller leaves them out (or sends null). */
+                    defaults?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Argument values every call gets; removed from the served schema, refused when a caller sends them (ARGUMENT_LOCKED). */
+                    locked?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
         McpToolDto: {
             /**
@@ -1488,7 +1762,7 @@ export interface operations {
                 actor?: unknown;
                 /** @description Target id or name. */
                 target?: unknown;
-                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions";
+                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group";
                 action?: unknown;
             };
             header?: never;
@@ -1521,6 +1795,8 @@ export interface operations {
                 caller?: unknown;
                 /** @description One status or several separated by commas: succeeded, tool_error, invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, interrupted. */
                 status?: unknown;
+                /** @description The tool group the calls came through. */
+                group?: unknown;
                 /** @description Source id or name. */
                 source?: unknown;
                 /** @description Qualified tool name. */
@@ -1986,6 +2262,182 @@ export interface operations {
             };
         };
     };
+    Groups_list: {
+        parameters: {
+            query?: {
+                /** @description 1-200, default 50 */
+                limit?: number;
+                cursor?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Groups_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDto"];
+                };
+            };
+            /** @description Every problem of the group, listed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description GROUP_NAME_TAKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Groups_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDto"];
+                };
+            };
+            /** @description GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Groups_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDto"];
+                };
+            };
+            /** @description GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Groups_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDto"];
+                };
+            };
+            /** @description Every problem of the change, listed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     Tools_list: {
         parameters: {
             query?: {
@@ -2012,6 +2464,8 @@ export interface operations {
                 status?: "active" | "deprecated" | "all";
                 /** @description An API key id: the catalog as that key sees it (admins only), to check a key before handing it out. */
                 as?: unknown;
+                /** @description A tool group: its tools under the names it serves them, with its overrides (titles, descriptions, locked arguments out of the schemas, defaults). Unknown: 404 GROUP_NOT_FOUND. */
+                group?: unknown;
                 /** @description Source id or name. */
                 source?: unknown;
                 /** @description Full-text search over names (upstream and qualified), title and description, every word matching as a prefix; parts of names match too (get-su finds get-sum). Name matches rank first. */
@@ -2049,6 +2503,15 @@ export interface operations {
                 content?: never;
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description GROUP_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2465,6 +2928,99 @@ export interface operations {
                 };
             };
             /** @description unknown tool */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description the source's concurrency limit (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description upstream_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description circuit_open (Retry-After), or shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+        };
+    };
+    Invoke_invokeInGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Recorded with the execution. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                group: string;
+                toolName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvokeToolDto"];
+            };
+        };
+        responses: {
+            /** @description The tool ran (status succeeded or tool_error) or asks for input (input_required). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description invalid_arguments (ARGUMENT_LOCKED among them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description rejected by policy (disabled, deprecated, read-only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description unknown group (GROUP_NOT_FOUND), or no tool of that name in it (TOOL_NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
