@@ -51,7 +51,7 @@ try {
   const passes = Array.from({ length: ROUNDS * 2 }, (_, i) => (i % 2 === 0 ? targets : [...targets].reverse()));
   log(`${targets.length} targets at ${CONNECTIONS} connection(s), ${SECONDS} s each in ${passes.length} passes, interleaved`);
   for (const t of targets) await load(t, { connections: CONNECTIONS, seconds: 2 });
-  const results = new Map(targets.map((t) => [t.name, { calls: 0, seconds: 0, latencies: [], cpu: 0 }]));
+  const results = new Map(targets.map((t) => [t.name, { calls: 0, seconds: 0, latencies: [], cpu: 0, rates: [] }]));
   for (const order of passes) {
     for (const t of order) {
       await load(t, { connections: CONNECTIONS, seconds: 1 });
@@ -62,6 +62,7 @@ try {
       acc.calls += r.ok;
       acc.seconds += r.elapsedS;
       acc.latencies.push(r.latencies);
+      acc.rates.push(r.ok / r.elapsedS);
       if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors`);
     }
   }
@@ -72,7 +73,7 @@ try {
     const acc = results.get(t.name);
     const base = baseOf(t);
     const cpu = (acc.cpu * 1e6) / acc.calls;
-    return `| ${t.name} | ${fmt(acc.calls / acc.seconds, 0)} | ${fmt(p50Of(acc), 3)} | ${fmt(p50Of(acc) - p50Of(base), 3)} | ${fmt(cpu, 0)} | ${fmt(cpu - (base.cpu * 1e6) / base.calls, 0)} |`;
+    return `| ${t.name} | ${fmt(acc.calls / acc.seconds, 0)} (${fmt(Math.min(...acc.rates), 0)}–${fmt(Math.max(...acc.rates), 0)}) | ${fmt(p50Of(acc), 3)} | ${fmt(p50Of(acc) - p50Of(base), 3)} | ${fmt(cpu, 0)} | ${fmt(cpu - (base.cpu * 1e6) / base.calls, 0)} |`;
   });
   const report = [
     `# Serving a tool group beside the whole catalog (${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, Node.js ${process.version})`,
@@ -80,7 +81,7 @@ try {
     `server-everything over stdio as the \`echo\` source; stateless 2025-era requests, ${CONNECTIONS} connection(s), ${SECONDS} s per target in ${passes.length} interleaved passes.`,
     '"CPU" is the user+system CPU of Toolplane per request; "added" is against `/mcp` for the same method.',
     '',
-    '| target | requests/s | p50 ms | added p50 ms | CPU µs/request | added CPU µs |',
+    '| target | requests/s (passes) | p50 ms | added p50 ms | CPU µs/request | added CPU µs |',
     '|---|---|---|---|---|---|',
     ...rows,
     '',
