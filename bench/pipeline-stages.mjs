@@ -10,7 +10,8 @@
 //
 // Settings (environment): STAGES_CALLS calls per round (default 20000), STAGES_ROUNDS (default 5),
 // STAGES_WARMUP calls before the first round (default 20000), STAGES_READ_ONLY=1 for a read-only tool
-// (no started record, as the HTTP echo's `echo`; default: server-everything's `echo`, which is not).
+// (no started record, as the HTTP echo's `echo`; default: server-everything's `echo`, which is not),
+// STAGES_GROUP=1 to call it through a tool group that serves it as `say` with its `message` locked.
 // Logging is at `warn`, as the benchmarks run Toolplane: the call's `info` line is not built.
 import { performance } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +21,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (path) => import(pathToFileURL(join(ROOT, 'dist/src', path)).href);
 const { ExecuteToolHarness } = await dist('modules/execution/testing/execute-tool-harness.js');
 const { aRoute } = await dist('modules/execution/testing/routes.js');
+const { aGroup } = await dist('modules/groups/testing/builders.js');
 const { AjvArgumentValidator } = await dist('modules/execution/infrastructure/ajv-argument-validator.js');
 const { scrubOutcome } = await dist('modules/execution/application/execute-tool/stages/scrub.js');
 const { storedRecordTexts } = await dist('modules/executions/infrastructure/execution-chain-rows.js');
@@ -31,9 +33,10 @@ const CALLS = Number(process.env.STAGES_CALLS || 20_000);
 const ROUNDS = Number(process.env.STAGES_ROUNDS || 5);
 const WARMUP = Number(process.env.STAGES_WARMUP || 20_000);
 const READ_ONLY = process.env.STAGES_READ_ONLY === '1';
+const GROUP = process.env.STAGES_GROUP === '1';
 
-const STAGES = ['resolve', 'intake', 'admit', 'prepareArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'recordOutcome', 'report'];
-const NAMES = { prepareArguments: 'prepare-arguments', locateUpstream: 'locate-upstream', recordStart: 'record-start', recordOutcome: 'record-outcome' };
+const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'recordOutcome', 'report'];
+const NAMES = { groupArguments: 'group-arguments', prepareArguments: 'prepare-arguments', locateUpstream: 'locate-upstream', recordStart: 'record-start', recordOutcome: 'record-outcome' };
 
 // As the floor's Toolplane runs (LOG_LEVEL=warn): the call's own line is not built.
 logLevel.install((level) => level === 'warn' || level === 'error' || level === 'fatal');
@@ -52,7 +55,8 @@ const forget = () => {
   harness.timeline.length = 0;
 };
 
-const input = { qualifiedName: route.tool.qualifiedName, arguments: { message: 'hello' } };
+if (GROUP) harness.withGroup(aGroup('support', { include: [route.tool.qualifiedName], overrides: { [route.tool.qualifiedName]: { name: 'say', locked: { message: 'hello' } } } }));
+const input = GROUP ? { group: 'support', qualifiedName: 'say', arguments: {} } : { qualifiedName: route.tool.qualifiedName, arguments: { message: 'hello' } };
 const call = () => harness.call(input);
 // The answer a call gets, once: everything succeeds and nothing is refused.
 const first = await call();
@@ -138,7 +142,7 @@ const range = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length > 1 ? `${µs(sorted[0])}–${µs(sorted.at(-1))}` : µs(sorted[0]);
 };
-console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}, Node.js ${process.version})\n`);
+console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}${GROUP ? ', through a group' : ''}, Node.js ${process.version})\n`);
 console.log('| stage | mean µs per call (rounds) | median µs per call (rounds) |');
 console.log('|---|---|---|');
 for (const [name, { means, medians }] of rows) console.log(`| ${NAMES[name] ?? name} | ${range(means)} | ${range(medians)} |`);

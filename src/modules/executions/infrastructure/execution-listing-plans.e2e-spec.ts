@@ -126,8 +126,9 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
   });
 
   it('turns the indexes back to descending when the migration is undone, and ascending again', async () => {
+    // The listing indexes that migration turns (a group's, a later migration's, is left out).
     const definitions = async () =>
-      ((await dataSource.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'executions' AND indexname <> 'executions_pkey' ORDER BY indexname`)) as { indexname: string; indexdef: string }[]).map(
+      ((await dataSource.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'executions' AND indexname NOT IN ('executions_pkey', 'executions_by_group') ORDER BY indexname`)) as { indexname: string; indexdef: string }[]).map(
         (r) => `${r.indexname}: ${r.indexdef.slice(r.indexdef.indexOf('('))}`,
       );
     const ascending = await definitions();

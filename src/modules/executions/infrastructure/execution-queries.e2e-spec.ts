@@ -174,7 +174,7 @@ describe('execution queries (real PostgreSQL)', () => {
   describe('GetExecution', () => {
     it('answers the whole execution', async () => {
       const original = DATA.find((e) => e.status === 'timeout')!;
-      expect(await get.execute(new GetExecutionQuery(original.id))).toEqual({ ...original, startedAt: original.startedAt.toISOString(), traceId: null });
+      expect(await get.execute(new GetExecutionQuery(original.id))).toEqual({ ...original, startedAt: original.startedAt.toISOString(), traceId: null, group: null });
       const ghost = DATA.find((e) => e.qualifiedName === 'ghost__gone')!;
       expect(await get.execute(new GetExecutionQuery(ghost.id))).toMatchObject({ toolId: null, sourceId: null, sourceName: null, result: null, attempts: 0 });
     });

@@ -110,6 +110,7 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
       started_at: record.startedAt,
       duration_ms: 3.25,
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      group_name: null,
     });
     // A lone call waits for its own short INSERT, not for a timer.
     expect(elapsed).toBeLessThan(1000);
@@ -323,8 +324,9 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
     const recorder = recorderOf(dataSource);
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), async (args, structured, text, durationMs) => {
+      fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), fc.option(fc.string({ unit: 'binary', minLength: 1 }), { nil: undefined }), async (args, structured, text, durationMs, group) => {
         const record = execution({
+          ...(group !== undefined ? { group } : {}),
           arguments: args,
           result: { content: [{ type: 'text', text }], structuredContent: structured, truncated: false, originalBytes: 1 },
           caller: { principalId: text || 'p', principalName: text },

@@ -150,7 +150,12 @@ describe('SearchCatalogHandler', () => {
       expect((mcp.items as { name: string }[]).map((tool) => tool.name)).toEqual(['b', 'find']);
       const anthropic = await page(request({ group: 'bot', format: 'anthropic', limit: 1, after: { name: 'other__b' } }));
       expect(anthropic.items).toEqual([{ name: 'find', description: 'Finds', input_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }]);
-      expect(anthropic.nextCursor).toBeNull();
+      expect(anthropic.nextCursor).toBeNull();      // The admin view: the tool as the group serves it, with its served name; the locked value stays the group's.
+      const admin = await page(request({ group: 'bot', limit: 10 }));
+      expect(admin.items.map((tool) => [(tool as { servedName?: string }).servedName, (tool as CatalogTool).qualifiedName, 'locked' in tool])).toEqual([
+        ['b', 'other__b', false],
+        ['find', 'src__a', false],
+      ]);
     });
 
     it('answers GROUP_NOT_FOUND for an unknown group', async () => {

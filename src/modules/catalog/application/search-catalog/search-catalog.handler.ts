@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { CatalogCursor, CatalogTool } from '../../domain/catalog.js';
+import type { CatalogCursor, CatalogFilter, CatalogTool } from '../../domain/catalog.js';
 import { catalogEtag, ifNoneMatchHits } from '../../domain/catalog-etag.js';
 import type { CatalogSnapshot } from '../../domain/catalog-snapshot.js';
 import { formatTools } from '../../domain/tool-formats.js';
@@ -13,8 +13,8 @@ import type { GroupView, ServedTool } from '../../domain/group-view.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 import { partitionPoint } from '../../../../shared/partition-point.js';
 
-interface Slice {
-  entries: CatalogTool[];
+interface Slice<T extends CatalogTool = CatalogTool> {
+  entries: T[];
   /** The rank of the last entry, when searching. */
   lastRank?: string;
   hasMore: boolean;
@@ -60,7 +60,9 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
     if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
     const last = slice.entries.at(-1);
     const nextCursor = slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.lastRank }, request.search) : null;
-    const { items, notConvertible } = formatTools(slice.entries, request.format, request.strict, (tool) => (tool as ServedTool).servedName);
+    // The admin view shows a tool as the group serves it and its served name; what a call adds stays the group's.
+    const entries = request.format === 'admin' ? slice.entries.map(({ locked: _locked, defaults: _defaults, ...tool }) => tool as CatalogTool) : slice.entries;
+    const { items, notConvertible } = formatTools(entries, request.format, request.strict, (tool) => (tool as ServedTool).servedName);
     return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
   }
 
@@ -74,7 +76,7 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
   }
 }
 
-function page(snapshot: Pick<CatalogSnapshot, 'list' | 'search'>, { filter, search, after, limit }: CatalogRequest): Slice {
+function page<T extends CatalogTool>(snapshot: { list(filter: CatalogFilter, after: string | undefined, limit: number): T[]; search: CatalogSnapshot['search'] }, { filter, search, after, limit }: CatalogRequest): Slice<T> {
   if (!search) {
     const entries = snapshot.list(filter, after?.name, limit + 1);
     return { entries: entries.slice(0, limit), hasMore: entries.length > limit };
@@ -82,7 +84,7 @@ function page(snapshot: Pick<CatalogSnapshot, 'list' | 'search'>, { filter, sear
   const hits = snapshot.search(search, filter);
   const start = after ? firstAfter(hits, after) : 0;
   const taken = hits.slice(start, start + limit);
-  return { entries: taken.map((hit) => hit.tool), lastRank: taken.at(-1)?.score.toFixed(6), hasMore: start + limit < hits.length };
+  return { entries: taken.map((hit) => hit.tool as T), lastRank: taken.at(-1)?.score.toFixed(6), hasMore: start + limit < hits.length };
 }
 
 /** Where the hits after the cursor begin, in their order: rank descending, then qualified name. */
