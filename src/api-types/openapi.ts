@@ -346,6 +346,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{name}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tools a group serves, as a principal sees them
+         * @description The same listing as `GET /api/v1/tools?group={name}` (every query parameter of it: format, strict, q, filters, paging, ETags). With `as={keyId}` (admins), what that key would see through the group: a key bound to other groups sees none of its tools.
+         */
+        get: operations["GroupTools_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources": {
         parameters: {
             query?: never;
@@ -2515,6 +2535,55 @@ export interface operations {
                         notConvertible?: components["schemas"]["NotConvertibleDto"][];
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match tag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GroupTools_list: {
+        parameters: {
+            query?: {
+                /** @description Default: the admin view, each tool under its served name. */
+                format?: "mcp" | "openai" | "openai-responses" | "anthropic";
+                /** @description An API key id: the group as that key sees it (admins only). */
+                as?: unknown;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the group's tools, as `GET /api/v1/tools?group={name}` answers it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not modified: the If-None-Match tag is current. */
             304: {

@@ -139,6 +139,50 @@ describe('restricted agents', () => {
     // A source the caller may not use answers as one that does not exist.
     expect(bySource.status).toBe(404);
   });
+
+  it('lets a key bound to a group see and call that group’s tools through it, on every group path, and nothing of another group', async () => {
+    const support = { name: 'support', include: ['ev__echo', 'ev__get-sum'], overrides: { ev__echo: { name: 'say', locked: { message: 'locked phrase' } } } };
+    expect((await h.api.post('/api/v1/groups', support)).status).toBe(201);
+    expect((await h.api.post('/api/v1/groups', { name: 'other', include: ['ev__get-sum'] })).status).toBe(201);
+    const created = (await h.api.post('/api/v1/api-keys', { name: 'support only', role: 'agent', allowedGroups: ['support'] })).body;
+    const bound = makeApi(h.url, created.key);
+    const names = (body: { items: { name: string }[] }) => body.items.map((t) => t.name).sort();
+
+    expect(names((await bound.get('/api/v1/tools?group=support&format=mcp')).body)).toEqual(['get-sum', 'say']);
+    expect((await bound.get('/api/v1/groups/support/tools?format=openai')).body.items.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(['get-sum', 'say']);
+    expect((await bound.get('/api/v1/tools?group=other&format=mcp')).body.items).toEqual([]);
+    // An admin previews what the key would see, through each group.
+    expect(names((await h.api.get(`/api/v1/groups/support/tools?as=${created.id}&format=mcp`)).body)).toEqual(['get-sum', 'say']);
+    expect((await h.api.get(`/api/v1/groups/other/tools?as=${created.id}`)).body.items).toEqual([]);
+    expect((await h.api.get(`/api/v1/groups/support/tools?group=other`)).status).toBe(400);
+    expect((await h.api.get(`/api/v1/groups/nothing/tools`)).body.error.code).toBe('GROUP_NOT_FOUND');
+
+    const said = await bound.post('/api/v1/groups/support/tools/say/invoke', { arguments: {} });
+    expect(said.status).toBe(200);
+    expect(JSON.stringify(said.body.result)).toContain('locked phrase');
+    const escaped = await bound.post('/api/v1/tools/ev__echo/invoke', { arguments: { message: 'free text' } });
+    expect(escaped.status).toBe(403);
+    const elsewhere = await bound.post('/api/v1/groups/other/tools/get-sum/invoke', { arguments: { a: 1, b: 2 } });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.details[0].message).toBe('allowedGroups: group "other" matches none of ["support"]');
+    expect((await h.api.post('/api/v1/access/explain', { principal: created.id, tool: 'ev__echo', group: 'support' })).body).toMatchObject({ allowed: true, rule: 'allowedGroups: group "support" matches "support"' });
+
+    const connect = async (path: string) => {
+      const client = new Client({ name: 'bound', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}${path}`), { requestInit: { headers: { authorization: `Bearer ${created.key}` } } }));
+      return client;
+    };
+    const group = await connect('/mcp/groups/support');
+    expect((await group.listTools()).tools.map((t) => t.name).sort()).toEqual(['get-sum', 'say']);
+    const viaMcp = await group.callTool({ name: 'say', arguments: {} });
+    expect(viaMcp.isError).toBeFalsy();
+    expect(JSON.stringify(viaMcp.content)).toContain('locked phrase');
+    await group.close();
+    const other = await connect('/mcp/groups/other');
+    expect((await other.listTools()).tools).toEqual([]);
+    expect((await other.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })).isError).toBe(true);
+    await other.close();
+  });
 });
 
 describe('checking a key before handing it out', () => {

@@ -6,6 +6,7 @@ import { GroupViews } from './application/group-views.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { SearchCatalogHandler } from './application/search-catalog/search-catalog.handler.js';
 import { SqlCatalogReader } from './infrastructure/sql-catalog-reader.js';
+import { GroupToolsController } from './interface/group-tools.controller.js';
 import { CatalogController } from './interface/catalog.controller.js';
 
 /**
@@ -15,7 +16,7 @@ import { CatalogController } from './interface/catalog.controller.js';
  */
 @Module({
   imports: [GroupsModule],
-  controllers: [CatalogController],
+  controllers: [CatalogController, GroupToolsController],
   providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, GroupViews, SearchCatalogHandler],
   exports: [CatalogSnapshots, GroupViews],
 })

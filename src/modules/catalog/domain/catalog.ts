@@ -53,8 +53,8 @@ const HINTS: Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', (to
   openWorld: (tool) => hint(tool, 'openWorldHint', true),
 };
 
-/** Whether `filter` admits `tool` (a live tool: of a source not removed, not retired). */
-export function admits(filter: CatalogFilter, tool: CatalogTool): boolean {
+/** Whether `filter` admits `tool` (a live tool: of a source not removed, not retired), seen through `group` when given. */
+export function admits(filter: CatalogFilter, tool: CatalogTool, group?: string): boolean {
   if (filter.source !== undefined && tool.source.id !== filter.source && tool.source.name !== filter.source) return false;
   if (filter.status !== 'all' && tool.status !== filter.status) return false;
   if (filter.enabled !== 'all' && tool.enabled !== filter.enabled) return false;
@@ -64,7 +64,7 @@ export function admits(filter: CatalogFilter, tool: CatalogTool): boolean {
     const wanted = filter[name];
     if (wanted !== undefined && HINTS[name](tool) !== wanted) return false;
   }
-  return !filter.scope || decideTool(filter.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
+  return !filter.scope || decideTool(filter.scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name, ...(group !== undefined ? { group } : {}) }).allowed;
 }
 
 export const CATALOG_FORMATS = ['mcp', 'openai', 'openai-responses', 'anthropic'] as const;

@@ -41,21 +41,21 @@ export class GroupView {
   mcpTools(scope?: ToolScope): McpTool[] {
     this.definitions ??= [...this.tools].sort((a, b) => compare(a.servedName, b.servedName)).map((tool) => toMcpTool(tool, tool.servedName));
     if (!isRestricted(scope)) return this.definitions;
-    return this.definitions.filter((definition) => allows(scope, this.byServedName.get(definition.name)!));
+    return this.definitions.filter((definition) => allows(scope, this.byServedName.get(definition.name)!, this.group.name));
   }
 
   /** The tools `filter` admits, in qualified-name order, after `after` (exclusive), `limit` at most. */
   list(filter: CatalogFilter, after: string | undefined, limit: number): ServedTool[] {
     const page: ServedTool[] = [];
     const start = after === undefined ? 0 : partitionPoint(this.tools, (tool) => tool.qualifiedName > after);
-    for (let i = start; i < this.tools.length && page.length < limit; i++) if (admits(filter, this.tools[i]!)) page.push(this.tools[i]!);
+    for (let i = start; i < this.tools.length && page.length < limit; i++) if (admits(filter, this.tools[i]!, this.group.name)) page.push(this.tools[i]!);
     return page;
   }
 
   /** The group's tools `filter` admits that the search finds, best first, matched on what the group serves (its titles and descriptions). */
   search(query: SearchQuery, filter: CatalogFilter): SearchHit[] {
     this.index ??= new ToolSearchIndex(this.tools);
-    return this.index.search(query, (tool) => admits(filter, tool));
+    return this.index.search(query, (tool) => admits(filter, tool, this.group.name));
   }
 
   /** A digest of what the agent formats show of the tools `filter` admits (the ETag's version). */
@@ -66,7 +66,7 @@ export class GroupView {
       const hash = createHash('sha256');
       let count = 0;
       for (const tool of this.tools) {
-        if (!admits(filter, tool)) continue;
+        if (!admits(filter, tool, this.group.name)) continue;
         count++;
         hash.update(`${tool.id}|${tool.servedName}|${tool.definitionHash}|${JSON.stringify(tool.definition)}|${JSON.stringify(tool.locked)}|${JSON.stringify(tool.defaults)}\n`);
       }
@@ -78,8 +78,9 @@ export class GroupView {
   }
 }
 
-function allows(scope: ToolScope, tool: CatalogTool): boolean {
-  return decideTool(scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name }).allowed;
+/** Whether `scope` lets its principal use `tool` through the group (a principal bound to groups: only through its own). */
+function allows(scope: ToolScope, tool: CatalogTool, group: string): boolean {
+  return decideTool(scope, { qualifiedName: tool.qualifiedName, sourceName: tool.source.name, group }).allowed;
 }
 
 function compare(a: string, b: string): number {

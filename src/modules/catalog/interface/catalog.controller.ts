@@ -2,19 +2,14 @@ import { Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
+import { ApiController } from '../../../shared/http/api-controller.js';
+import type { Principal } from '../../../shared/principal/principal.js';
+import type { CatalogPage } from '../application/search-catalog/search-catalog.query.js';
+import { CatalogListing } from './catalog-listing.js';
 import { ToolResponseDto } from '../../inventory/interface/tool.dto.js';
-import { CatalogAnswer, CatalogPage, SearchCatalogQuery } from '../application/search-catalog/search-catalog.query.js';
 import { CATALOG_FORMATS } from '../domain/catalog.js';
 import { AnthropicToolDto, McpToolDto, NotConvertibleDto, OpenAiChatToolDto, OpenAiResponsesToolDto } from './catalog.dto.js';
-import { parseCatalogRequest } from './catalog-request.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
-import { may, type Principal } from '../../../shared/principal/principal.js';
-import { isRestricted } from '../../access/domain/tool-scope.js';
-import { type ToolScope } from '../../../shared/principal/tool-scope.js';
-import type { ApiKeyView } from '../../access/application/api-key-view.js';
-import { GetApiKeyQuery } from '../../access/application/get-api-key/get-api-key.query.js';
-import { DomainError } from '../../../shared/domain-error.js';
-import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
 const ITEM_MODELS = [ToolResponseDto, McpToolDto, OpenAiChatToolDto, OpenAiResponsesToolDto, AnthropicToolDto];
 const hint = (name: string, description: string) => ApiQuery({ name, required: false, enum: ['true', 'false'], description });
@@ -27,19 +22,7 @@ function applyAll(...decorators: MethodDecorator[]): MethodDecorator {
 
 @ApiController('api/v1/tools', 'tools')
 @ApiExtraModels(...ITEM_MODELS, NotConvertibleDto)
-export class CatalogController extends BusController {
-  /** The tool scope of the key `keyId`, for a principal allowed to manage keys. */
-  private async scopeOf(keyId: string, principal: Principal): Promise<ToolScope | undefined> {
-    if (!may(principal, 'keys:manage')) throw new DomainError('forbidden', 'FORBIDDEN', 'Only a principal that manages API keys may list the catalog as another (`as`).');
-    const key: ApiKeyView = await this.queries.execute(new GetApiKeyQuery(keyId));
-    const scope: ToolScope = {
-      ...(key.allowedSources ? { sources: key.allowedSources } : {}),
-      ...(key.allowedTools ? { tools: key.allowedTools } : {}),
-      ...(key.allowedGroups ? { groups: key.allowedGroups } : {}),
-    };
-    return isRestricted(scope) ? scope : undefined;
-  }
-
+export class CatalogController extends CatalogListing {
   @Get()
   @Requires('catalog:read')
   @ApiOperation({
@@ -115,16 +98,6 @@ export class CatalogController extends BusController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CatalogPage | undefined> {
-    const { as, ...parsed } = parseCatalogRequest(query);
-    // A restricted principal's catalog holds only its tools (decideTool, in SQL); `as` shows another's.
-    const scope = as === undefined ? principal.scope : await this.scopeOf(as, principal);
-    const request = scope ? { ...parsed, filter: { ...parsed.filter, scope } } : parsed;
-    const answer: CatalogAnswer = await this.queries.execute(new SearchCatalogQuery(request, ifNoneMatch));
-    void reply.header('ETag', answer.etag).header('Cache-Control', 'private, no-cache');
-    if (answer.notModified) {
-      void reply.status(304);
-      return undefined;
-    }
-    return answer.page;
+    return this.page(query, ifNoneMatch, reply, principal);
   }
 }

@@ -26,6 +26,17 @@ describe('AdmitStage', () => {
     expect(harness.buckets.taken).toEqual([]);
   });
 
+  it('lets a caller bound to groups call only through them', async () => {
+    const harness = new ExecuteToolHarness();
+    const route = aRoute('everything__echo');
+    const scope = { groups: ['support'] };
+    expect(await admit(harness, route, { qualifiedName: 'everything__echo', scope, group: 'support' })).toBeUndefined();
+    const outside = await admit(harness, route, { qualifiedName: 'everything__echo', scope });
+    expect(outside?.error.details).toEqual([{ path: 'qualifiedName', message: 'allowedGroups: only through the groups ["support"], not outside a group' }]);
+    const other = await admit(harness, route, { qualifiedName: 'everything__echo', scope, group: 'billing' });
+    expect(other?.error.details).toEqual([{ path: 'qualifiedName', message: 'allowedGroups: group "billing" matches none of ["support"]' }]);
+  });
+
   it('refuses by the rule the channel already refused the source with', async () => {
     const harness = new ExecuteToolHarness();
     const refusal = await admit(harness, aRoute('everything__echo'), { qualifiedName: 'everything__echo', sourceRefusal: 'allowedSources: "everything" matches none of ["memory"]' });

@@ -20,7 +20,7 @@ export class AdmitStage {
   async run(call: Call): Promise<StageVerdict> {
     const { tool, source } = call.route!;
     const { input } = call;
-    const decision = input.sourceRefusal !== undefined ? { allowed: false, rule: input.sourceRefusal } : decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name });
+    const decision = input.sourceRefusal !== undefined ? { allowed: false, rule: input.sourceRefusal } : decideTool(input.scope, { qualifiedName: tool.qualifiedName, sourceName: source.name, ...(input.group !== undefined ? { group: input.group } : {}) });
     if (!decision.allowed) {
       return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
     }
