@@ -5,6 +5,7 @@ import { registerConfigCommands } from './commands/config-as-code.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerKeyCommands } from './commands/keys.js';
+import { registerReviewCommands } from './commands/reviews.js';
 import { registerSecretCommands } from './commands/secrets.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerSourceCommands } from './commands/sources.js';
@@ -42,6 +43,7 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerSourceCommands(program);
   registerSecretCommands(program);
   registerToolCommands(program);
+  registerReviewCommands(program);
   registerCallCommand(program);
   registerExecutionCommands(program);
   registerKeyCommands(program);

@@ -1,37 +1,100 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, IdGenerator } from '../../../../shared/unit-of-work.js';
+import { DefinitionScanner, type DefinitionFinding, type ScannedTool } from '../../domain/definition-scan/index.js';
 import { InventoryChanges, namesNewToolsMayTake, reconcileInventory } from '../../domain/inventory-diff.js';
+import { DefinitionReviewRepository } from '../../domain/pinning/definition-review.repository.js';
+import { pinDefinitions } from '../../domain/pinning/pin-definitions.js';
+import { DEFAULT_PINNING, type PinningMode } from '../../domain/pinning/pinning.js';
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
+import type { SourceTool } from '../../domain/source-tool.js';
 import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
 
+export interface InventorySyncResult {
+  changes: InventoryChanges;
+  inventoryHash: string;
+  /** A tool known before is listed at another place now, which changes no count but what a source's agents list. */
+  reordered: boolean;
+  /** Definitions held for a reviewer by this listing. */
+  held: number;
+}
+
+/** A tool as the definition scan reads it. */
+export function scannedTool(sourceName: string, tool: SourceTool): ScannedTool {
+  const t = tool.snapshot();
+  return {
+    sourceName,
+    name: t.name,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+  };
+}
+
 /**
- * The inventory side of RefreshInventory: reconciles a source's tools with a fresh listing.
- * Runs inside the caller's transaction, so the tools and the source's state land together.
+ * The inventory side of RefreshInventory: reconciles a source's tools with a fresh listing, scans
+ * every new or changed definition and admits or holds it as the source's pinning says.
+ * Runs inside the caller's transaction, so the tools, their reviews and the source's state land together.
  */
 @Injectable()
 export class InventorySync {
   constructor(
     @Inject(SourceToolRepository) private readonly tools: SourceToolRepository,
+    @Inject(DefinitionReviewRepository) private readonly reviews: DefinitionReviewRepository,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(IdGenerator) private readonly ids: IdGenerator,
   ) {}
 
-  /** `reordered`: a tool known before is listed at another place now, which changes no count but what a source's agents list. */
-  async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[]): Promise<{ changes: InventoryChanges; inventoryHash: string; reordered: boolean }> {
+  async apply(sourceId: string, sourceName: string, discovered: ToolDefinition[], pinning: PinningMode = DEFAULT_PINNING): Promise<InventorySyncResult> {
     const known = await this.tools.forSource(sourceId);
     // Only the names new tools could take are looked up among the other sources' tools.
     const taken = await this.tools.takenNames(sourceId, namesNewToolsMayTake(sourceName, known, discovered));
     const now = this.clock.now();
     const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), now);
-    await this.tools.saveAll(result.dirty);
+    let held = 0;
+    if (result.added.length + result.redefined.length > 0) {
+      // The scan compares a definition with every other source's tools: read only when something is new.
+      const scanner = new DefinitionScanner(await this.tools.scanPeers(sourceId));
+      const pinned = pinDefinitions({
+        sourceName,
+        mode: pinning,
+        added: result.added,
+        redefined: result.redefined,
+        known,
+        scan: (tool) => scanner.scan(scannedTool(sourceName, tool)),
+        newId: () => this.ids.next(),
+        now,
+      });
+      const superseded = await this.reviews.pendingFor(pinned.settled.map((tool) => tool.snapshot().id));
+      for (const review of superseded) review.supersede(now);
+      await this.tools.saveAll(result.dirty);
+      await this.reviews.saveAll([...superseded, ...pinned.opened]);
+      held = pinned.opened.length;
+    } else {
+      await this.tools.saveAll(result.dirty);
+    }
     await this.tools.markSeen(result.seen, now);
-    return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes), reordered: result.reordered };
+    return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes), reordered: result.reordered, held };
   }
 
   /** Preview for a dry run: the qualified names the tools would get, nothing written. */
   preview(sourceName: string, discovered: ToolDefinition[]): { name: string; qualifiedName: string }[] {
     const result = reconcileInventory('preview', sourceName, [], discovered, new Set(), () => 'preview', this.clock.now());
     return result.dirty.map((t) => ({ name: t.name, qualifiedName: t.snapshot().qualifiedName }));
+  }
+
+  /**
+   * Preview of pinning for a dry run: what the definition scan finds in each tool of a first
+   * listing (against the tools of every other source), and whether `pinning` would hold it.
+   */
+  async previewPinning(sourceName: string, discovered: ToolDefinition[], pinning: PinningMode = DEFAULT_PINNING): Promise<Map<string, { findings: DefinitionFinding[]; held: boolean }>> {
+    const result = reconcileInventory('preview', sourceName, [], discovered, new Set(), () => 'preview', this.clock.now());
+    const peers = (await this.tools.scanPeers('00000000-0000-0000-0000-000000000000')).filter((peer) => peer.sourceName !== sourceName);
+    const scanner = new DefinitionScanner(peers);
+    const pinned = pinDefinitions({ sourceName, mode: pinning, added: result.added, redefined: [], known: [], scan: (tool) => scanner.scan(scannedTool(sourceName, tool)), newId: () => 'preview', now: this.clock.now() });
+    const held = new Set(pinned.opened.map((review) => review.snapshot().toolName));
+    return new Map(result.added.map((tool) => [tool.name, { findings: tool.snapshot().findings, held: held.has(tool.name) }]));
   }
 
   async retire(sourceId: string): Promise<number> {
