@@ -35,11 +35,9 @@ export interface PinningResult {
 export function pinDefinitions(input: PinningInput): PinningResult {
   const opened: DefinitionReview[] = [];
   const settled: SourceTool[] = [];
-  const gone = new Map<string, SourceTool>();
-  for (const tool of input.known) {
-    const approved = tool.snapshot().approvedDefinition;
-    if (tool.status === 'deprecated' && approved) gone.set(bodyKey(approved), tool);
-  }
+  // Only tools gone from the source can have been renamed: their keys are computed only then.
+  const goneTools = input.added.length > 0 ? input.known.filter((tool) => tool.status === 'deprecated' && tool.snapshot().approvedDefinition) : [];
+  const gone = new Map(goneTools.map((tool) => [bodyKey(tool.snapshot().approvedDefinition!), tool]));
   const isNew = new Set(input.added);
   for (const tool of [...input.added, ...input.redefined]) {
     const findings = input.scan(tool);
@@ -49,7 +47,7 @@ export function pinDefinitions(input: PinningInput): PinningResult {
       tool.approveCurrent(input.now);
       continue;
     }
-    const renamedFrom = isNew.has(tool) ? gone.get(bodyKey(tool.declared)) : undefined;
+    const renamedFrom = gone.size > 0 && isNew.has(tool) ? gone.get(bodyKey(tool.declared)) : undefined;
     if (admissionOf(input.mode, highestSeverity(findings)) === 'approved') {
       tool.approveCurrent(input.now);
       continue;
