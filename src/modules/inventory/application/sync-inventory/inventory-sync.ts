@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { heavySteps } from '../../../../shared/heavy-steps.js';
 import { Clock, IdGenerator } from '../../../../shared/unit-of-work.js';
 import { DefinitionScanner, type DefinitionFinding, type ScannedTool } from '../../domain/definition-scan/index.js';
 import { InventoryChanges, namesNewToolsMayTake, reconcileInventory } from '../../domain/inventory-diff.js';
@@ -8,6 +9,9 @@ import { DEFAULT_PINNING, type PinningMode } from '../../domain/pinning/pinning.
 import { SourceToolRepository } from '../../domain/source-tool.repository.js';
 import type { SourceTool } from '../../domain/source-tool.js';
 import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
+
+/** How long the definition scan runs before it lets the event loop turn. */
+const SCAN_SLICE_MS = 10;
 
 export interface InventorySyncResult {
   changes: InventoryChanges;
@@ -54,15 +58,14 @@ export class InventorySync {
     const result = reconcileInventory(sourceId, sourceName, known, discovered, taken, () => this.ids.next(), now);
     let held = 0;
     if (result.added.length + result.redefined.length > 0) {
-      // The scan compares a definition with every other source's tools: read only when something is new.
-      const scanner = new DefinitionScanner(await this.tools.scanPeers(sourceId));
+      const findings = await this.scan(sourceId, sourceName, [...result.added, ...result.redefined]);
       const pinned = pinDefinitions({
         sourceName,
         mode: pinning,
         added: result.added,
         redefined: result.redefined,
         known,
-        scan: (tool) => scanner.scan(scannedTool(sourceName, tool)),
+        scan: (tool) => findings.get(tool) ?? [],
         newId: () => this.ids.next(),
         now,
       });
@@ -78,6 +81,25 @@ export class InventorySync {
     return { changes: result.changes, inventoryHash: inventoryHash(result.activeHashes), reordered: result.reordered, held };
   }
 
+  /**
+   * What the definition scan finds in each of `tools`, against every other source's tools (read only
+   * when something is new). A listing of many new tools is scanned in slices, each in a turn of the
+   * event loop of its own, so that a large refresh does not hold the loop.
+   */
+  private async scan(sourceId: string, sourceName: string, tools: readonly SourceTool[]): Promise<Map<SourceTool, DefinitionFinding[]>> {
+    const scanner = new DefinitionScanner(await this.tools.scanPeers(sourceId));
+    const findings = new Map<SourceTool, DefinitionFinding[]>();
+    let sliceStarted = performance.now();
+    for (const tool of tools) {
+      if (performance.now() - sliceStarted > SCAN_SLICE_MS) {
+        await heavySteps.turn();
+        sliceStarted = performance.now();
+      }
+      findings.set(tool, scanner.scan(scannedTool(sourceName, tool)));
+    }
+    return findings;
+  }
+
   /** Preview for a dry run: the qualified names the tools would get, nothing written. */
   preview(sourceName: string, discovered: ToolDefinition[]): { name: string; qualifiedName: string }[] {
     const result = reconcileInventory('preview', sourceName, [], discovered, new Set(), () => 'preview', this.clock.now());
@@ -90,9 +112,9 @@ export class InventorySync {
    */
   async previewPinning(sourceName: string, discovered: ToolDefinition[], pinning: PinningMode = DEFAULT_PINNING): Promise<Map<string, { findings: DefinitionFinding[]; held: boolean }>> {
     const result = reconcileInventory('preview', sourceName, [], discovered, new Set(), () => 'preview', this.clock.now());
-    const peers = (await this.tools.scanPeers('00000000-0000-0000-0000-000000000000')).filter((peer) => peer.sourceName !== sourceName);
-    const scanner = new DefinitionScanner(peers);
-    const pinned = pinDefinitions({ sourceName, mode: pinning, added: result.added, redefined: [], known: [], scan: (tool) => scanner.scan(scannedTool(sourceName, tool)), newId: () => 'preview', now: this.clock.now() });
+    // No source has this id: the scan compares the listing with every live source's tools.
+    const findings = await this.scan('00000000-0000-0000-0000-000000000000', sourceName, result.added);
+    const pinned = pinDefinitions({ sourceName, mode: pinning, added: result.added, redefined: [], known: [], scan: (tool) => findings.get(tool) ?? [], newId: () => 'preview', now: this.clock.now() });
     const held = new Set(pinned.opened.map((review) => review.snapshot().toolName));
     return new Map(result.added.map((tool) => [tool.name, { findings: tool.snapshot().findings, held: held.has(tool.name) }]));
   }
