@@ -35,6 +35,9 @@ const neighbours: ScannedTool[] = corpus('neighbours.json').tools;
 const poisoned: PoisonedCase[] = corpus('poisoned/poisoned.json').cases;
 const scanner = new DefinitionScanner([...neighbours, ...clean]);
 
+/** What the held-out set reached when it was first scanned; a floor, so a change that loses ground fails. */
+const HELD_OUT_FLOORS = { high: { precision: 0.72, recall: 0.66 }, any: { precision: 0.72, recall: 0.66 } };
+
 const flaggedAt = (threshold: 'high' | 'any', findings: DefinitionFinding[]): boolean =>
   threshold === 'high' ? highestSeverity(findings) === 'high' : findings.length > 0;
 const ratio = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
@@ -82,5 +85,26 @@ describe('the definition scan over its corpus', () => {
     const recall = ratio(labels - missing.length, labels);
     process.stdout.write(`definition scan, labelled rules found: ${labels - missing.length} of ${labels} (${recall.toFixed(3)})${missing.length > 0 ? `\n  not found: ${missing.join('; ')}` : ''}\n`);
     expect(recall).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('the definition scan over its held-out set (written after the rules, never used to change them)', () => {
+  const heldOut = corpus('held-out/held-out.json') as { poisoned: PoisonedCase[]; clean: { sourceName: string; tool: Declared }[] };
+  const poisonedFindings = heldOut.poisoned.map((entry) => ({ entry, findings: scanner.scan(scanned(entry.sourceName, entry.tool)) }));
+  const cleanFindings = heldOut.clean.map(({ sourceName, tool }) => ({ tool: scanned(sourceName, tool), findings: scanner.scan(scanned(sourceName, tool)) }));
+
+  it.each(['high', 'any'] as const)('reports precision and recall flagged at %s, above the floors it reached when written', (threshold) => {
+    const found = poisonedFindings.filter(({ findings }) => flaggedAt(threshold, findings));
+    const falsePositives = cleanFindings.filter(({ findings }) => flaggedAt(threshold, findings));
+    const precision = ratio(found.length, found.length + falsePositives.length);
+    const recall = ratio(found.length, poisonedFindings.length);
+    const missed = poisonedFindings.filter(({ findings }) => !flaggedAt(threshold, findings)).map(({ entry }) => entry.id);
+    process.stdout.write(
+      `held-out, flagged at ${threshold}: precision ${precision.toFixed(3)} (${falsePositives.length} of ${cleanFindings.length} clean flagged), recall ${recall.toFixed(3)} (${found.length} of ${poisonedFindings.length})` +
+        `${falsePositives.length > 0 ? `\n  clean flagged: ${falsePositives.map(({ tool, findings }) => shown(tool, findings)).join('; ')}` : ''}` +
+        `${missed.length > 0 ? `\n  missed: ${missed.join(', ')}` : ''}\n`,
+    );
+    expect(precision).toBeGreaterThanOrEqual(HELD_OUT_FLOORS[threshold].precision);
+    expect(recall).toBeGreaterThanOrEqual(HELD_OUT_FLOORS[threshold].recall);
   });
 });
