@@ -13,6 +13,10 @@ import { strongestMatch, type PatternMatch } from './text-patterns.js';
 /** A text longer than this is an `oversize-description` (low). */
 export const OVERSIZE_TEXT_CHARS = 4_000;
 
+const SPACE = /\s/;
+/** The secret-path pattern of files alone, for texts without phrases. */
+const SECRET_FILES = SECRET_PATTERNS.slice(0, 1);
+
 /** Rules whose finding in a definition makes its shadowing high: it then tells the model to act. */
 const ACTING_RULES = new Set(['instruction-to-model', 'secret-path', 'exfiltration-url']);
 
@@ -61,9 +65,12 @@ export class DefinitionScanner {
         const textFinding = (rule: string, match: PatternMatch | undefined): void => {
           if (match !== undefined) add(matchFinding(rule, read, match));
         };
-        textFinding('instruction-to-model', strongestMatch(INSTRUCTION_PATTERNS, read.folded));
-        textFinding('secret-path', strongestMatch(SECRET_PATTERNS, read.folded));
-        textFinding('exfiltration-url', exfiltrationUrl(read.folded));
+        // Instructions and requests are phrases: a short text of one word (a member name, `object`)
+        // has none, and most texts of a schema are such words.
+        const phrases = read.folded.length > 32 || SPACE.test(read.folded);
+        if (phrases) textFinding('instruction-to-model', strongestMatch(INSTRUCTION_PATTERNS, read.folded));
+        textFinding('secret-path', strongestMatch(phrases ? SECRET_PATTERNS : SECRET_FILES, read.folded));
+        if (read.folded.includes('http')) textFinding('exfiltration-url', exfiltrationUrl(read.folded));
         if (read.path !== 'name') {
           const shadow = this.shadowing.find(tool, read.folded);
           if (shadow !== undefined && !shadows.some((other) => other.path === read.path)) shadows.push(matchFinding('shadowing', read, shadow));
