@@ -29,7 +29,7 @@ export interface DefinitionTexts {
 
 /** A path segment as DefinitionFinding.path writes it. */
 export function pathSegment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\./g, '~1');
+  return key.includes('~') || key.includes('.') ? key.replace(/~/g, '~0').replace(/\./g, '~1') : key;
 }
 
 interface Pending {

@@ -17,7 +17,20 @@ export function textInTagCharacters(text: string): string {
   return spelled;
 }
 
-/** `invisible-unicode` (high): tag, zero-width and bidirectional-control characters in a text. */
+/** Whether a UTF-16 unit ends (or, `starting`, begins) a pictograph: an emoji of the astral planes, a dingbat or symbol (U+2600–27BF), or the emoji presentation selector U+FE0F. */
+function pictographAt(text: string, index: number, starting: boolean): boolean {
+  const code = text.charCodeAt(index);
+  if (code === 0xfe0f || (code >= 0x2600 && code <= 0x27bf)) return true;
+  if (starting) return code >= 0xd83c && code <= 0xd83e;
+  const high = text.charCodeAt(index - 1);
+  return code >= 0xdc00 && code <= 0xdfff && high >= 0xd83c && high <= 0xd83e;
+}
+
+/**
+ * `invisible-unicode` (high): tag, zero-width and bidirectional-control characters in a text. A
+ * zero-width joiner between two pictographs is how emoji sequences are written (👩‍💻) and is not
+ * counted.
+ */
 export function invisibleCharacters(text: DefinitionText): DefinitionFinding | undefined {
   let first = -1;
   let firstEnd = -1;
@@ -31,7 +44,8 @@ export function invisibleCharacters(text: DefinitionText): DefinitionFinding | u
     if (code !== 0xdb40 && code !== 0xfeff && (code < 0x200b || code > 0x2069)) continue;
     const codePoint = value.codePointAt(index)!;
     const width = codePoint > 0xffff ? 2 : 1;
-    if (isInvisible(codePoint)) {
+    const emojiJoiner = code === 0x200d && index > 0 && pictographAt(value, index - 1, false) && pictographAt(value, index + 1, true);
+    if (isInvisible(codePoint) && !emojiJoiner) {
       if (first < 0) [first, firstEnd] = [index, index + width];
       if (isTag(codePoint)) tags++;
       else if (isBidi(codePoint)) bidi++;
