@@ -280,6 +280,74 @@ export interface paths {
         patch: operations["Tools_update"];
         trace?: never;
     };
+    "/api/v1/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the reviews of held tool definitions, newest first */
+        get: operations["Reviews_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one review, with its diff against the last approved definition */
+        get: operations["Reviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending review: the definition becomes the approved one and is served */
+        post: operations["Reviews_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending review: the tool stays held until its upstream changes the definition again */
+        post: operations["Reviews_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups": {
         parameters: {
             query?: never;
@@ -802,7 +870,7 @@ export interface components {
             /** @example billing-agent */
             name: string;
             /** @enum {string} */
-            role: "admin" | "operator" | "agent" | "auditor";
+            role: "admin" | "operator" | "agent" | "auditor" | "reviewer";
             /** @description Whom the key belongs to: a person, a team, an agent. */
             owner?: string | null;
             /**
@@ -841,7 +909,7 @@ export interface components {
             name: string;
             owner: string | null;
             /** @enum {string} */
-            role: "admin" | "operator" | "agent" | "auditor";
+            role: "admin" | "operator" | "agent" | "auditor" | "reviewer";
             /**
              * @description The first characters of the key, to recognise it.
              * @example tp_Xb3k9QaZ
@@ -875,7 +943,7 @@ export interface components {
             name: string;
             owner: string | null;
             /** @enum {string} */
-            role: "admin" | "operator" | "agent" | "auditor";
+            role: "admin" | "operator" | "agent" | "auditor" | "reviewer";
             /**
              * @description The first characters of the key, to recognise it.
              * @example tp_Xb3k9QaZ
@@ -979,6 +1047,30 @@ export interface components {
             enabled: boolean;
             readOnly: boolean;
         };
+        DefinitionFindingDto: {
+            /**
+             * @description The rule that found it.
+             * @example sensitive-path
+             */
+            rule: string;
+            /**
+             * @description A high finding holds a new or changed definition for review on a source whose pinning is auto.
+             * @enum {string}
+             */
+            severity: "low" | "medium" | "high";
+            /**
+             * @description Where in the definition, e.g. description or inputSchema.properties.path.description.
+             * @example description
+             */
+            path: string;
+            /**
+             * @description The text it matched, cut short.
+             * @example read ~/.ssh/id_rsa
+             */
+            excerpt: string;
+            /** @description What the finding means. */
+            message: string;
+        };
         ToolResponseDto: {
             /** Format: uuid */
             id: string;
@@ -1015,6 +1107,13 @@ export interface components {
             status: "active" | "deprecated";
             enabled: boolean;
             /**
+             * @description Whether the current definition is served: approved; or held out of every catalog, calls answering 409, until a reviewer decides (pending_review, TOOL_PENDING_REVIEW) or its upstream changes it again (rejected, TOOL_REJECTED). See GET /api/v1/reviews.
+             * @enum {string}
+             */
+            reviewState: "approved" | "pending_review" | "rejected";
+            /** @description What the definition scan found in the current definition when it was new or changed. */
+            findings: components["schemas"]["DefinitionFindingDto"][];
+            /**
              * @description Where the source's upstream lists the tool in its tools/list, 0 first (null until a refresh has seen it): /mcp/sources/{name} lists a source's tools in this order.
              * @example 0
              */
@@ -1029,6 +1128,128 @@ export interface components {
         UpdateToolDto: {
             /** @description Whether agents may use the tool. */
             enabled: boolean;
+        };
+        ReviewSourceDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        ValueChangeDto: {
+            /** @description null: absent. */
+            before: Record<string, unknown> | null;
+            /** @description null: absent. */
+            after: Record<string, unknown> | null;
+        };
+        TextHunkDto: {
+            /** @enum {string} */
+            op: "equal" | "added" | "removed";
+            text: string;
+        };
+        TextDiffDto: {
+            before: string | null;
+            after: string | null;
+            /**
+             * @description Words where the texts align word by word within a bounded effort, else lines, else the whole text replaced.
+             * @enum {string}
+             */
+            granularity: "word" | "line" | "whole";
+            /** @description In order: equal + removed spell the text before, equal + added the text after. */
+            hunks: components["schemas"]["TextHunkDto"][];
+        };
+        JsonChangeDto: {
+            /**
+             * @description A JSON Pointer into the schema ('' for the whole).
+             * @example /properties/path/type
+             */
+            path: string;
+            /** @enum {string} */
+            op: "added" | "removed" | "changed";
+            /** @description Absent for added. */
+            before?: Record<string, unknown>;
+            /** @description Absent for removed. */
+            after?: Record<string, unknown>;
+        };
+        SchemaDiffDto: {
+            changes: components["schemas"]["JsonChangeDto"][];
+            /** @description More changes than listed (at most 200 are). */
+            truncated: boolean;
+        };
+        AnnotationChangeDto: {
+            /** @example readOnlyHint */
+            name: string;
+            /** @description null: not declared. */
+            before: Record<string, unknown> | null;
+            /** @description null: not declared. */
+            after: Record<string, unknown> | null;
+        };
+        DefinitionDiffDto: {
+            /** @description null: unchanged (a rename changes it). */
+            name: components["schemas"]["ValueChangeDto"] | null;
+            title: components["schemas"]["ValueChangeDto"] | null;
+            description: components["schemas"]["TextDiffDto"] | null;
+            inputSchema: components["schemas"]["SchemaDiffDto"] | null;
+            outputSchema: components["schemas"]["SchemaDiffDto"] | null;
+            annotations: components["schemas"]["AnnotationChangeDto"][];
+            /** @description The other fields of the definition (execution, _meta, icons…), at /<field>…. */
+            other: components["schemas"]["SchemaDiffDto"] | null;
+        };
+        ReviewDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description pending: the tool is held until decided; approved; rejected: held until its upstream changes the definition again; superseded: the upstream changed it again before a decision (a newer review took over).
+             * @enum {string}
+             */
+            state: "pending" | "approved" | "rejected" | "superseded";
+            /** Format: uuid */
+            toolId: string;
+            /** @example github__create_issue */
+            qualifiedName: string;
+            /** @description The name upstream. */
+            toolName: string;
+            source: components["schemas"]["ReviewSourceDto"];
+            /** @description The hash of the definition under review. */
+            definitionHash: string;
+            /** @description The definition under review, as its upstream declared it. */
+            definition: {
+                [key: string]: unknown;
+            };
+            previousHash: string | null;
+            /** @description The last approved definition (of this tool, or of the one it was renamed from); null for a new tool. */
+            previousDefinition: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description What changed, by name: new_tool, renamed_from:<name>, title_changed, description_changed, input_schema_changed, output_schema_changed, annotations_changed, other_fields_changed, more_destructive (readOnlyHint true→false, destructiveHint false→true, openWorldHint false→true), new_required_parameter, widened_schema.
+             * @example [
+             *       "description_changed",
+             *       "annotations_changed",
+             *       "more_destructive"
+             *     ]
+             */
+            changes: string[];
+            /** @description Field by field against previousDefinition; null for a new tool. */
+            diff: components["schemas"]["DefinitionDiffDto"] | null;
+            /** @description What the definition scan found in the definition under review. */
+            findings: components["schemas"]["DefinitionFindingDto"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** @description The principal that approved or rejected it. */
+            decidedBy: string | null;
+            comment: string | null;
+        };
+        ReviewPageDto: {
+            items: components["schemas"]["ReviewDto"][];
+            nextCursor: string | null;
+        };
+        DecideReviewDto: {
+            /**
+             * @description Why: kept with the review and in the audit trail.
+             * @example The new path parameter is expected.
+             */
+            comment?: string | null;
         };
         CreateGroupDto: {
             /** @example support-bot */
@@ -1395,6 +1616,12 @@ export interface components {
              */
             refreshIntervalSeconds?: number;
             circuitBreaker?: components["schemas"]["CircuitBreakerDto"];
+            /**
+             * @description How new and changed tool definitions are admitted: auto (served unless the definition scan finds a high-severity risk), review (every one waits for a reviewer, GET /api/v1/reviews), off (all served). A held definition is out of every catalog; calls answer 409 TOOL_PENDING_REVIEW.
+             * @default auto
+             * @enum {string}
+             */
+            pinning?: "auto" | "review" | "off";
             /** @default true */
             enabled?: boolean;
             /** @example github */
@@ -1501,6 +1728,11 @@ export interface components {
             env: components["schemas"]["VariableViewDto"][];
             headers: components["schemas"]["VariableViewDto"][];
             readOnly: boolean;
+            /**
+             * @description How new and changed tool definitions are admitted: auto, review or off.
+             * @enum {string}
+             */
+            pinning: "auto" | "review" | "off";
             timeoutMs: number;
             maxConcurrency: number;
             /** @description Calls per minute to each tool; null: no limit. */
@@ -1562,6 +1794,10 @@ export interface components {
             annotations?: {
                 [key: string]: unknown;
             };
+            /** @description What the definition scan finds in the definition (against the tools of the other sources). */
+            findings: components["schemas"]["DefinitionFindingDto"][];
+            /** @description Whether the source's pinning would hold the tool for review on registration (see pinning). */
+            held: boolean;
         };
         ValidationReportDto: {
             /** @description No problems and the connection worked. */
@@ -1625,6 +1861,12 @@ export interface components {
              */
             refreshIntervalSeconds?: number;
             circuitBreaker?: components["schemas"]["CircuitBreakerDto"];
+            /**
+             * @description How new and changed tool definitions are admitted: auto (served unless the definition scan finds a high-severity risk), review (every one waits for a reviewer, GET /api/v1/reviews), off (all served). A held definition is out of every catalog; calls answer 409 TOOL_PENDING_REVIEW.
+             * @default auto
+             * @enum {string}
+             */
+            pinning?: "auto" | "review" | "off";
             /** @default true */
             enabled?: boolean;
             /** @description The version you last read; the update fails with 409 STALE_VERSION if it changed since. */
@@ -1661,7 +1903,7 @@ export interface components {
             /** @description Matches the active key of this name. */
             name: string;
             /** @enum {string} */
-            role: "admin" | "operator" | "agent" | "auditor";
+            role: "admin" | "operator" | "agent" | "auditor" | "reviewer";
             owner?: string | null;
             /** Format: date-time */
             expiresAt?: string | null;
@@ -2294,6 +2536,169 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Reviews_list: {
+        parameters: {
+            query?: {
+                /** @description 1–200, default 50. */
+                limit?: number;
+                cursor?: unknown;
+                /** @description A source id or name. */
+                source?: unknown;
+                state?: "pending" | "approved" | "rejected" | "superseded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Reviews_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Reviews_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecideReviewDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description REVIEW_ALREADY_DECIDED: only a pending review can be decided. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Reviews_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecideReviewDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description REVIEW_ALREADY_DECIDED: only a pending review can be decided. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

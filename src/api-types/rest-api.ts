@@ -16,6 +16,8 @@ export type ExecutionStats = Schemas['ExecutionStatsDto'];
 export type ExecutionStatsGroup = Schemas['ExecutionStatsGroupDto'];
 export type Tool = Schemas['ToolResponseDto'];
 /** A page of GET /api/v1/tools without `format`: every item the full view of its tool. */
+export type Review = Schemas['ReviewDto'];
+export type ReviewPage = Schemas['ReviewPageDto'];
 export type ToolPage = Omit<ResponseOf<'/api/v1/tools', 'get'>, 'items' | 'notConvertible'> & { items: Tool[] };
 export type Source = Schemas['SourceResponseDto'];
 export type SourcePage = Schemas['SourcePageDto'];

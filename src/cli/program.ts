@@ -6,6 +6,7 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerGroupCommands } from './commands/groups.js';
 import { registerKeyCommands } from './commands/keys.js';
+import { registerReviewCommands } from './commands/reviews.js';
 import { registerSecretCommands } from './commands/secrets.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerSourceCommands } from './commands/sources.js';
@@ -44,6 +45,7 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerSecretCommands(program);
   registerToolCommands(program);
   registerGroupCommands(program);
+  registerReviewCommands(program);
   registerCallCommand(program);
   registerExecutionCommands(program);
   registerKeyCommands(program);

@@ -19,7 +19,7 @@ export function nearMiss(given: string, known: readonly string[]): string | unde
 }
 
 /** Optimal string alignment distance, or `limit` once it is certain to reach it. */
-function editDistance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) >= limit) return limit;
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -56,7 +56,7 @@ describe('the toolplane CLI', () => {
     it('describes the commands, the connection settings and the exit codes', async () => {
       const run = await cli(['--help']);
       expect(run.code).toBe(0);
-      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'call', 'executions', 'keys', 'audit', 'doctor']) {
+      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'reviews', 'call', 'executions', 'keys', 'audit', 'doctor']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
       expect(run.stdout).toContain(join(home, '.config', 'toolplane', 'cli.json'));
@@ -91,7 +91,7 @@ describe('the toolplane CLI', () => {
       const table = await cli(['sources', 'ls']);
       expect(table.code).toBe(0);
       const [header, row] = table.stdout.trimEnd().split('\n');
-      expect(header).toMatch(/^NAME +TRANSPORT +HEALTH +TOOLS +LAST REFRESH +LAST ERROR$/);
+      expect(header).toMatch(/^NAME +TRANSPORT +HEALTH +TOOLS +PINNING +LAST REFRESH +LAST ERROR$/);
       expect(row).toMatch(/^ev +stdio +healthy +\d+ /);
       expect(row!.indexOf('healthy')).toBe(header!.indexOf('HEALTH'));
       // Not a terminal: no colour codes.
@@ -387,6 +387,8 @@ describe('the toolplane CLI', () => {
         command: 'node',
         args: [join(FIXTURES, 'hostile-server.mjs')],
         env: { HOSTILE_TOOLS: 'terminal_text,terminal_error,terminal_tool_error' },
+        // Its texts carry a right-to-left override, which the definition scan holds for review otherwise.
+        pinning: 'off',
       });
       expect(registered.status).toBe(201);
       expect(registered.body).toMatchObject({ health: 'healthy', toolCount: 3 });

@@ -23,6 +23,8 @@ export function catalogTool(qualifiedName: string, extra: Partial<Omit<CatalogTo
     declaredHash: qualifiedName,
     status: 'active' as const,
     enabled: true,
+    reviewState: 'approved' as const,
+    findings: [],
     listPosition: null,
     firstSeenAt: '2026-01-01T00:00:00.000Z',
     lastSeenAt: '2026-01-01T00:00:00.000Z',

@@ -36,6 +36,7 @@ export function registerSourceCommands(program: Command): void {
         { header: 'TRANSPORT', value: (s) => s.transport },
         { header: 'HEALTH', value: (s) => (s.enabled ? s.health : 'disabled'), style: (t) => colorState(out.c, t) },
         { header: 'TOOLS', value: (s) => String(s.toolCount), align: 'right' },
+        { header: 'PINNING', value: (s) => s.pinning },
         { header: 'LAST REFRESH', value: (s) => shortTime(s.lastRefreshAt) },
         { header: 'LAST ERROR', value: (s) => orDash(s.lastError && failureSummary(s.lastError)), maxWidth: 60 },
       ],
@@ -172,7 +173,8 @@ function settingOptions(command: Command, envHelp: string): Command {
     .option('--timeout-ms <ms>', 'default timeout of a call', positiveInt('--timeout-ms'))
     .option('--max-concurrency <n>', 'calls at once to the source', positiveInt('--max-concurrency'))
     .option('--rate-limit <n>', 'calls per minute to each of its tools, from all callers together', positiveInt('--rate-limit'))
-    .option('--refresh-interval <seconds>', 'seconds between discoveries of its tools (0: none)', nonNegativeInt('--refresh-interval'));
+    .option('--refresh-interval <seconds>', 'seconds between discoveries of its tools (0: none)', nonNegativeInt('--refresh-interval'))
+    .option('--pinning <mode>', 'new and changed tool definitions: auto (held only when the scan finds a high risk), review (every one waits for a reviewer) or off');
 }
 
 interface SettingOptions {
@@ -189,6 +191,7 @@ interface SettingOptions {
   /** false: --no-rate-limit. */
   rateLimit?: number | false;
   refreshInterval?: number;
+  pinning?: Source['pinning'];
   file?: string;
   wait?: boolean;
 }
@@ -223,6 +226,7 @@ function settingsBody(commandLine: string[], options: SettingOptions): Partial<R
   if (options.maxConcurrency !== undefined) body.maxConcurrency = options.maxConcurrency;
   if (options.rateLimit !== undefined) body.rateLimitPerMinute = options.rateLimit === false ? null : options.rateLimit;
   if (options.refreshInterval !== undefined) body.refreshIntervalSeconds = options.refreshInterval;
+  if (options.pinning !== undefined) body.pinning = options.pinning;
   return body;
 }
 
@@ -264,6 +268,7 @@ function printSource(out: Output, s: Source): void {
     ['failures in a row', s.consecutiveFailures],
     ['tools', s.toolCount],
     ['read-only', s.readOnly],
+    ['pinning', s.pinning],
     ['timeout', formatDuration(s.timeoutMs)],
     ['max concurrency', s.maxConcurrency],
     ['rate limit', s.rateLimitPerMinute === null ? 'none' : `${s.rateLimitPerMinute} calls a minute to each tool`],

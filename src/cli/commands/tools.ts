@@ -84,6 +84,7 @@ async function listTools({ api, out }: CliContext, options: ListOptions, q?: str
 }
 
 function toolState(t: Tool): string {
+  if (t.reviewState !== 'approved') return t.reviewState;
   if (t.unusableReason) return 'unusable';
   if (t.status !== 'active') return t.status;
   return t.enabled ? 'enabled' : 'disabled';
@@ -101,10 +102,19 @@ function printTool(out: Output, t: Tool): void {
     ['annotations', t.annotations ? jsonText(t.annotations) : null],
     ['last seen', t.lastSeenAt],
   ]);
+  if (t.findings.length > 0) {
+    out.line(out.c.bold('scan findings:'));
+    for (const f of t.findings) out.line(`  ${colorSeverity(out, f.severity)} ${f.rule} at ${f.path}: ${f.message} (${JSON.stringify(f.excerpt)})`);
+  }
   out.line(out.c.bold('input schema:'));
   out.line(jsonText(t.inputSchema, 2));
   if (t.outputSchema) {
     out.line(out.c.bold('output schema:'));
     out.line(jsonText(t.outputSchema, 2));
   }
+}
+
+/** A finding's severity, colored as the state of something that needs looking at. */
+export function colorSeverity(out: Output, severity: string): string {
+  return severity === 'high' ? out.c.red(severity) : severity === 'medium' ? out.c.yellow(severity) : out.c.dim(severity);
 }

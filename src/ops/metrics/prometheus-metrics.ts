@@ -123,18 +123,18 @@ export class PrometheusMetrics extends WorkMetrics {
     const catalogTools = (): Promise<{ state: string; n: number }[]> =>
       this.uow.manager().query(
         // Offered: the catalog's usable rule (its SQL twin); the others by why not.
-        `SELECT CASE WHEN ${USABLE_TOOL} THEN 'offered' WHEN t.unusable_reason IS NOT NULL THEN 'unusable' ELSE 'disabled' END AS state, count(*)::int AS n
+        `SELECT CASE WHEN ${USABLE_TOOL} THEN 'offered' WHEN t.review_state <> 'approved' THEN 'held' WHEN t.unusable_reason IS NOT NULL THEN 'unusable' ELSE 'disabled' END AS state, count(*)::int AS n
            FROM source_tools t JOIN sources s ON s.id = t.source_id
           WHERE ${LIVE_TOOL} AND t.status = 'active' GROUP BY 1`,
       );
     new Gauge({
       name: 'toolplane_catalog_tools',
-      help: 'Active tools in the inventory: offered to agents, disabled (the tool, its source, or a read-only source for a tool not annotated readOnlyHint), or unusable.',
+      help: 'Active tools in the inventory: offered to agents, held (a definition waiting for review, or rejected), disabled (the tool, its source, or a read-only source for a tool not annotated readOnlyHint), or unusable.',
       labelNames: ['state'],
       registers,
       async collect() {
         const rows = await catalogTools();
-        for (const state of ['offered', 'disabled', 'unusable']) this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0);
+        for (const state of ['offered', 'held', 'disabled', 'unusable']) this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0);
       },
     });
   }

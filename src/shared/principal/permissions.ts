@@ -15,11 +15,13 @@ export const PERMISSIONS = [
   'audit:read',
   'keys:manage',
   'groups:manage',
+  'reviews:read',
+  'reviews:decide',
   'ops:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-export const ROLES = ['admin', 'operator', 'agent', 'auditor'] as const;
+export const ROLES = ['admin', 'operator', 'agent', 'auditor', 'reviewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
@@ -28,13 +30,15 @@ export type Role = (typeof ROLES)[number];
  * - operator: run the sources (register, validate, change, refresh, remove), their secrets and
  *   their tools (enable, disable), and read how they are used and how Toolplane itself is doing (ops:read);
  * - agent: the catalog, calls (REST and MCP), and its own executions;
- * - auditor: read everything but secrets' values (none can) and the stored arguments and results.
+ * - auditor: read everything but secrets' values (none can) and the stored arguments and results;
+ * - reviewer: read the sources and the catalog, and decide the reviews of held tool definitions.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
   operator: ['sources:read', 'sources:write', 'secrets:read', 'secrets:write', 'catalog:read', 'tools:write', 'executions:read', 'executions:read-all', 'stats:read', 'ops:read'],
   agent: ['catalog:read', 'tools:invoke', 'mcp:use', 'executions:read', 'executions:payloads'],
-  auditor: ['sources:read', 'secrets:read', 'catalog:read', 'executions:read', 'executions:read-all', 'stats:read', 'audit:read'],
+  auditor: ['sources:read', 'secrets:read', 'catalog:read', 'executions:read', 'executions:read-all', 'stats:read', 'audit:read', 'reviews:read'],
+  reviewer: ['sources:read', 'catalog:read', 'reviews:read', 'reviews:decide'],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -9,6 +9,8 @@ export type AuditAction =
   | 'source.access-refused'
   | 'tool.enabled'
   | 'tool.disabled'
+  | 'tool.definition-approved'
+  | 'tool.definition-rejected'
   | 'secret.put'
   | 'secret.deleted'
   | 'api-key.created'

@@ -85,5 +85,11 @@ describe('CatalogSnapshot', () => {
     // A change of a tool the listing leaves out does not touch it.
     expect(snapshotOf([...tools.slice(0, 3), { ...tools[3]!, declaredHash: 'moved' }]).version(DEFAULT_FILTER, 'agent')).toBe(version);
     expect(snapshot.version(DEFAULT_FILTER, 'admin')).not.toBe(version);
+    // A tool held by pinning leaves the agent's view, and moves the admin view's version when decided.
+    const held = snapshotOf([{ ...tools[0]!, reviewState: 'pending_review' }, ...tools.slice(1)]);
+    expect(names(held.list(DEFAULT_FILTER, undefined, 10))).toEqual(['b__three']);
+    const everything = { ...DEFAULT_FILTER, enabled: 'all' as const, status: 'all' as const, includeDisabledSources: true };
+    const rejected = snapshotOf([{ ...tools[0]!, reviewState: 'rejected' }, ...tools.slice(1)]);
+    expect(rejected.version(everything, 'admin')).not.toBe(held.version(everything, 'admin'));
   });
 });

@@ -181,7 +181,7 @@ export class CatalogSnapshot {
       for (const tool of isAgentView(filter) ? this.usable : this.tools) {
         if (!admits(filter, tool)) continue;
         count++;
-        hash.update(`${tool.id}|${tool.qualifiedName}|${tool.declaredHash}|${tool.definitionHash}|${tool.status}|${tool.enabled}|${tool.source.name}|${tool.source.enabled}|${tool.source.readOnly}`);
+        hash.update(`${tool.id}|${tool.qualifiedName}|${tool.declaredHash}|${tool.definitionHash}|${tool.status}|${tool.reviewState}|${tool.enabled}|${tool.source.name}|${tool.source.enabled}|${tool.source.readOnly}`);
         if (view === 'admin') hash.update(`|${tool.listPosition}`);
         hash.update('\n');
       }

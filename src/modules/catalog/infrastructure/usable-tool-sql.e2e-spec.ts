@@ -36,6 +36,7 @@ const tool = fc.record({
   enabled: fc.boolean(),
   unusableReason: fc.option(fc.constantFrom('its inputSchema is over 256 KiB', 'x'), { nil: null }),
   annotations,
+  reviewState: fc.constantFrom('approved' as const, 'pending_review' as const, 'rejected' as const),
   retired: fc.boolean(),
 });
 
@@ -72,8 +73,8 @@ describe('the usable rule in SQL (USABLE_TOOL) and in the domain (isUsable)', ()
           // As the inventory writes a tool: the declared object, and the annotations' own column.
           const definition = { name, inputSchema: { type: 'object' }, ...(t.annotations !== null ? { annotations: t.annotations } : {}) };
           await db.query(
-            `INSERT INTO source_tools (id, source_id, name, qualified_name, annotations, definition, definition_hash, status, enabled, unusable_reason, first_seen_at, last_seen_at, updated_at, retired_at)
-             VALUES ($1, $2, $3, $4, $5::jsonb, $6::json, 'h', $7, $8, $9, now(), now(), now(), CASE WHEN $10 THEN now() END)`,
+            `INSERT INTO source_tools (id, source_id, name, qualified_name, annotations, definition, definition_hash, status, enabled, unusable_reason, first_seen_at, last_seen_at, updated_at, retired_at, review_state)
+             VALUES ($1, $2, $3, $4, $5::jsonb, $6::json, 'h', $7, $8, $9, now(), now(), now(), CASE WHEN $10 THEN now() END, $11)`,
             [
               randomUUID(),
               sourceIds[t.source % sources.length],
@@ -85,6 +86,7 @@ describe('the usable rule in SQL (USABLE_TOOL) and in the domain (isUsable)', ()
               t.enabled,
               t.unusableReason,
               t.retired,
+              t.reviewState,
             ],
           );
         }

@@ -10,9 +10,9 @@ export const LIVE_TOOL = 't.retired_at IS NULL AND s.deleted_at IS NULL';
 const READ_ONLY_HINT = `(CASE jsonb_typeof(t.annotations -> 'readOnlyHint') WHEN 'boolean' THEN (t.annotations ->> 'readOnlyHint')::boolean ELSE false END)`;
 
 /**
- * The SQL twin of isUsable (domain/tool-usability.ts): an active, enabled tool of an enabled
- * source, whose arguments Toolplane can check, and — on a read-only source — annotated
+ * The SQL twin of isUsable (domain/tool-usability.ts): an active tool whose definition is
+ * approved, enabled, of an enabled source, whose arguments Toolplane can check, and — on a read-only source — annotated
  * `readOnlyHint: true`. `usable-tool-sql.e2e-spec.ts` holds the two equal over any state of a tool and
  * its source.
  */
-export const USABLE_TOOL = `(t.status = 'active' AND s.enabled AND t.enabled AND t.unusable_reason IS NULL AND (NOT s.read_only OR ${READ_ONLY_HINT}))`;
+export const USABLE_TOOL = `(t.status = 'active' AND t.review_state = 'approved' AND s.enabled AND t.enabled AND t.unusable_reason IS NULL AND (NOT s.read_only OR ${READ_ONLY_HINT}))`;

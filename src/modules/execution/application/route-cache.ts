@@ -79,6 +79,7 @@ function toRoute(tool: CatalogTool, source: CatalogSourceSettings): ToolRoute {
       unusableReason: tool.unusableReason,
       status: tool.status,
       enabled: tool.enabled,
+      reviewState: tool.reviewState,
     },
     source: {
       id: source.id,

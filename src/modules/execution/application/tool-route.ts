@@ -14,6 +14,8 @@ export interface ToolRoute {
     unusableReason: string | null;
     status: 'active' | 'deprecated';
     enabled: boolean;
+    /** Held by pinning unless `approved`. */
+    reviewState: 'approved' | 'pending_review' | 'rejected';
   };
   source: CatalogSourceSettings;
 }

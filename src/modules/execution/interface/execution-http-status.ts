@@ -18,6 +18,8 @@ export function httpStatusOf(record: ExecutionRecord): number {
         case 'RATE_LIMITED':
           return 429;
         case 'TOOL_UNUSABLE':
+        case 'TOOL_PENDING_REVIEW':
+        case 'TOOL_REJECTED':
           return 409;
         case 'SHUTTING_DOWN':
         case 'RECORD_UNAVAILABLE':

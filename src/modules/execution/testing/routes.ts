@@ -22,6 +22,7 @@ export function aRoute(qualifiedName = 'everything__echo', changes: RouteChanges
       unusableReason: null,
       status: 'active',
       enabled: true,
+      reviewState: 'approved',
       ...changes.tool,
     },
     source: {

@@ -20,6 +20,9 @@ export interface ReconcileResult {
   activeHashes: string[];
   /** Whether a tool known before is listed at another place now (agents of a source see the upstream's order). */
   reordered: boolean;
+  /** Tools whose definition is new to Toolplane (added) or moved since the last sighting (its hash changed): what pinning admits or holds. */
+  added: SourceTool[];
+  redefined: SourceTool[];
 }
 
 /**
@@ -52,6 +55,8 @@ export function reconcileInventory(
   const seenAgain: SourceTool[] = [];
   const seen = new Set<string>();
   const activeHashes: string[] = [];
+  const added: SourceTool[] = [];
+  const redefined: SourceTool[] = [];
   let reordered = false;
 
   for (const definition of discovered) {
@@ -64,6 +69,7 @@ export function reconcileInventory(
       const before = existing.snapshot();
       const outcome = existing.observe(definition, now, position);
       changes[outcome] += 1;
+      if (existing.definitionHash !== before.definitionHash) redefined.push(existing);
       const moved = before.listPosition !== position;
       if (moved && before.status === 'active') reordered = true;
       // Unchanged, in the same key order and at the same place: nothing but lastSeenAt to write.
@@ -78,6 +84,7 @@ export function reconcileInventory(
     const tool = SourceTool.discover(newId(), sourceId, qualified, definition, now, position);
     changes.added += 1;
     dirty.push(tool);
+    added.push(tool);
     activeHashes.push(tool.definitionHash);
   }
 
@@ -87,5 +94,5 @@ export function reconcileInventory(
       dirty.push(tool);
     }
   }
-  return { changes, dirty, seen: seenAgain, activeHashes, reordered };
+  return { changes, dirty, seen: seenAgain, activeHashes, reordered, added, redefined };
 }

@@ -1,3 +1,5 @@
+import type { DefinitionFinding } from './definition-scan/index.js';
+import type { ToolReviewState } from './pinning/pinning.js';
 import { declaredHash, declaredTool, definitionHash, ToolDefinition, type ToolStatus } from './tool-definition.js';
 
 export type { ToolStatus };
@@ -11,6 +13,13 @@ export interface SourceToolProps extends ToolDefinition {
   declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
+  /** Whether its current definition is served (approved) or held (pending_review, rejected); see pinning. */
+  reviewState: ToolReviewState;
+  /** The last definition approved (by a reviewer, or admitted by the source's pinning mode), and its hash; null before any. */
+  approvedHash: string | null;
+  approvedDefinition: Record<string, unknown> | null;
+  /** What the definition scan found in the current definition when it was new or changed. */
+  findings: DefinitionFinding[];
   /** Where the upstream listed it in its last tools/list (0 first); null for a tool not listed since this was kept. */
   listPosition: number | null;
   firstSeenAt: Date;
@@ -38,6 +47,11 @@ export class SourceTool {
       declaredHash: declaredHash(definition),
       status: 'active',
       enabled: true,
+      // Admitted (or held) by the source's pinning right after discovery.
+      reviewState: 'pending_review',
+      approvedHash: null,
+      approvedDefinition: null,
+      findings: [],
       listPosition,
       firstSeenAt: now,
       lastSeenAt: now,
@@ -57,6 +71,16 @@ export class SourceTool {
   }
   get enabled(): boolean {
     return this.props.enabled;
+  }
+  get reviewState(): ToolReviewState {
+    return this.props.reviewState;
+  }
+  get approvedHash(): string | null {
+    return this.props.approvedHash;
+  }
+  /** The definition as declared, as it is served when approved. */
+  get declared(): Record<string, unknown> {
+    return declaredTool(this.props);
   }
 
   snapshot(): Readonly<SourceToolProps> {
@@ -94,6 +118,21 @@ export class SourceTool {
     if (this.props.status === 'deprecated') return false;
     this.props = { ...this.props, status: 'deprecated', updatedAt: now };
     return true;
+  }
+
+  /** What the definition scan found in the current definition. */
+  recordFindings(findings: DefinitionFinding[]): void {
+    this.props = { ...this.props, findings };
+  }
+
+  /** The current definition becomes the approved one, and is served. */
+  approveCurrent(now: Date): void {
+    this.props = { ...this.props, reviewState: 'approved', approvedHash: this.props.definitionHash, approvedDefinition: declaredTool(this.props), updatedAt: now };
+  }
+
+  /** The current definition waits for a reviewer (or, rejected, for its upstream to change it again); not served meanwhile. */
+  hold(state: 'pending_review' | 'rejected', now: Date): void {
+    this.props = { ...this.props, reviewState: state, updatedAt: now };
   }
 
   setEnabled(enabled: boolean, now: Date): boolean {

@@ -1,4 +1,6 @@
 import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
+import type { DefinitionFinding } from './definition-scan/index.js';
+import type { ToolReviewState } from './pinning/pinning.js';
 
 /** A tool as its upstream describes it; everything the definition hash covers. */
 export interface ToolDefinition {
@@ -56,6 +58,10 @@ export interface CatalogTool {
   declaredHash: string;
   status: ToolStatus;
   enabled: boolean;
+  /** `approved`: its definition is served; `pending_review` or `rejected`: held out of every catalog, calls refused (see pinning). */
+  reviewState: ToolReviewState;
+  /** What the definition scan found in the current definition. */
+  findings: DefinitionFinding[];
   /** Where the source's upstream lists the tool in its tools/list (0 first); null until a refresh has seen it since Toolplane began keeping it. */
   listPosition: number | null;
   firstSeenAt: string;

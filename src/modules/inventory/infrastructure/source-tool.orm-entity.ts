@@ -1,4 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { DefinitionFinding } from '../domain/definition-scan/index.js';
+import type { ToolReviewState } from '../domain/pinning/pinning.js';
 import type { ToolStatus } from '../domain/tool-definition.js';
 
 @Entity({ name: 'source_tools' })
@@ -20,6 +22,11 @@ export class SourceToolOrmEntity {
   @Column('text', { name: 'definition_hash' }) definitionHash!: string;
   @Column('text') status!: ToolStatus;
   @Column('boolean') enabled!: boolean;
+  @Column('text', { name: 'review_state' }) reviewState!: ToolReviewState;
+  @Column('text', { name: 'approved_hash', nullable: true }) approvedHash!: string | null;
+  /** The last approved definition as declared (`json`: the key order is kept). */
+  @Column('json', { name: 'approved_definition', nullable: true }) approvedDefinition!: Record<string, unknown> | null;
+  @Column('jsonb', { name: 'scan_findings' }) findings!: DefinitionFinding[];
   @Column('timestamptz', { name: 'first_seen_at' }) firstSeenAt!: Date;
   @Column('timestamptz', { name: 'last_seen_at' }) lastSeenAt!: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;

@@ -1,3 +1,5 @@
+import type { DefinitionFinding } from '../domain/definition-scan/index.js';
+import type { ToolReviewState } from '../domain/pinning/pinning.js';
 import type { CatalogTool } from '../domain/tool-definition.js';
 
 /** One tool with its source, as the read side selects it: `SELECT ${TOOL_COLUMNS} ${TOOL_FROM}`. */
@@ -17,6 +19,8 @@ export interface ToolRow {
   declared_hash: string;
   status: 'active' | 'deprecated';
   enabled: boolean;
+  review_state: ToolReviewState;
+  scan_findings: DefinitionFinding[];
   list_position: number | null;
   /** The three times, already as Date.prototype.toISOString writes them (see isoTime). */
   first_seen_at: string;
@@ -33,7 +37,7 @@ export const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC'
 
 export const TOOL_COLUMNS = `t.id, t.qualified_name, t.name, t.source_id, s.name AS source_name, s.enabled AS source_enabled,
        s.read_only AS source_read_only, t.title, t.description, t.definition, t.unusable_reason,
-       t.definition_hash, t.declared_hash, t.status, t.enabled, t.list_position, ${isoTime('t.first_seen_at')} AS first_seen_at,
+       t.definition_hash, t.declared_hash, t.status, t.enabled, t.review_state, t.scan_findings, t.list_position, ${isoTime('t.first_seen_at')} AS first_seen_at,
        ${isoTime('t.last_seen_at')} AS last_seen_at, ${isoTime('t.updated_at')} AS updated_at`;
 export const TOOL_FROM = 'FROM source_tools t JOIN sources s ON s.id = t.source_id';
 
@@ -55,6 +59,8 @@ export function toCatalogTool(r: ToolRow): CatalogTool {
     declaredHash: r.declared_hash,
     status: r.status,
     enabled: r.enabled,
+    reviewState: r.review_state,
+    findings: r.scan_findings,
     listPosition: r.list_position,
     firstSeenAt: r.first_seen_at,
     lastSeenAt: r.last_seen_at,

@@ -1,5 +1,6 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
+import type { ScannedTool } from '../domain/definition-scan/index.js';
 import { SourceTool } from '../domain/source-tool.js';
 import { SourceToolRepository } from '../domain/source-tool.repository.js';
 import { toolToDomain, toolToRow } from './source-tool.mapper.js';
@@ -34,6 +35,13 @@ export class TypeormSourceToolRepository extends SourceToolRepository {
       .manager()
       .query('SELECT qualified_name FROM source_tools WHERE retired_at IS NULL AND source_id <> $1 AND qualified_name = ANY($2::text[])', [exceptSourceId, names]);
     return new Set(rows.map((r) => r.qualified_name));
+  }
+
+  async findLive(id: string, options: { lock?: boolean } = {}): Promise<SourceTool | undefined> {
+    const qb = this.repo.createQueryBuilder('t').where('t.id = :id AND t.retired_at IS NULL', { id });
+    if (options.lock) qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    return row ? toolToDomain(row) : undefined;
   }
 
   async findLiveByQualifiedName(qualifiedName: string, options: { lock?: boolean } = {}): Promise<SourceTool | undefined> {
@@ -71,6 +79,28 @@ export class TypeormSourceToolRepository extends SourceToolRepository {
     for (const { relname, stale } of rows) {
       if (stale) await this.repo.query(relname === 'sources' ? 'ANALYZE sources' : 'ANALYZE source_tools');
     }
+  }
+
+  async scanPeers(exceptSourceId: string): Promise<ScannedTool[]> {
+    const rows: { source_name: string; name: string; title: string | null; description: string | null; definition: Record<string, unknown> }[] = await this.uow
+      .manager()
+      .query(
+        `SELECT s.name AS source_name, t.name, t.title, t.description, t.definition FROM source_tools t JOIN sources s ON s.id = t.source_id
+          WHERE t.retired_at IS NULL AND s.deleted_at IS NULL AND t.status = 'active' AND t.source_id <> $1 ORDER BY s.name, t.name`,
+        [exceptSourceId],
+      );
+    return rows.map((row) => {
+      const { inputSchema, outputSchema, annotations } = row.definition as { inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown };
+      return {
+        sourceName: row.source_name,
+        name: row.name,
+        ...(row.title !== null ? { title: row.title } : {}),
+        ...(row.description !== null ? { description: row.description } : {}),
+        ...(inputSchema !== undefined ? { inputSchema: inputSchema as Record<string, unknown> } : {}),
+        ...(outputSchema !== undefined ? { outputSchema: outputSchema as Record<string, unknown> } : {}),
+        ...(annotations !== undefined ? { annotations: annotations as Record<string, unknown> } : {}),
+      };
+    });
   }
 
   async retireAll(sourceId: string, now: Date): Promise<number> {

@@ -2,6 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import type { CatalogTool, CatalogToolSource, ToolStatus } from '../domain/tool-definition.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
+import { TOOL_REVIEW_STATES, type ToolReviewState } from '../domain/pinning/pinning.js';
+import { DefinitionFindingDto } from './finding.dto.js';
 
 export class UpdateToolDto {
   @ApiProperty({ description: 'Whether agents may use the tool.' })
@@ -46,6 +48,14 @@ export class ToolResponseDto implements CatalogTool {
   @ApiProperty({ description: 'SHA-256 of the definition exactly as declared, key order included.' }) declaredHash!: string;
   @ApiProperty({ enum: ['active', 'deprecated'] }) status!: ToolStatus;
   @ApiProperty() enabled!: boolean;
+  @ApiProperty({
+    enum: TOOL_REVIEW_STATES,
+    description:
+      "Whether the current definition is served: approved; or held out of every catalog, calls answering 409, until a reviewer decides (pending_review, TOOL_PENDING_REVIEW) or its upstream changes it again (rejected, TOOL_REJECTED). See GET /api/v1/reviews.",
+  })
+  reviewState!: ToolReviewState;
+  @ApiProperty({ type: [DefinitionFindingDto], description: 'What the definition scan found in the current definition when it was new or changed.' })
+  findings!: DefinitionFindingDto[];
   @ApiProperty({
     nullable: true,
     type: 'integer',

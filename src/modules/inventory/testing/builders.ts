@@ -8,10 +8,12 @@ export function aToolDefinition(name: string, overrides: Partial<ToolDefinition>
   return { name, inputSchema: { type: 'object' }, ...overrides };
 }
 
-/** An active, enabled tool `{source}__{name}` of a source, as its first discovery stores it. */
+/** An active, enabled, approved tool `{source}__{name}` of a source, as its first discovery stores it. */
 export function aSourceTool(sourceId: string, qualifiedName: string, overrides: Partial<ToolDefinition> = {}): SourceTool {
   const name = qualifiedName.split('__').at(-1)!;
-  return SourceTool.discover(`tool-${qualifiedName}`, sourceId, qualifiedName, aToolDefinition(name, overrides), DISCOVERED_AT, 0);
+  const tool = SourceTool.discover(`tool-${qualifiedName}`, sourceId, qualifiedName, aToolDefinition(name, overrides), DISCOVERED_AT, 0);
+  tool.approveCurrent(DISCOVERED_AT);
+  return tool;
 }
 
 /** A tool as the read side shows it, of an enabled source named by the qualified name's first part. */
@@ -34,6 +36,8 @@ export function aToolView(qualifiedName: string, overrides: Partial<CatalogTool>
     declaredHash: 'hash',
     status: 'active',
     enabled: true,
+    reviewState: 'approved',
+    findings: [],
     listPosition: 0,
     firstSeenAt: at,
     lastSeenAt: at,

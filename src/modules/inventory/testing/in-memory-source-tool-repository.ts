@@ -1,5 +1,6 @@
 import { SourceTool, type SourceToolProps } from '../domain/source-tool.js';
 import { SourceToolRepository } from '../domain/source-tool.repository.js';
+import type { ScannedTool } from '../domain/definition-scan/index.js';
 
 /** Tools kept as rows: copies go in and come out, so only what a handler saves is stored. */
 export class InMemorySourceToolRepository extends SourceToolRepository {
@@ -32,6 +33,11 @@ export class InMemorySourceToolRepository extends SourceToolRepository {
     return new Set(this.live().filter((row) => row.sourceId !== exceptSourceId && wanted.has(row.qualifiedName)).map((row) => row.qualifiedName));
   }
 
+  async findLive(id: string): Promise<SourceTool | undefined> {
+    const row = this.live().find((r) => r.id === id);
+    return row ? SourceTool.restore(structuredClone(row)) : undefined;
+  }
+
   async findLiveByQualifiedName(qualifiedName: string): Promise<SourceTool | undefined> {
     const row = this.live().find((r) => r.qualifiedName === qualifiedName);
     return row ? SourceTool.restore(structuredClone(row)) : undefined;
@@ -46,6 +52,13 @@ export class InMemorySourceToolRepository extends SourceToolRepository {
       const row = this.rows.get(tool.snapshot().id);
       if (row) row.lastSeenAt = now;
     }
+  }
+
+  /** The other sources' active tools, each source named by its id. */
+  async scanPeers(exceptSourceId: string): Promise<ScannedTool[]> {
+    return this.live()
+      .filter((row) => row.sourceId !== exceptSourceId && row.status === 'active')
+      .map((row) => ({ sourceName: row.sourceId, name: row.name, title: row.title, description: row.description, inputSchema: row.inputSchema, outputSchema: row.outputSchema, annotations: row.annotations }));
   }
 
   async retireAll(sourceId: string, now: Date): Promise<number> {

@@ -1,3 +1,4 @@
+import { DEFAULT_PINNING, type PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import type { SourceProps } from '../domain/source.js';
 import {
   type CircuitBreakerSettings,
@@ -30,12 +31,13 @@ export interface SourceSpecInput {
   rateLimitPerMinute?: number | null;
   refreshIntervalSeconds?: number;
   circuitBreaker?: CircuitBreakerSettings;
+  pinning?: PinningMode;
   enabled?: boolean;
 }
 
 export type SourceChangesInput = Partial<Omit<SourceSpecInput, 'name' | 'transport'>> & { version?: number };
 
-export type SourceSettings = Pick<SourceProps, 'description' | 'readOnly' | 'timeoutMs' | 'maxConcurrency' | 'rateLimitPerMinute' | 'refreshIntervalSeconds' | 'circuitBreaker' | 'enabled'>;
+export type SourceSettings = Pick<SourceProps, 'description' | 'readOnly' | 'timeoutMs' | 'maxConcurrency' | 'rateLimitPerMinute' | 'refreshIntervalSeconds' | 'circuitBreaker' | 'pinning' | 'enabled'>;
 
 /** A registration's settings besides the connection, with the default of each one it leaves out. */
 export function settingsOf(spec: SourceSpecInput): SourceSettings {
@@ -48,6 +50,7 @@ export function settingsOf(spec: SourceSpecInput): SourceSettings {
     rateLimitPerMinute: spec.rateLimitPerMinute ?? null,
     refreshIntervalSeconds: spec.refreshIntervalSeconds ?? DEFAULT_REFRESH_INTERVAL_SECONDS,
     circuitBreaker: { ...DEFAULT_CIRCUIT_BREAKER, ...breaker },
+    pinning: spec.pinning ?? DEFAULT_PINNING,
     enabled: spec.enabled ?? true,
   };
 }

@@ -1,3 +1,7 @@
+import type { PinningMode } from '../../inventory/domain/pinning/pinning.js';
+
+export { DEFAULT_PINNING, type PinningMode } from '../../inventory/domain/pinning/pinning.js';
+
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 export type StdioLifecycle = 'transient' | 'singleton';
 
@@ -19,12 +23,14 @@ export interface SourcePolicies {
   rateLimitPerMinute: number | null;
   refreshIntervalSeconds: number;
   circuitBreaker: CircuitBreakerSettings;
+  /** How new and changed tool definitions are admitted: auto, review or off (see pinning). */
+  pinning: PinningMode;
 }
 
 /** The policies of anything that carries them (a stored row, a record), and nothing else of it. */
 export function policiesOf(from: SourcePolicies): SourcePolicies {
-  const { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker } = from;
-  return { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker };
+  const { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker, pinning } = from;
+  return { readOnly, timeoutMs, maxConcurrency, rateLimitPerMinute, refreshIntervalSeconds, circuitBreaker, pinning };
 }
 
 export const DEFAULT_CIRCUIT_BREAKER: CircuitBreakerSettings = { failureThreshold: 5, resetTimeoutMs: 30_000 };

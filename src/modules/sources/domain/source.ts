@@ -79,6 +79,7 @@ export type SourceChanges = Partial<
     | 'rateLimitPerMinute'
     | 'refreshIntervalSeconds'
     | 'circuitBreaker'
+    | 'pinning'
     | 'enabled'
   >
 >;

@@ -1,3 +1,4 @@
+import type { PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
 import type { SealedValue } from '../../../shared/crypto/secret-cipher.js';
 import type { ManifestSummary, UpstreamIdentity } from '../domain/source.js';
@@ -27,6 +28,7 @@ export class SourceOrmEntity {
   @Column('integer', { name: 'rate_limit_per_minute', nullable: true }) rateLimitPerMinute!: number | null;
   @Column('integer', { name: 'refresh_interval_seconds' }) refreshIntervalSeconds!: number;
   @Column('jsonb', { name: 'circuit_breaker' }) circuitBreaker!: CircuitBreakerSettings;
+  @Column('text') pinning!: PinningMode;
   @Column('boolean') enabled!: boolean;
   @Column('text') health!: SourceHealth;
   @Column('timestamptz', { name: 'last_refresh_at', nullable: true }) lastRefreshAt!: Date | null;

@@ -1,3 +1,5 @@
+import { DefinitionFindingDto } from '../../inventory/interface/finding.dto.js';
+import { PINNING_MODES, type PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CircuitBreakerDto } from './source.dto.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
@@ -80,6 +82,7 @@ export class SourceResponseDto {
   @ApiProperty({ type: [VariableViewDto] }) env!: VariableViewDto[];
   @ApiProperty({ type: [VariableViewDto] }) headers!: VariableViewDto[];
   @ApiProperty() readOnly!: boolean;
+  @ApiProperty({ enum: PINNING_MODES, description: 'How new and changed tool definitions are admitted: auto, review or off.' }) pinning!: PinningMode;
   @ApiProperty() timeoutMs!: number;
   @ApiProperty() maxConcurrency!: number;
   @ApiProperty({ nullable: true, type: Number, description: 'Calls per minute to each tool; null: no limit.' }) rateLimitPerMinute!: number | null;
@@ -148,6 +151,8 @@ class ToolPreviewDto {
   @ApiPropertyOptional() title?: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) annotations?: Record<string, unknown>;
+  @ApiProperty({ type: [DefinitionFindingDto], description: 'What the definition scan finds in the definition (against the tools of the other sources).' }) findings!: DefinitionFindingDto[];
+  @ApiProperty({ description: "Whether the source's pinning would hold the tool for review on registration (see pinning)." }) held!: boolean;
 }
 
 export class ValidationReportDto {

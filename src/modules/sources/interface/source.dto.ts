@@ -18,6 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsOmittable, IsStringMap } from '../../../shared/http/validators.js';
+import { PINNING_MODES, type PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
 import type { SourceSpecInput } from '../application/source-spec.js';
@@ -188,6 +189,16 @@ class SourceSettingsDto {
   @ValidateNested()
   @Type(() => CircuitBreakerDto)
   circuitBreaker?: CircuitBreakerDto;
+
+  @ApiPropertyOptional({
+    enum: PINNING_MODES,
+    default: 'auto',
+    description:
+      'How new and changed tool definitions are admitted: auto (served unless the definition scan finds a high-severity risk), review (every one waits for a reviewer, GET /api/v1/reviews), off (all served). A held definition is out of every catalog; calls answer 409 TOOL_PENDING_REVIEW.',
+  })
+  @IsOmittable()
+  @IsIn(PINNING_MODES)
+  pinning?: PinningMode;
 
   @ApiPropertyOptional({ default: true })
   @IsOmittable()

@@ -9,6 +9,7 @@ import { RecordingAuditLog } from '../../audit/testing/recording-audit-log.js';
 import { InventorySync } from '../../inventory/application/sync-inventory/inventory-sync.js';
 import type { SourceTool } from '../../inventory/domain/source-tool.js';
 import { InMemorySourceToolRepository } from '../../inventory/testing/in-memory-source-tool-repository.js';
+import { InMemoryDefinitionReviewRepository } from '../../inventory/testing/in-memory-definition-review-repository.js';
 import { InMemorySecretRepository } from '../../secrets/testing/in-memory-secret-repository.js';
 import { CircuitBreakers } from '../application/circuit-breakers.js';
 import { ManifestReread } from '../application/refresh-inventory/manifest-reread.js';
@@ -58,6 +59,7 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
   const sources = new InMemorySourceRepository(options.sources);
   const views = new InMemorySourceViews(options.views);
   const tools = new InMemorySourceToolRepository(options.tools);
+  const reviews = new InMemoryDefinitionReviewRepository();
   const secrets = new InMemorySecretRepository(options.secrets);
   const env = { ...options.env };
   const host = hostEnvironment(env);
@@ -70,7 +72,7 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
   const checker = new SourceSpecChecker(manifests, commands, secrets, host, access, remoteHosts);
   const resolver = new UpstreamTargetResolver(secrets, host);
   const circuits = new CircuitBreakers(metrics);
-  const inventory = new InventorySync(tools, clock, ids);
+  const inventory = new InventorySync(tools, reviews, clock, ids);
   const manifestReread = new ManifestReread(checker, sources, audit, uow, clock, notifier, discovery, circuits);
   const refresher = new RefreshCoordinator(sources, inventory, discovery, resolver, uow, clock, config, events.bus, notifier, metrics, manifestReread);
 
@@ -93,6 +95,7 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
     sources,
     views,
     tools,
+    reviews,
     secrets,
     env,
     host,

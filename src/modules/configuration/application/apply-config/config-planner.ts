@@ -23,7 +23,7 @@ export interface ConfigPlanResult {
   problems: ProblemDetail[];
 }
 
-const SETTING_FIELDS = ['description', 'readOnly', 'timeoutMs', 'maxConcurrency', 'rateLimitPerMinute', 'refreshIntervalSeconds', 'circuitBreaker', 'enabled'] as const;
+const SETTING_FIELDS = ['description', 'readOnly', 'timeoutMs', 'maxConcurrency', 'rateLimitPerMinute', 'refreshIntervalSeconds', 'circuitBreaker', 'pinning', 'enabled'] as const;
 const CONNECTION_FIELDS = ['lifecycle', 'pluginDir', 'manifest', 'command', 'commandFromManifest', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
 /** What a user reads for a stored field that follows from another. */
 const REPORTED_AS: Partial<Record<string, string>> = { commandFromManifest: 'command' };

@@ -2,6 +2,7 @@ import { maskUrlCredentials } from '../../../../shared/url-credentials.js';
 import type { VariableDeclaration } from '../../../sources/domain/manifest/env-declaration.js';
 import type { SourceProps } from '../../../sources/domain/source.js';
 import {
+  DEFAULT_PINNING,
   DEFAULT_CIRCUIT_BREAKER,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_REFRESH_INTERVAL_SECONDS,
@@ -48,6 +49,7 @@ export function exportedSource(source: Readonly<SourceProps>): Record<string, un
   if (source.rateLimitPerMinute !== null) out.rateLimitPerMinute = source.rateLimitPerMinute;
   if (source.refreshIntervalSeconds !== DEFAULT_REFRESH_INTERVAL_SECONDS) out.refreshIntervalSeconds = source.refreshIntervalSeconds;
   if (!sameSetting(source.circuitBreaker, DEFAULT_CIRCUIT_BREAKER)) out.circuitBreaker = { ...source.circuitBreaker };
+  if (source.pinning !== DEFAULT_PINNING) out.pinning = source.pinning;
   if (!source.enabled) out.enabled = false;
   return out;
 }

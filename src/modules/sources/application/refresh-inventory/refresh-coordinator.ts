@@ -153,7 +153,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
       const locked = await this.sources.findLive(sourceId, { lock: true });
       if (!locked) return { outcome: { ok: false as const, error: 'the source was removed during the refresh' }, changed: true };
       const previous = locked.snapshot();
-      const { changes, inventoryHash, reordered } = await this.inventory.apply(locked.id, locked.name, discovered.tools);
+      const { changes, inventoryHash, reordered } = await this.inventory.apply(locked.id, locked.name, discovered.tools, previous.pinning);
       const before = previous.upstream;
       locked.recordRefreshSuccess(
         {

@@ -50,6 +50,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
       rateLimitPerMinute: changes.rateLimitPerMinute,
       refreshIntervalSeconds: changes.refreshIntervalSeconds,
       circuitBreaker: changes.circuitBreaker ? { ...current.snapshot().circuitBreaker, ...changes.circuitBreaker } : undefined,
+      pinning: changes.pinning,
       enabled: changes.enabled,
     };
     const touchesConnection = CONNECTION_KEYS.some((key) => changes[key] !== undefined);

@@ -85,6 +85,7 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
       const target = await this.targets.resolve({ ...connection, id: previewId, name: spec.name, lifecycle: 'transient', upstream: null });
       const found = await this.discovery.discover(target, { timeoutMs: this.config.discoveryTimeoutMs });
       const names = new Map(this.inventory.preview(spec.name, found.tools).map((t) => [t.name, t.qualifiedName]));
+      const pinning = await this.inventory.previewPinning(spec.name, found.tools, spec.pinning);
       report.connection = {
         ok: true,
         durationMs: Math.round(performance.now() - started),
@@ -97,6 +98,8 @@ export class ValidateSourceHandler implements IQueryHandler<ValidateSourceQuery,
         title: t.title,
         description: t.description,
         annotations: t.annotations,
+        findings: pinning.get(t.name)?.findings ?? [],
+        held: pinning.get(t.name)?.held ?? false,
       }));
     } catch (error) {
       report.connection = { ok: false, error: error instanceof Error ? error.message : String(error), durationMs: Math.round(performance.now() - started) };

@@ -1,3 +1,4 @@
+import type { DefinitionFinding } from '../../../inventory/domain/definition-scan/index.js';
 import { Query } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { SourceSpecInput } from '../source-spec.js';
@@ -22,7 +23,16 @@ export interface ValidationReport {
     protocol?: { era: string; version: string };
     serverInfo?: { name: string; version?: string };
   } | null;
-  tools: { name: string; qualifiedName: string; title?: string; description?: string; annotations?: Record<string, unknown> }[];
+  tools: {
+    name: string;
+    qualifiedName: string;
+    title?: string;
+    description?: string;
+    annotations?: Record<string, unknown>;
+    /** What the definition scan finds in it, and whether the source's pinning would hold it for review. */
+    findings: DefinitionFinding[];
+    held: boolean;
+  }[];
 }
 
 /** A dry run of RegisterSource: every check, a real connection (unless told not to) and a tool preview; nothing stored. */

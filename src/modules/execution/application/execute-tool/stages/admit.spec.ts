@@ -68,6 +68,8 @@ describe('AdmitStage', () => {
     const harness = new ExecuteToolHarness();
     const cases: [ToolRoute, string, string][] = [
       [aRoute('everything__echo', { tool: { status: 'deprecated', enabled: false } }), 'TOOL_DEPRECATED', 'everything__echo is no longer offered by its source.'],
+      [aRoute('everything__echo', { source: { enabled: false }, tool: { reviewState: 'pending_review' } }), 'TOOL_PENDING_REVIEW', 'everything__echo has a new or changed definition waiting for review.'],
+      [aRoute('everything__echo', { tool: { reviewState: 'rejected', enabled: false } }), 'TOOL_REJECTED', "everything__echo's current definition was rejected by a reviewer."],
       [aRoute('everything__echo', { source: { enabled: false }, tool: { enabled: false } }), 'SOURCE_DISABLED', 'Source "everything" is disabled.'],
       [aRoute('everything__echo', { tool: { enabled: false, unusableReason: 'x' } }), 'TOOL_DISABLED', 'everything__echo is disabled.'],
       [aRoute('everything__echo', { tool: { unusableReason: 'its inputSchema nests too deep' } }), 'TOOL_UNUSABLE', 'everything__echo cannot be called: its inputSchema nests too deep.'],

@@ -10,8 +10,8 @@ import type { StageVerdict } from './call-stage.js';
  * Whether this caller may call this tool now, first reason first: its scope allows the tool
  * (TOOL_NOT_ALLOWED, naming the rule; also when the channel already refused it the tool's source),
  * its rate budgets and the tool's have a token left (RATE_LIMITED, with the budget and when to try
- * again), and the tool can be used at all (whyUnusable: TOOL_DEPRECATED, SOURCE_DISABLED,
- * TOOL_DISABLED, TOOL_UNUSABLE, READ_ONLY_SOURCE).
+ * again), and the tool can be used at all (whyUnusable: TOOL_DEPRECATED, TOOL_PENDING_REVIEW,
+ * TOOL_REJECTED, SOURCE_DISABLED, TOOL_DISABLED, TOOL_UNUSABLE, READ_ONLY_SOURCE).
  */
 @Injectable()
 export class AdmitStage {
