@@ -52,6 +52,8 @@ const V2: FixtureTool[] = [
 const MODES = ['auto', 'review', 'off'] as const;
 type Mode = (typeof MODES)[number];
 const sourceOf = (mode: Mode) => `pin-${mode}`;
+/** A tool group selecting every tool of the mode's source, served under their upstream names. */
+const groupOf = (mode: Mode) => `group-${mode}`;
 
 describe('definition pinning: held definitions, reviews and every path of the catalog and of calls', () => {
   let h: Harness;
@@ -82,13 +84,16 @@ describe('definition pinning: held definitions, reviews and every path of the ca
     return client;
   }
 
-  /** What an agent sees of a source on every path: the REST catalog, /mcp, /mcp/sources/{name} and the gateway's search. */
-  async function servedEverywhere(mode: Mode): Promise<{ rest: string[]; mcp: string[]; source: string[]; search: string[] }> {
+  /** What an agent sees of a source on every path: the REST catalog, /mcp, /mcp/sources/{name}, the gateway's search, and a group of it (REST and /mcp/groups/{name}). */
+  async function servedEverywhere(mode: Mode): Promise<{ rest: string[]; mcp: string[]; source: string[]; search: string[]; group: string[]; groupMcp: string[] }> {
     const prefix = `${sourceOf(mode)}__`;
     const all = await mcpClient('/mcp');
     const one = await mcpClient(`/mcp/sources/${sourceOf(mode)}`);
     const gateway = await mcpClient('/mcp/gateway');
+    const grouped = await mcpClient(`/mcp/groups/${groupOf(mode)}`);
     try {
+      const group = ((await h.api.get(`/api/v1/tools?group=${groupOf(mode)}&format=mcp&limit=100`)).body.items as { name: string }[]).map((t) => t.name).sort();
+      const groupMcp = (await grouped.listTools()).tools.map((t) => t.name).sort();
       const mcp = (await all.listTools()).tools.map((t) => t.name).filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
       const source = (await one.listTools()).tools.map((t) => t.name);
       const found = await gateway.callTool({ name: 'search_tools', arguments: { query: 'file word notes search counts reads looks', limit: 50 } });
@@ -96,9 +101,9 @@ describe('definition pinning: held definitions, reviews and every path of the ca
         .map((t) => t.name)
         .filter((name) => name.startsWith(prefix))
         .map((name) => name.slice(prefix.length));
-      return { rest: (await catalogNames(mode)).map((name) => name.slice(prefix.length)), mcp: mcp.sort(), source: source.sort(), search: search.sort() };
+      return { rest: (await catalogNames(mode)).map((name) => name.slice(prefix.length)), mcp: mcp.sort(), source: source.sort(), search: search.sort(), group, groupMcp };
     } finally {
-      await Promise.all([all.close(), one.close(), gateway.close()]);
+      await Promise.all([all.close(), one.close(), gateway.close(), grouped.close()]);
     }
   }
 
@@ -111,7 +116,7 @@ describe('definition pinning: held definitions, reviews and every path of the ca
       await new Promise((resolve) => setTimeout(resolve, 100));
       seen = await servedEverywhere(mode);
     }
-    expect(seen).toEqual({ rest: want, mcp: want, source: want, search: want });
+    expect(seen).toEqual({ rest: want, mcp: want, source: want, search: want, group: want, groupMcp: want });
   }
 
   /** tools/call on `/mcp` (by qualified name), on `/mcp/sources/{name}` (by upstream name) or through the gateway's call_tool. */
@@ -150,6 +155,7 @@ describe('definition pinning: held definitions, reviews and every path of the ca
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ health: 'healthy', toolCount: 4, pinning: mode });
+      expect((await h.api.post('/api/v1/groups', { name: groupOf(mode), select: [{ sources: [sourceOf(mode)] }] })).status).toBe(201);
     }
     reviewerKey = (await h.api.post('/api/v1/api-keys', { name: 'reviewer', role: 'reviewer' })).body.key;
     agentKey = (await h.api.post('/api/v1/api-keys', { name: 'agent', role: 'agent' })).body.key;
@@ -210,6 +216,10 @@ describe('definition pinning: held definitions, reviews and every path of the ca
         const viaMcp = await mcpCall(qualifiedName, via);
         expect({ via, isError: viaMcp.isError, text: viaMcp.text.slice(0, 21) }).toEqual({ via, isError: true, text: '[TOOL_PENDING_REVIEW]' });
       }
+      // A group serves only usable tools: a held one is not in it, so through the group it is unknown.
+      const [source, name] = qualifiedName.split('__') as [string, string];
+      const viaGroup = await h.api.post(`/api/v1/groups/group-${source.slice(4)}/tools/${name}/invoke`, { arguments: {} });
+      expect([viaGroup.status, viaGroup.body.error.code]).toEqual([404, 'TOOL_NOT_FOUND']);
     }
     expect((await invoke('pin-off__lookup')).status).toBe(200);
   });
