@@ -141,6 +141,39 @@ describe('tool groups', () => {
       }
     }, 60_000);
 
+    it('follows the inventory: a source registered later joins a selecting group under its qualified name, the tool already served keeps its name', async () => {
+      expect((await h.api.post('/api/v1/groups', { name: 'echoes', select: [{ tools: ['*__echo'] }] })).status).toBe(201);
+      let changes = 0;
+      const client = await connect('/mcp/groups/echoes', 'modern', () => void changes++);
+      expect((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)).toEqual(['echo']);
+      await new Promise((r) => setTimeout(r, 300));
+      const mirror = await h.api.post('/api/v1/sources', { name: 'mirror', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio', SUITE_TAG], refreshIntervalSeconds: 0 });
+      expect(mirror.status).toBe(201);
+      expect(await until(() => changes > 0)).toBe(true);
+      expect((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)).toEqual(['echo', 'mirror__echo']);
+      const said: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'mirror__echo', arguments: { message: 'from the mirror' } });
+      expect(await executionOf(said)).toMatchObject({ qualified_name: 'mirror__echo', group_name: 'echoes', status: 'succeeded' });
+      // A tool disabled leaves the group (the catalog's usable rule), and comes back.
+      expect((await h.api.patch('/api/v1/tools/ev__echo', { enabled: false })).status).toBe(200);
+      expect(await until(async () => JSON.stringify((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)) === '["mirror__echo"]')).toBe(true);
+      expect((await h.api.patch('/api/v1/tools/ev__echo', { enabled: true })).status).toBe(200);
+      expect(await until(async () => JSON.stringify((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)) === '["echo","mirror__echo"]')).toBe(true);
+      expect((await h.api.delete('/api/v1/sources/mirror')).status).toBe(204);
+    }, 60_000);
+
+    it('shows a restricted caller only the tools of the group its key allows, and refuses it the others', async () => {
+      const key = (await h.api.post('/api/v1/api-keys', { name: 'sums-only', role: 'agent', allowedTools: ['ev__get-sum'] })).body.key;
+      const client = new Client({ name: 'groups-e2e', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp/groups/support`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      expect((await client.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name)).toEqual(['get-sum']);
+      const refused: any = await client.callTool({ _meta: WITH_EXECUTION, name: 'say', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(await executionOf(refused)).toMatchObject({ status: 'rejected', group_name: 'support', error: { code: 'TOOL_NOT_ALLOWED' } });
+      const catalog = await fetch(`${h.url}/api/v1/tools?group=support&format=mcp`, { headers: { authorization: `Bearer ${key}` } });
+      expect(((await catalog.json()) as { items: { name: string }[] }).items.map((tool) => tool.name)).toEqual(['get-sum']);
+    });
+
     it('answers 404 for a group that does not exist, in both eras', async () => {
       const eras: Record<string, string>[] = [{ 'mcp-protocol-version': LEGACY }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }];
       for (const headers of eras) {

@@ -61,6 +61,7 @@ export class CatalogSnapshot {
   private readonly versions = new Map<string, string>();
   /** Views by the group object they were computed for: a group changed is a new object. */
   private readonly groupViews = new WeakMap<object, GroupView>();
+  private usableSet?: ReadonlySet<CatalogTool>;
 
   constructor(tools: readonly CatalogTool[], sources: readonly CatalogSourceSettings[]) {
     const byName = new Map<string, CatalogSource>();
@@ -138,7 +139,8 @@ export class CatalogSnapshot {
   groupView(group: GroupView['group']): GroupView {
     let view = this.groupViews.get(group);
     if (!view) {
-      view = new GroupView(group, this.usable);
+      this.usableSet ??= new Set(this.usable);
+      view = new GroupView(group, this.tools, this.usableSet);
       this.groupViews.set(group, view);
     }
     return view;

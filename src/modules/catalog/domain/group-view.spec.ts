@@ -4,7 +4,7 @@ import { GroupView } from './group-view.js';
 
 describe('GroupView', () => {
   const tools = [aToolView('ev__echo'), aToolView('ev__get-sum'), aToolView('mem__read_graph')];
-  const support = new GroupView({ name: 'support', description: '', select: [{ sources: ['ev'] }], include: [], exclude: [], overrides: { ev__echo: { name: 'say' } } }, tools);
+  const support = new GroupView({ name: 'support', description: '', select: [{ sources: ['ev'] }], include: [], exclude: [], overrides: { ev__echo: { name: 'say' } } }, tools, new Set(tools));
 
   it('shows a principal bound to groups the tools of its own groups, and nothing of another', () => {
     expect(support.mcpTools({ groups: ['support'] }).map((t) => t.name)).toEqual(['get-sum', 'say']);

@@ -28,11 +28,13 @@ export class GroupView {
   private index?: ToolSearchIndex;
   private readonly versions = new Map<string, string>();
 
+  /** `tools`: every live tool of the reading; `usable`: those an agent may use (the only ones served). */
   constructor(
     readonly group: Pick<GroupSpec, 'name' | 'description' | 'select' | 'include' | 'exclude' | 'overrides'>,
-    usable: readonly CatalogTool[],
+    tools: readonly CatalogTool[],
+    usable: ReadonlySet<CatalogTool>,
   ) {
-    this.tools = servedTools(group, usable);
+    this.tools = servedTools(group, tools, (tool) => usable.has(tool));
     this.byServedName = new Map(this.tools.map((tool) => [tool.servedName, tool]));
     this.fingerprint = this.tools.map((tool) => `${tool.servedName}\u0000${tool.declaredHash}\u0000${JSON.stringify(tool.definition)}`).join('\u0001');
   }

@@ -68,6 +68,19 @@ describe('the selection rule (property)', () => {
     );
   });
 
+  it('serves only the usable tools it selects, and names them as if all it selects were served', () => {
+    fc.assert(
+      fc.property(group, tools, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (g, ts, flags) => {
+        const usable = new Set(ts.filter((_, i) => flags[i]));
+        const all = new Map(servedTools(g, ts).map((tool) => [tool.qualifiedName, tool.servedName]));
+        const served = servedTools(g, ts, (tool) => usable.has(tool));
+        expect(served.map((tool) => tool.qualifiedName)).toEqual(ts.filter((tool) => usable.has(tool) && documentedRule(g, tool)).map((tool) => tool.qualifiedName));
+        for (const tool of served) expect(tool.servedName).toBe(all.get(tool.qualifiedName));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('never renames a tool it serves when a tool discovered later joins', () => {
     fc.assert(
       fc.property(group, tools, toolArb, (g, ts, joining) => {

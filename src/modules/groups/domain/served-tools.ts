@@ -26,8 +26,10 @@ export function isServableName(name: string): boolean {
 }
 
 /**
- * The tools a group serves, of the catalog's usable tools (in their order), each under its served
- * name. Names, in this order of precedence:
+ * The tools a group serves — those of `tools` (every live tool, in the catalog's order) it selects
+ * and `usable` admits (the catalog's usable rule) — each under its served name. Names are given
+ * over every live tool the group selects, usable or not, so a tool disabled or deprecated for a
+ * while keeps its name, and no other takes it meanwhile. In this order of precedence:
  *
  * 1. an override's `name` (unique among the group's overrides, checked when the group is written);
  * 2. else the tool's upstream name, when it is servable (isServableName) and not taken yet — tools
@@ -35,10 +37,14 @@ export function isServableName(name: string): boolean {
  *    discovered later never takes a name a tool already served holds;
  * 3. else its qualified name, which is unique and, holding `__`, can be no other tool's served name.
  */
-export function servedTools(group: Pick<GroupSpec, 'select' | 'include' | 'exclude' | 'overrides'>, usable: readonly CatalogTool[]): ServedTool[] {
+export function servedTools(
+  group: Pick<GroupSpec, 'select' | 'include' | 'exclude' | 'overrides'>,
+  tools: readonly CatalogTool[],
+  usable: (tool: CatalogTool) => boolean = () => true,
+): ServedTool[] {
   const include = new Set(group.include);
   const exclude = new Set(group.exclude);
-  const members = usable.filter(
+  const members = tools.filter(
     (tool) => !exclude.has(tool.qualifiedName) && (include.has(tool.qualifiedName) || group.select.some((selector) => selectorMatches(selector, tool))),
   );
   const overrideOf = (tool: CatalogTool): ToolOverride | undefined => (Object.hasOwn(group.overrides, tool.qualifiedName) ? group.overrides[tool.qualifiedName] : undefined);
@@ -57,7 +63,7 @@ export function servedTools(group: Pick<GroupSpec, 'select' | 'include' | 'exclu
     names.set(tool, name);
     taken.add(name);
   }
-  return members.map((tool) => serve(tool, names.get(tool)!, overrideOf(tool)));
+  return members.filter(usable).map((tool) => serve(tool, names.get(tool)!, overrideOf(tool)));
 }
 
 function serve(tool: CatalogTool, servedName: string, override: ToolOverride | undefined): ServedTool {

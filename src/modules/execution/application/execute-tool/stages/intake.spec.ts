@@ -31,4 +31,13 @@ describe('IntakeStage', () => {
     expect([refusal?.status, refusal?.error.code, refusal?.error.retryable]).toEqual(['rejected', 'TOOL_NOT_FOUND', false]);
     expect(refusal?.error.message).toBe(`No tool named "x${'y'.repeat(99)}".`);
   });
+
+  it('refuses a call through an unknown group (GROUP_NOT_FOUND), and one naming no tool of its group (TOOL_NOT_FOUND, naming the group)', async () => {
+    const harness = new ExecuteToolHarness();
+    const unknownGroup = harness.newCall({ group: 'nope', qualifiedName: 'say' });
+    expect(harness.stages.intake.run(unknownGroup)?.error).toEqual({ code: 'GROUP_NOT_FOUND', message: 'No group named "nope".', retryable: false });
+    const inGroup = harness.newCall({ group: 'bot', qualifiedName: 'say' });
+    inGroup.groupView = {} as NonNullable<typeof inGroup.groupView>;
+    expect(harness.stages.intake.run(inGroup)?.error).toEqual({ code: 'TOOL_NOT_FOUND', message: 'No tool named "say" in group "bot".', retryable: false });
+  });
 });
