@@ -261,6 +261,22 @@ describe('definition pinning: held definitions, reviews and every path of the ca
     const one = await h.api.get(`/api/v1/reviews/${lookup.id}`);
     expect(one.body).toEqual(lookup);
     expect((await h.api.get('/api/v1/reviews/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+
+    // Paged newest first like the other lists; a filter it does not know is refused with every problem.
+    const all = (await reviews('source=pin-review&limit=200')).map((r) => r.id);
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: { items: { id: string }[]; nextCursor: string | null } = (await h.api.get(`/api/v1/reviews?source=pin-review&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(all);
+    expect(all).toHaveLength(8);
+    const bad = await h.api.get('/api/v1/reviews?state=maybe&limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['limit', 'state']);
   });
 
   it('lets a reviewer key approve and reject (a plain agent key may not), writes both to the audit trail, and serves only the approved definition', async () => {

@@ -125,7 +125,7 @@ describe('OIDC bearer tokens', () => {
     expect(metadata.body).toEqual({
       resource: `${AUDIENCE}/mcp`,
       authorization_servers: [issuer],
-      scopes_supported: ['toolplane:admin', 'toolplane:operator', 'toolplane:agent', 'toolplane:auditor'],
+      scopes_supported: ['toolplane:admin', 'toolplane:operator', 'toolplane:agent', 'toolplane:auditor', 'toolplane:reviewer'],
       bearer_methods_supported: ['header'],
       resource_name: 'Toolplane',
     });
