@@ -41,12 +41,21 @@ interface Piece {
   finding: Finding | undefined;
 }
 
+/** The text a finding's excerpt quotes: the scan cuts it with `…` and writes invisible characters as `\u{…}`. */
+function quoted(excerpt: string): string {
+  return excerpt
+    .replace(/^…/, '')
+    .replace(/…$/, '')
+    .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (_all, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff)));
+}
+
 /** Cuts `text` at the changed ranges and at every occurrence of a finding's excerpt. */
 function pieces(text: string, changed: Array<[number, number]>, findings: readonly Finding[]): Piece[] {
   const marks: Array<[number, number, Finding]> = [];
   for (const finding of findings) {
-    if (!finding.excerpt) continue;
-    for (let at = text.indexOf(finding.excerpt); at !== -1; at = text.indexOf(finding.excerpt, at + finding.excerpt.length)) marks.push([at, at + finding.excerpt.length, finding]);
+    const excerpt = quoted(finding.excerpt);
+    if (!excerpt) continue;
+    for (let at = text.indexOf(excerpt); at !== -1; at = text.indexOf(excerpt, at + excerpt.length)) marks.push([at, at + excerpt.length, finding]);
   }
   const cuts = new Set<number>([0, text.length]);
   for (const [start, end] of [...changed, ...marks]) cuts.add(start).add(end);

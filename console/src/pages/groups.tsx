@@ -396,10 +396,10 @@ function GroupEditor(props: { group?: Group; onSaved: (group: Group) => void }) 
               <div class="field-row">
                 {input('tool', 'Tool (qualified name)')}
                 {input('name', 'Served name')}
-                {input('title', 'Title')}
+                {input('title', 'Served title')}
               </div>
               <div class="field">
-                <label for={`${id}-description`}>Description</label>
+                <label for={`${id}-description`}>Served description</label>
                 <textarea id={`${id}-description`} rows={2} value={override.description} onInput={(event) => setOverride(index, { description: event.currentTarget.value })} aria-invalid={invalid(`${path}.description`)} aria-describedby={described(`${path}.description`, `${id}-description-problems`)} />
                 {override.tool && <Problems id={`${id}-description-problems`} problems={at(`${path}.description`)} />}
               </div>
