@@ -442,8 +442,7 @@ function GroupEditor(props: { group?: Group; onSaved: (group: Group) => void }) 
                 <tr>
                   <th scope="col">Served name</th>
                   <th scope="col">Tool</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Arguments set by the group</th>
+                  <th scope="col">Set by the group</th>
                 </tr>
               </thead>
               <tbody>
@@ -454,8 +453,8 @@ function GroupEditor(props: { group?: Group; onSaved: (group: Group) => void }) 
                     </td>
                     <td>
                       <Link to={`/catalog/${encodeURIComponent(tool.qualifiedName)}`}>{tool.qualifiedName}</Link>
+                      {tool.description && <div class="muted clamp">{tool.description}</div>}
                     </td>
-                    <td>{tool.description ?? <span class="muted">—</span>}</td>
                     <td>
                       <ul class="plain">
                         {Object.entries(tool.locked).map(([name, value]) => (

@@ -4,7 +4,7 @@ import { Badge, ConfirmDialog, CopyButton, Empty, ErrorState, Loading, When } fr
 import { useResource } from '../hooks.js';
 import type { ApiKey, ApiKeyPage, BodyOf, CreatedApiKey, Problem } from '../types.js';
 
-const ROLES: ApiKey['role'][] = ['agent', 'operator', 'auditor', 'admin'];
+const ROLES: ApiKey['role'][] = ['agent', 'operator', 'auditor', 'reviewer', 'admin'];
 const list = (text: string) => {
   const items = text.split(/[\s,]+/).filter(Boolean);
   return items.length ? items : undefined;
