@@ -453,7 +453,7 @@ function GroupEditor(props: { group?: Group; onSaved: (group: Group) => void }) 
                     </td>
                     <td>
                       <Link to={`/catalog/${encodeURIComponent(tool.qualifiedName)}`}>{tool.qualifiedName}</Link>
-                      {tool.description && <div class="muted clamp">{tool.description}</div>}
+                      {tool.description && <div class="muted preview-description">{tool.description}</div>}
                     </td>
                     <td>
                       <ul class="plain">
