@@ -56,6 +56,17 @@ const PAGES = [
   ['charts', '/stats', (page) => page.locator('canvas').first().waitFor()],
   ['audit', '/audit', (page) => page.getByText(/The chain is intact/).waitFor()],
   ['keys', '/keys', (page) => page.getByRole('table').waitFor()],
+  ['groups', '/groups', (page) => page.getByRole('region', { name: 'Tools the group would serve' }).or(page.getByText('The group would serve no tool now.')).waitFor()],
+  ['group', '/groups/support', (page) => page.getByRole('region', { name: 'Tools the group would serve' }).waitFor()],
+  [
+    'reviews',
+    '/reviews',
+    async (page) => {
+      const review = page.getByRole('article', { name: 'notes__read_note' });
+      await review.getByRole('button', { name: /Open/ }).click();
+      await review.locator('[data-side="after"]').waitFor();
+    },
+  ],
 ];
 
 try {

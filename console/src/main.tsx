@@ -7,7 +7,9 @@ import { AuditPage } from './pages/audit.js';
 import { CatalogPage } from './pages/catalog.js';
 import { ExecutionPage } from './pages/execution-page.js';
 import { ExecutionsPage } from './pages/executions.js';
+import { GroupPage, GroupsPage } from './pages/groups.js';
 import { KeysPage } from './pages/keys.js';
+import { ReviewsPage } from './pages/reviews.js';
 import { SignIn } from './pages/sign-in.js';
 import { SourceFormPage } from './pages/source-form.js';
 import { SourcePage } from './pages/source-page.js';
@@ -30,6 +32,8 @@ const NAV: NavItem[] = [
   { to: '/sources', label: 'Sources', permission: 'sources:read' },
   { to: '/catalog', label: 'Catalog', permission: 'catalog:read' },
   { to: '/executions', label: 'Executions', permission: 'executions:read' },
+  { to: '/groups', label: 'Groups', permission: 'groups:manage' },
+  { to: '/reviews', label: 'Reviews', permission: 'reviews:read' },
   { to: '/stats', label: 'Charts', permission: 'stats:read' },
   { to: '/audit', label: 'Audit', permission: 'audit:read' },
   { to: '/keys', label: 'API keys', permission: 'keys:manage' },
@@ -46,6 +50,9 @@ function Page(props: { path: string }) {
   if (path === '/catalog') return <CatalogPage />;
   if ((params = match('/executions/:id', path))) return <ExecutionPage key={params.id} id={params.id!} />;
   if (path === '/executions') return <ExecutionsPage />;
+  if ((params = match('/groups/:name', path))) return <GroupPage key={params.name} name={params.name!} />;
+  if (path === '/groups') return <GroupsPage />;
+  if (path === '/reviews') return <ReviewsPage />;
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage />;

@@ -414,6 +414,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a tool group without saving it
+         * @description The body is a group as `POST /api/v1/groups` takes it; the answer lists the tools it would serve over the current catalog, under their served names, with their locked and default arguments. Nothing is stored.
+         */
+        post: operations["GroupPreview_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups/{name}/tools": {
         parameters: {
             query?: never;
@@ -1543,6 +1563,74 @@ export interface components {
             name: string;
             /** @example $.properties.tags: is a map (additionalProperties); strict mode allows only declared properties */
             reason: string;
+        };
+        PreviewedToolDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example github__create_issue */
+            qualifiedName: string;
+            /** @description The name upstream. */
+            name: string;
+            source: components["schemas"]["ToolSourceDto"];
+            title: string | null;
+            description: string | null;
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The tool object exactly as its upstream declared it (every field, e.g. execution, icons, _meta, in its key order), under its upstream name. */
+            definition: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled, or it must run as a task); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.
+             * @example null
+             */
+            unusableReason: string | null;
+            /** @description SHA-256 of the definition in a canonical form: it changes when the definition does, not when only its key order does. */
+            definitionHash: string;
+            /** @description SHA-256 of the definition exactly as declared, key order included. */
+            declaredHash: string;
+            /** @enum {string} */
+            status: "active" | "deprecated";
+            enabled: boolean;
+            /**
+             * @description Whether the current definition is served: approved; or held out of every catalog, calls answering 409, until a reviewer decides (pending_review, TOOL_PENDING_REVIEW) or its upstream changes it again (rejected, TOOL_REJECTED). See GET /api/v1/reviews.
+             * @enum {string}
+             */
+            reviewState: "approved" | "pending_review" | "rejected";
+            /** @description What the definition scan found in the current definition when it was new or changed. */
+            findings: components["schemas"]["DefinitionFindingDto"][];
+            /**
+             * @description Where the source's upstream lists the tool in its tools/list, 0 first (null until a refresh has seen it): /mcp/sources/{name} lists a source's tools in this order.
+             * @example 0
+             */
+            listPosition: number | null;
+            /** Format: date-time */
+            firstSeenAt: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The name the group would serve it under. */
+            servedName: string;
+            /** @description Arguments every call would get; a caller may not give them. */
+            locked: {
+                [key: string]: unknown;
+            };
+            /** @description Arguments a call would get when its caller leaves them out. */
+            defaults: {
+                [key: string]: unknown;
+            };
+        };
+        GroupPreviewDto: {
+            /** @description In served-name order. */
+            items: components["schemas"]["PreviewedToolDto"][];
         };
         SandboxDto: {
             /**
@@ -2958,6 +3046,38 @@ export interface operations {
             };
             /** @description GROUP_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GroupPreview_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPreviewDto"];
+                };
+            };
+            /** @description Every problem of the group, listed. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,12 @@ export type InventoryChanges = Schemas['InventoryChangesDto'];
 export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type Group = Schemas['GroupDto'];
+export type GroupPage = Schemas['GroupPageDto'];
+/** The answer of POST /api/v1/groups/preview: the tools a group not saved would serve. */
+export type GroupPreview = Schemas['GroupPreviewDto'];
+export type PreviewedTool = Schemas['PreviewedToolDto'];
+/** The body of POST /api/v1/groups. */
+export type GroupInput = BodyOf<'/api/v1/groups', 'post'>;
 /** A new key: the key itself is in this answer only. */
 export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
 export type ApiKeyPage = Schemas['ApiKeyPageDto'];

@@ -6,10 +6,12 @@ import { packageVersion } from '../shared/package-version.js';
 const TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['sources', 'MCP servers registered as sources: register, check, change, remove, rediscover'],
   ['tools', 'The catalog of discovered tools, and calling them'],
+  ['groups', 'Tool groups: curated, renamed tool sets with locked and default arguments, each its own MCP server and catalog'],
+  ['reviews', 'Tool definitions held by pinning or the definition scan, with their diffs: approve or reject'],
   ['executions', 'Every call, recorded: history, statistics, the signed chain'],
   ['secrets', 'Encrypted values that env and headers refer to as ${secret:NAME}'],
   ['access', 'API keys, roles and what a credential may do'],
-  ['config', 'Sources and keys as one configuration file: apply and export'],
+  ['config', 'Sources, groups and keys as one configuration file: apply and export'],
   ['audit', 'The hash-chained trail of every change'],
   ['ops', 'Health and metrics'],
 ];

@@ -1,12 +1,13 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, describeError, invokeWithProgress, send } from '../api.js';
+import { ApiError, describeError, invokeWithProgress, query, send } from '../api.js';
 import { Badge, CopyButton, ErrorState, JsonView, Link, Loading, When } from '../components/common.js';
+import { FindingsTable } from '../components/findings-table.js';
 import { ResultView, type ShownCall } from '../components/result-view.js';
 import { SchemaField, SchemaTable, initialValue } from '../components/schema-form.js';
 import { useResource } from '../hooks.js';
 import { useCan } from '../session-context.js';
-import type { BodyOf, Execution, ExecutionFailure, ProgressEvent, Tool } from '../types.js';
+import type { BodyOf, Execution, ExecutionFailure, ProgressEvent, ReviewPage, Tool } from '../types.js';
 
 type Format = 'mcp' | 'openai' | 'anthropic';
 
@@ -16,6 +17,27 @@ function formatted(tool: Tool, format: Format): unknown {
   if (format === 'openai') return { type: 'function', function: { name: tool.qualifiedName, description, parameters: tool.inputSchema } };
   if (format === 'anthropic') return { name: tool.qualifiedName, description, input_schema: tool.inputSchema };
   return { ...(tool.definition ?? { description, inputSchema: tool.inputSchema }), name: tool.qualifiedName };
+}
+
+/** A held tool: why it is out of every catalog, and a link to the review that decides it. */
+function HeldNotice(props: { tool: Tool }) {
+  const can = useCan();
+  const { tool } = props;
+  const state = tool.reviewState === 'rejected' ? 'rejected' : 'pending';
+  const reviews = useResource<ReviewPage>(can('reviews:read') ? `/api/v1/reviews${query({ state, source: tool.source.id, limit: 200 })}` : null);
+  const review = reviews.data?.items.find((item) => item.toolId === tool.id);
+  return (
+    <div class="state state-warn" role="status">
+      <strong>{tool.reviewState === 'rejected' ? 'Definition rejected' : 'Definition pending review'}</strong>{' '}
+      <Badge value={tool.reviewState === 'rejected' ? 'rejected' : 'degraded'} label={tool.reviewState.replace(/_/g, ' ')} />
+      <p>
+        {tool.reviewState === 'rejected'
+          ? 'A reviewer rejected its current definition: it is out of every catalog and refused until its upstream changes it again.'
+          : 'Its current definition waits for a reviewer: it is out of every catalog and refused until approved.'}{' '}
+        {review && <Link to={`/reviews${query({ state, id: review.id })}`}>Open its review</Link>}
+      </p>
+    </div>
+  );
 }
 
 export function ToolPage(props: { name: string }) {
@@ -50,6 +72,7 @@ export function ToolPage(props: { name: string }) {
           <p>{t.unusableReason}</p>
         </div>
       )}
+      {t.reviewState !== 'approved' && <HeldNotice tool={t} />}
       {can('tools:write') && (
         <div class="toolbar">
           <button
@@ -97,6 +120,8 @@ export function ToolPage(props: { name: string }) {
               ))}
             </dl>
           )}
+          <h2>Scan findings</h2>
+          <FindingsTable findings={t.findings} label="Scan findings" />
           <h2>What an agent receives</h2>
           <div class="tabs" role="group" aria-label="Format">
             {(['mcp', 'openai', 'anthropic'] as Format[]).map((name) => (

@@ -7,6 +7,8 @@ import { GroupsModule } from '../groups/groups.module.js';
 import { SearchCatalogHandler } from './application/search-catalog/search-catalog.handler.js';
 import { SqlCatalogReader } from './infrastructure/sql-catalog-reader.js';
 import { GroupToolsController } from './interface/group-tools.controller.js';
+import { GroupPreviewController } from './interface/group-preview.controller.js';
+import { PreviewGroupHandler } from './application/preview-group/preview-group.handler.js';
 import { CatalogController } from './interface/catalog.controller.js';
 
 /**
@@ -16,8 +18,8 @@ import { CatalogController } from './interface/catalog.controller.js';
  */
 @Module({
   imports: [GroupsModule],
-  controllers: [CatalogController, GroupToolsController],
-  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, GroupViews, SearchCatalogHandler],
+  controllers: [CatalogController, GroupPreviewController, GroupToolsController],
+  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, GroupViews, SearchCatalogHandler, PreviewGroupHandler],
   exports: [CatalogSnapshots, GroupViews],
 })
 export class CatalogModule {}

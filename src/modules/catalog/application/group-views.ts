@@ -24,6 +24,12 @@ export class GroupViews {
     return snapshot.groupView(group);
   }
 
+  /** A group not saved (checked already) as the current reading would serve it: the same computation as a stored group's. */
+  async preview(group: GroupView['group']): Promise<GroupView> {
+    const snapshot = this.snapshots.latest() ?? (await this.snapshots.snapshot());
+    return snapshot.groupView(group);
+  }
+
   /** The view, or GROUP_NOT_FOUND (404). */
   async existing(name: string): Promise<GroupView> {
     const view = await this.view(name);

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ToolResponseDto } from '../../inventory/interface/tool.dto.js';
 
 const schemaObject = { type: 'object', additionalProperties: true } as const;
 const NAME = { example: 'everything__echo', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: 'The qualified name.' };
@@ -45,4 +46,15 @@ export class AnthropicToolDto {
 export class NotConvertibleDto {
   @ApiProperty(NAME) name!: string;
   @ApiProperty({ example: '$.properties.tags: is a map (additionalProperties); strict mode allows only declared properties' }) reason!: string;
+}
+
+/** One tool of a previewed group: the admin view of the tool as the group would serve it. */
+export class PreviewedToolDto extends ToolResponseDto {
+  @ApiProperty({ description: 'The name the group would serve it under.' }) servedName!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Arguments every call would get; a caller may not give them.' }) locked!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Arguments a call would get when its caller leaves them out.' }) defaults!: Record<string, unknown>;
+}
+
+export class GroupPreviewDto {
+  @ApiProperty({ type: [PreviewedToolDto], description: 'In served-name order.' }) items!: PreviewedToolDto[];
 }
