@@ -3499,10 +3499,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description With text/event-stream, a call whose upstream reports progress is answered as Server-Sent Events: `progress` events, then one `result` event holding the status and body of the plain answer. */
-                Accept?: string;
                 /** @description Recorded with the execution. */
                 "X-Correlation-Id"?: string;
+                /** @description With text/event-stream, a call whose upstream reports progress is answered as Server-Sent Events: `progress` events, then one `result` event holding the status and body of the plain answer. */
+                Accept?: string;
             };
             path: {
                 qualifiedName: string;

@@ -1,5 +1,5 @@
 import { heavySteps, isHeavy } from '../../../shared/heavy-steps.js';
-import { Body, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { applyDecorators, Body, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -43,18 +43,8 @@ export class InvokeController {
 
   @Post(INVOKE_PATH)
   @ApiOperation({ summary: 'Call a tool' })
-  @Requires('tools:invoke')
-  @ApiBody({ type: InvokeToolDto })
-  @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
   @ApiHeader({ name: 'Accept', required: false, description: 'With text/event-stream, a call whose upstream reports progress is answered as Server-Sent Events: `progress` events, then one `result` event holding the status and body of the plain answer.' })
-  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })
-  @ApiResponse({ status: 400, type: ExecutionFailureDto, description: 'invalid_arguments' })
-  @ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' })
-  @ApiResponse({ status: 404, type: ExecutionFailureDto, description: 'unknown tool' })
-  @ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" })
-  @ApiResponse({ status: 502, type: ExecutionFailureDto, description: 'upstream_error' })
-  @ApiResponse({ status: 503, type: ExecutionFailureDto, description: 'circuit_open (Retry-After), or shutting down' })
-  @ApiResponse({ status: 504, type: ExecutionFailureDto, description: 'timeout' })
+  @InvokeRoute({ 400: 'invalid_arguments', 404: 'unknown tool' })
   async invoke(
     @Param('qualifiedName') qualifiedName: string,
     @Body() body: unknown,
@@ -74,17 +64,7 @@ export class InvokeController {
     description:
       "By the name the group serves it under, with the group's overrides: its locked arguments are added (a caller that gives one gets 400 ARGUMENT_LOCKED) and its defaults fill those left out. The execution names the group.",
   })
-  @Requires('tools:invoke')
-  @ApiBody({ type: InvokeToolDto })
-  @ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' })
-  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' })
-  @ApiResponse({ status: 400, type: ExecutionFailureDto, description: 'invalid_arguments (ARGUMENT_LOCKED among them)' })
-  @ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' })
-  @ApiResponse({ status: 404, type: ExecutionFailureDto, description: 'unknown group (GROUP_NOT_FOUND), or no tool of that name in it (TOOL_NOT_FOUND)' })
-  @ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" })
-  @ApiResponse({ status: 502, type: ExecutionFailureDto, description: 'upstream_error' })
-  @ApiResponse({ status: 503, type: ExecutionFailureDto, description: 'circuit_open (Retry-After), or shutting down' })
-  @ApiResponse({ status: 504, type: ExecutionFailureDto, description: 'timeout' })
+  @InvokeRoute({ 400: 'invalid_arguments (ARGUMENT_LOCKED among them)', 404: 'unknown group (GROUP_NOT_FOUND), or no tool of that name in it (TOOL_NOT_FOUND)' })
   async invokeInGroup(
     @Param('group') group: string,
     @Param('toolName') toolName: string,
@@ -227,4 +207,21 @@ function answerOf(record: ExecutionRecord): Answer {
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
   return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null };
+}
+
+/** What every invoke route declares: its permission, body and answers (the 400 and 404 said in its own words). */
+function InvokeRoute(own: { 400: string; 404: string }): MethodDecorator {
+  return applyDecorators(
+    Requires('tools:invoke'),
+    ApiBody({ type: InvokeToolDto }),
+    ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' }),
+    ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' }),
+    ApiResponse({ status: 400, type: ExecutionFailureDto, description: own[400] }),
+    ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' }),
+    ApiResponse({ status: 404, type: ExecutionFailureDto, description: own[404] }),
+    ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" }),
+    ApiResponse({ status: 502, type: ExecutionFailureDto, description: 'upstream_error' }),
+    ApiResponse({ status: 503, type: ExecutionFailureDto, description: 'circuit_open (Retry-After), or shutting down' }),
+    ApiResponse({ status: 504, type: ExecutionFailureDto, description: 'timeout' }),
+  );
 }

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -47,26 +47,14 @@ export class ReviewsController extends BusController {
 
   @Post(':id/approve')
   @ApiOperation({ summary: 'Approve a pending review: the definition becomes the approved one and is served' })
-  @Requires('reviews:decide')
-  @HttpCode(200)
-  @ApiBody({ type: DecideReviewDto, required: false })
-  @ApiOkResponse({ type: ReviewDto })
-  @ApiResponse({ status: 400, type: ErrorResponseDto })
-  @ApiResponse({ status: 404, type: ErrorResponseDto })
-  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'REVIEW_ALREADY_DECIDED: only a pending review can be decided.' })
+  @DecisionRoute()
   approve(@Param('id') id: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ReviewView> {
     return this.decide(id, 'approve', body, principal);
   }
 
   @Post(':id/reject')
   @ApiOperation({ summary: 'Reject a pending review: the tool stays held until its upstream changes the definition again' })
-  @Requires('reviews:decide')
-  @HttpCode(200)
-  @ApiBody({ type: DecideReviewDto, required: false })
-  @ApiOkResponse({ type: ReviewDto })
-  @ApiResponse({ status: 400, type: ErrorResponseDto })
-  @ApiResponse({ status: 404, type: ErrorResponseDto })
-  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'REVIEW_ALREADY_DECIDED: only a pending review can be decided.' })
+  @DecisionRoute()
   reject(@Param('id') id: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<ReviewView> {
     return this.decide(id, 'reject', body, principal);
   }
@@ -75,4 +63,17 @@ export class ReviewsController extends BusController {
     const dto = await validateDtoOrThrow(DecideReviewDto, body ?? {});
     return this.commands.execute(new DecideReviewCommand(id, decision, dto.comment ?? null, principal.id));
   }
+}
+
+/** What approve and reject both declare: the permission, the optional comment, the answers. */
+function DecisionRoute(): MethodDecorator {
+  return applyDecorators(
+    Requires('reviews:decide'),
+    HttpCode(200),
+    ApiBody({ type: DecideReviewDto, required: false }),
+    ApiOkResponse({ type: ReviewDto }),
+    ApiResponse({ status: 400, type: ErrorResponseDto }),
+    ApiResponse({ status: 404, type: ErrorResponseDto }),
+    ApiResponse({ status: 409, type: ErrorResponseDto, description: 'REVIEW_ALREADY_DECIDED: only a pending review can be decided.' }),
+  );
 }
