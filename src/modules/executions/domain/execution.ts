@@ -69,6 +69,21 @@ export interface UpstreamRpcError {
   data?: unknown;
 }
 
+/** One interceptor that ran on a call: its decision, what it changed (paths and counts, never values) and how long it took. */
+export interface InterceptorRun {
+  name: string;
+  kind: string;
+  phase: 'pre' | 'post';
+  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). */
+  decision: 'allow' | 'modify' | 'deny' | 'error';
+  onError?: 'deny' | 'allow';
+  failure?: string;
+  message?: string;
+  warning?: string;
+  changes?: { paths?: string[]; counts?: Record<string, number>; truncated?: boolean };
+  durationMs: number;
+}
+
 /** One call of one tool, whatever its outcome; written before the answer is sent. */
 export interface ExecutionRecord {
   id: string;

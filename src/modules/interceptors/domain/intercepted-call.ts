@@ -1,0 +1,67 @@
+import type { ExecutionResult } from '../../executions/domain/execution.js';
+import type { InterceptorKind, InterceptorPhase, InterceptorSpec } from './interceptor.js';
+
+/** What an interceptor sees of a call: the tool, who calls it and how, and its arguments or result. */
+export interface InterceptedCall {
+  executionId: string;
+  tool: {
+    qualifiedName: string;
+    /** The upstream's name of the tool. */
+    name: string;
+    sourceName: string;
+    inputSchema: Record<string, unknown>;
+    outputSchema: Record<string, unknown> | null;
+    annotations: Record<string, unknown> | null;
+    description: string | null;
+  };
+  /** The group the call came through, or null. */
+  group: string | null;
+  principal: { id: string; name: string };
+  channel: 'rest' | 'mcp';
+  /** The arguments as they will be sent (checked against the input schema). */
+  arguments: Record<string, unknown>;
+  /** post only: the result as the upstream answered it, after the post interceptors before this one. */
+  result?: ExecutionResult;
+  /** W3C trace context of the call, when traces are on. */
+  traceparent?: string;
+}
+
+/** What changed, for the record: paths and counts, never the values. */
+export interface InterceptorChanges {
+  /** JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
+  paths?: string[];
+  /** Counts by what was found (redact: masks by kind, e.g. `{ email: 2, card: 1 }`). */
+  counts?: Record<string, number>;
+  /** cap: the result was truncated. */
+  truncated?: boolean;
+}
+
+/** An interceptor's answer for one call. */
+export type InterceptorVerdict =
+  | { decision: 'allow'; warning?: string }
+  | {
+      decision: 'modify';
+      /** pre: the arguments to send instead (checked against the input schema again by the pipeline). */
+      arguments?: Record<string, unknown>;
+      /** post: the result to answer instead. */
+      result?: ExecutionResult;
+      changes: InterceptorChanges;
+      warning?: string;
+    }
+  | {
+      decision: 'deny';
+      /** What the caller and the model are told. */
+      message: string;
+      /** Default INTERCEPTOR_DENIED; `lock` answers ARGUMENT_LOCKED. */
+      code?: string;
+      details?: { path: string; message: string }[];
+    };
+
+/**
+ * Runs one kind of interceptor. An engine throws (or the signal aborts) when it fails; the chain
+ * then applies the interceptor's `onError`.
+ */
+export interface InterceptorEngine {
+  readonly kind: InterceptorKind;
+  run(interceptor: InterceptorSpec, phase: InterceptorPhase, call: InterceptedCall, signal: AbortSignal): InterceptorVerdict | Promise<InterceptorVerdict>;
+}
