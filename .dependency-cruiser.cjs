@@ -20,8 +20,9 @@ const MODULES = {
   groups: ['access', 'audit', 'inventory', 'sources'],
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],
-  execution: ['access', 'catalog', 'executions', 'groups', 'inventory', 'sources'],
-  configuration: ['access', 'audit', 'groups', 'secrets', 'sources'],
+  interceptors: ['access', 'audit', 'executions', 'groups', 'inventory', 'secrets', 'sources'],
+  execution: ['access', 'catalog', 'executions', 'groups', 'interceptors', 'inventory', 'sources'],
+  configuration: ['access', 'audit', 'groups', 'interceptors', 'secrets', 'sources'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
 };
 
