@@ -16,21 +16,35 @@ export class CardDetector implements Detector {
 
   find(text: string): number[] {
     const spans: number[] = [];
-    const digits = /[0-9]/g;
-    for (let found = digits.exec(text); found !== null; found = digits.exec(text)) {
-      const groups = digitGroups(text, found.index);
-      digits.lastIndex = groups.end;
-      if (detached(text, found.index, groups.end)) cardsIn(text, groups, spans);
+    let at = 0;
+    while (at < text.length) {
+      if (!isDigit(text.charCodeAt(at))) {
+        at++;
+        continue;
+      }
+      const start = at;
+      while (at < text.length && isDigit(text.charCodeAt(at))) at++;
+      if (!joined(text, at)) {
+        // One group, as most numbers are: a card only when it has 13 to 19 digits.
+        if (at - start >= 13 && at - start <= 19 && freeBefore(text, start) && freeAfter(text, at) && luhnValid(text, start, at)) spans.push(start, at);
+        continue;
+      }
+      const groups = digitGroups(text, start);
+      at = groups.end;
+      cardsIn(text, groups, spans);
     }
     return spans;
   }
 }
 
+/** The cards in a run of groups; a card at either end of the run must be detached from what is beside it. */
 function cardsIn(text: string, groups: DigitGroups, spans: number[]): void {
   const count = groups.starts.length;
-  let first = 0;
+  const startsFree = freeBefore(text, groups.starts[0]!);
+  const endsFree = freeAfter(text, groups.end);
+  let first = startsFree ? 0 : 1;
   while (first < count) {
-    const last = longestCard(text, groups, first);
+    const last = longestCard(text, groups, first, endsFree);
     if (last === -1) first++;
     else {
       spans.push(groups.starts[first]!, groups.ends[last]!);
@@ -40,13 +54,14 @@ function cardsIn(text: string, groups: DigitGroups, spans: number[]): void {
 }
 
 /** The last group of the longest card that starts with group `first`, or -1. */
-function longestCard(text: string, groups: DigitGroups, first: number): number {
+function longestCard(text: string, groups: DigitGroups, first: number, endsFree: boolean): number {
   const lasts: number[] = [];
+  const count = groups.starts.length;
   let digits = 0;
-  for (let last = first; last < groups.starts.length; last++) {
+  for (let last = first; last < count; last++) {
     digits += groups.ends[last]! - groups.starts[last]!;
     if (digits > 19) break;
-    if (digits >= 13 && printedAsCard(groups, first, last)) lasts.push(last);
+    if (digits >= 13 && (last < count - 1 || endsFree) && printedAsCard(groups, first, last)) lasts.push(last);
   }
   for (let index = lasts.length - 1; index >= 0; index--) if (luhnValid(text, groups.starts[first]!, groups.ends[lasts[index]!]!)) return lasts[index]!;
   return -1;
@@ -78,17 +93,17 @@ export function luhnValid(text: string, start: number, end: number): boolean {
   return sum % 10 === 0;
 }
 
-/** Not part of a word, a decimal number or a phone number on either side. */
-function detached(text: string, start: number, end: number): boolean {
-  if (start > 0) {
-    const before = text.charCodeAt(start - 1);
-    if (isWord(before) || before === PLUS || (DECIMAL_MARK(before) && start > 1 && isDigit(text.charCodeAt(start - 2)))) return false;
-  }
-  if (end < text.length) {
-    const after = text.charCodeAt(end);
-    if (isWord(after) || (DECIMAL_MARK(after) && isDigit(text.charCodeAt(end + 1)))) return false;
-  }
-  return true;
+/** Nothing before `start` makes the digits part of a word, a decimal number or a phone number. */
+function freeBefore(text: string, start: number): boolean {
+  if (start === 0) return true;
+  const before = text.charCodeAt(start - 1);
+  return !isWord(before) && before !== PLUS && !(DECIMAL_MARK(before) && start > 1 && isDigit(text.charCodeAt(start - 2)));
+}
+
+/** Nothing after `end` makes the digits part of a word or a decimal number. */
+function freeAfter(text: string, end: number): boolean {
+  const after = text.charCodeAt(end);
+  return !isWord(after) && !(DECIMAL_MARK(after) && isDigit(text.charCodeAt(end + 1)));
 }
 
 /** Groups of digits, each joined to the last by one space or dash: where each starts and ends. */
@@ -108,7 +123,12 @@ function digitGroups(text: string, start: number): DigitGroups {
     while (at < text.length && isDigit(text.charCodeAt(at))) at++;
     groups.ends.push(at);
     groups.end = at;
-    if (!SEPARATOR(text.charCodeAt(at)) || !isDigit(text.charCodeAt(at + 1))) return groups;
+    if (!joined(text, at)) return groups;
     at++;
   }
+}
+
+/** Whether the group that ends at `end` is joined to another by a separator. */
+function joined(text: string, end: number): boolean {
+  return SEPARATOR(text.charCodeAt(end)) && isDigit(text.charCodeAt(end + 1));
 }

@@ -110,6 +110,8 @@ describe('CardDetector', () => {
     ['13 digits 4222222222222', '13 digits [card]'],
     ['4111 1111 1111 1111 123', '[card] 123'],
     ['qty 2 4111 1111 1111 1111', 'qty 2 [card]'],
+    ['release 2.14.3 4111 1111 1111 1111', 'release 2.14.3 [card]'],
+    ['4111 1111 1111 1111 38.5 s', '[card] 38.5 s'],
   ])('%s', (text, expected) => expect(masked(card, text)).toBe(expected));
 
   test.each([
@@ -146,6 +148,13 @@ describe('PhoneDetector', () => {
     ['0151 12345678', '[phone]'],
     ['1 800 555 1234', '[phone]'],
     ['(030) 1234567', '[phone]'],
+    ['+1 555-123-4567', '[phone]'],
+    ['Call (555) 123-4567 24/7', 'Call [phone] 24/7'],
+    ['order 12345678 (555) 123-4567 12:30', 'order 12345678 [phone] 12:30'],
+    ['+44 20 7946 0958 2.14.3', '[phone] 2.14.3'],
+    ['(555) 123-4567 38.5 s', '[phone] 38.5 s'],
+    ['on 2024-01-15 (555) 123-4567', 'on 2024-01-15 [phone]'],
+    ['call 555-123-4567 1234 times', 'call [phone] 1234 times'],
   ])('%s', (text, expected) => expect(masked(phone, text)).toBe(expected));
 
   test.each([
@@ -167,6 +176,12 @@ describe('PhoneDetector', () => {
     ['+123'],
     ['1 2 3 4 5 6 7 8'],
     ['555-1234'],
+    ['on 1 2024-01-15 at'],
+    ['3 2024-01-15 250 customers'],
+    ['1 12345678 250'],
+    ['250 2024-01-15'],
+    ['3 12345678 250 250 250 2024-01-15'],
+    ['and 1 250 2024-01-15'],
   ])('leaves %s', unchanged(phone));
 });
 

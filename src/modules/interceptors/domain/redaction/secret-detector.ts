@@ -34,7 +34,9 @@ export class SecretDetector implements Detector {
 
   find(text: string): number[] {
     const spans: number[] = [];
-    const prefixes = new RegExp(PREFIXES);
+    // One search at a time (find runs to its end synchronously): the expression is shared.
+    const prefixes = PREFIXES;
+    prefixes.lastIndex = 0;
     const pemEnds: PemEnds = { from: -1, at: -1 };
     for (let found = prefixes.exec(text); found !== null; found = prefixes.exec(text)) {
       const start = found.index;
