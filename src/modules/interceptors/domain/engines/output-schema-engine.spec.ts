@@ -64,13 +64,14 @@ describe('OutputSchemaEngine', () => {
     });
   });
 
-  it('counts a missing structuredContent as a mismatch, unless the result is a tool error', async () => {
+  it('counts a missing structuredContent as a mismatch, and checks no tool error', async () => {
     expect(await run(aResult([text('sunny')]))).toEqual({
       decision: 'deny',
       message: 'The result of weather__now does not match its outputSchema: structuredContent is missing: the tool declares an outputSchema.',
       details: [{ path: 'structuredContent', message: 'is missing: the tool declares an outputSchema' }],
     });
     expect(await run(aResult([text('the city is unknown')]), {}, WEATHER, true)).toEqual({ decision: 'allow' });
+    expect(await run(aResult([text('failed')], { error: 'unknown city' }), {}, WEATHER, true)).toEqual({ decision: 'allow' });
   });
 
   it('checks nothing for a tool without an outputSchema', async () => {

@@ -11,8 +11,8 @@ const LISTED_PROBLEMS = 3;
 
 /**
  * `output-schema`: checks the result's structuredContent against the tool's outputSchema. A result
- * without structuredContent from a tool that declares one is a mismatch too, unless it is a tool
- * error. A mismatch turns the result into an error (`onMismatch: error`, the default) or is only
+ * without structuredContent from a tool that declares one is a mismatch too; a tool error is not
+ * checked. A mismatch turns the result into an error (`onMismatch: error`, the default) or is only
  * noted (`warn`). Each schema is compiled once: kept by its object while the catalog holds it, and
  * by its text for the last 1,000 schemas. A schema that cannot be compiled is a failure of the
  * interceptor (its `onError` decides).
@@ -28,10 +28,10 @@ export class OutputSchemaEngine implements InterceptorEngine {
     if (interceptor.kind !== 'output-schema') throw new Error(`the output-schema engine was given a ${interceptor.kind} interceptor`);
     const schema = call.tool.outputSchema;
     const result = call.result;
-    if (!schema || !result) return { decision: 'allow' };
+    // A tool error is not held to the schema (as MCP clients check only results that are no error).
+    if (!schema || !result || call.isError) return { decision: 'allow' };
     let problems: ProblemDetail[];
     if (result.structuredContent === undefined) {
-      if (call.isError) return { decision: 'allow' };
       problems = [{ path: 'structuredContent', message: 'is missing: the tool declares an outputSchema' }];
     } else {
       const check = await this.compiled(schema);
