@@ -632,7 +632,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the sources (and groups and keys) as a configuration file */
+        /** Export the sources (and groups, interceptors and keys) as a configuration file */
         get: operations["Config_export"];
         put?: never;
         post?: never;
@@ -2451,7 +2451,7 @@ export interface components {
         };
         PlannedChangeDto: {
             /** @enum {string} */
-            kind: "source" | "group" | "key";
+            kind: "source" | "group" | "interceptor" | "key";
             name: string;
             /** @enum {string} */
             action: "create" | "update" | "unchanged" | "delete";
@@ -4316,7 +4316,7 @@ export interface operations {
             query?: {
                 /** @description false: answer before the first discoveries finish. */
                 wait?: boolean;
-                /** @description Also remove live sources the file does not declare; when it has `groups:`, remove groups it does not name; when it has `keys:`, revoke active keys it does not name. */
+                /** @description Also remove live sources the file does not declare; when it has `groups:` or `interceptors:`, remove those it does not name; when it has `keys:`, revoke active keys it does not name. */
                 prune?: boolean;
                 /** @description Only answer what applying would change. */
                 dryRun?: boolean;
@@ -4325,13 +4325,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The configuration file: `sources:`, each in the registration shape, and optionally `groups:` and `keys:`. YAML or the same document as JSON. */
+        /** @description The configuration file: `sources:`, each in the registration shape, and optionally `groups:`, `interceptors:` and `keys:`. YAML or the same document as JSON. */
         requestBody: {
             content: {
                 "application/yaml": {
                     sources: components["schemas"]["RegisterSourceDto"][];
                     /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                     groups?: components["schemas"]["CreateGroupDto"][];
+                    /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                    interceptors?: components["schemas"]["CreateInterceptorDto"][];
                     /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                     keys?: components["schemas"]["DeclaredKeyDto"][];
                 };
@@ -4339,6 +4341,8 @@ export interface operations {
                     sources: components["schemas"]["RegisterSourceDto"][];
                     /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                     groups?: components["schemas"]["CreateGroupDto"][];
+                    /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                    interceptors?: components["schemas"]["CreateInterceptorDto"][];
                     /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                     keys?: components["schemas"]["DeclaredKeyDto"][];
                 };
@@ -4370,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The file declares groups or keys and the caller may not manage them. */
+            /** @description The file declares groups, interceptors or keys and the caller may not manage them. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4390,7 +4394,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The live sources, for a caller that may manage them the tool groups, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`). */
+            /** @description The live sources, for a caller that may manage them the tool groups and the interceptors, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4400,6 +4404,8 @@ export interface operations {
                         sources: components["schemas"]["RegisterSourceDto"][];
                         /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                         groups?: components["schemas"]["CreateGroupDto"][];
+                        /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                        interceptors?: components["schemas"]["CreateInterceptorDto"][];
                         /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                         keys?: components["schemas"]["DeclaredKeyDto"][];
                     };
@@ -4407,6 +4413,8 @@ export interface operations {
                         sources: components["schemas"]["RegisterSourceDto"][];
                         /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                         groups?: components["schemas"]["CreateGroupDto"][];
+                        /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                        interceptors?: components["schemas"]["CreateInterceptorDto"][];
                         /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                         keys?: components["schemas"]["DeclaredKeyDto"][];
                     };
