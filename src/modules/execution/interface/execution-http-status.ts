@@ -23,6 +23,8 @@ export function httpStatusOf(record: ExecutionRecord): number {
           return 409;
         case 'SHUTTING_DOWN':
         case 'RECORD_UNAVAILABLE':
+        // An interceptor that had to decide failed (timed out, its service down): not the caller's doing.
+        case 'INTERCEPTOR_FAILED':
           return 503;
         default:
           return 403;

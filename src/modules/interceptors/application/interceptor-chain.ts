@@ -20,6 +20,9 @@ const MAX_MEMO_ENTRIES = 10_000;
 
 const NONE: readonly InterceptorSpec[] = Object.freeze([]);
 
+/** None in force: where the application provides no InterceptorsInForce (tools that build the pipeline alone). */
+const NONE_IN_FORCE: InterceptorsInForce = { version: 0, all: () => NONE };
+
 /** Why a run failed: its class (the span's error.type) and what the record and the caller are told. A class, so no engine's answer is taken for one. */
 class Failure {
   constructor(
@@ -70,16 +73,18 @@ export interface ChainOptions {
 @Injectable()
 export class InterceptorChain {
   private readonly engines: ReadonlyMap<string, InterceptorEngine>;
+  private readonly inForce: InterceptorsInForce;
   private readonly telemetry: Telemetry;
   private version = Number.NaN;
   private phases: Record<InterceptorPhase, PhaseSelection> = { pre: new PhaseSelection([]), post: new PhaseSelection([]) };
 
   constructor(
-    @Inject(InterceptorsInForce) private readonly inForce: InterceptorsInForce,
+    @Optional() @Inject(InterceptorsInForce) inForce?: InterceptorsInForce,
     @Optional() @Inject(INTERCEPTOR_ENGINES) engines?: readonly InterceptorEngine[],
     @Optional() @Inject(Telemetry) telemetry?: Telemetry,
     @Optional() @Inject(WorkMetrics) private readonly metrics?: WorkMetrics,
   ) {
+    this.inForce = inForce ?? NONE_IN_FORCE;
     this.engines = new Map((engines ?? []).map((engine) => [engine.kind, engine]));
     this.telemetry = telemetry ?? NO_TELEMETRY;
   }
