@@ -6,6 +6,7 @@ import { SourcesModule } from '../sources/sources.module.js';
 import { CreateInterceptorHandler } from './application/create-interceptor/create-interceptor.handler.js';
 import { DeleteInterceptorHandler } from './application/delete-interceptor/delete-interceptor.handler.js';
 import { GetInterceptorHandler } from './application/get-interceptor/get-interceptor.handler.js';
+import { InterceptorChain } from './application/interceptor-chain.js';
 import { InterceptorDefinitions } from './application/interceptor-definitions.js';
 import { InterceptorSpecChecker } from './application/interceptor-spec-checker.js';
 import { ListInterceptorsHandler } from './application/list-interceptors/list-interceptors.handler.js';
@@ -17,7 +18,9 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
 
 /**
  * Interceptors: their definitions (`/api/v1/interceptors`), checked by InterceptorSpecChecker and
- * held in memory by InterceptorDefinitions, which is the InterceptorsInForce the call pipeline reads.
+ * held in memory by InterceptorDefinitions, which is the InterceptorsInForce the chain reads. The
+ * chain picks and runs those in force on a call; ExecuteTool reaches it through its
+ * CallInterceptors seam (see ExecutionModule).
  */
 @Module({
   imports: [AuditModule, SecretsModule, SourcesModule],
@@ -32,8 +35,9 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     DeleteInterceptorHandler,
     GetInterceptorHandler,
     ListInterceptorsHandler,
+    InterceptorChain,
   ],
-  exports: [InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker],
+  exports: [InterceptorChain, InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker],
 })
 export class InterceptorsModule {
   /** The tables this module maps (the database opens with every module's). */
