@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ProblemList } from '../../../shared/domain-error.js';
 import { INTERCEPTOR_KINDS, REDACTION_KINDS, type InterceptorSpec } from './interceptor.js';
-import { checkInterceptorSpec, flatInterceptor, INTERCEPTOR_LIMITS, KIND_FIELDS, mergeInterceptorChange } from './interceptor-spec.js';
+import { checkInterceptorSpec, flatInterceptor, INTERCEPTOR_LIMITS, KIND_FIELDS, mergeInterceptorChange, settingsInOrder } from './interceptor-spec.js';
 
 const check = (input: Record<string, unknown>, partial = false) => {
   const problems = new ProblemList();
@@ -221,6 +221,15 @@ describe('mergeInterceptorChange', () => {
     expect(check(mergeInterceptorChange(deny, { kind: 'cap', maxBytes: 100 }))).toMatchObject({ spec: { kind: 'cap', phase: 'post', order: 3, settings: { maxBytes: 100 } }, problems: [] });
     expect(check(mergeInterceptorChange(webhook, { kind: 'redact' }))).toMatchObject({ spec: { kind: 'redact', phase: 'post', timeoutMs: 1000, settings: {} }, problems: [] });
     expect(check(mergeInterceptorChange(deny, { kind: 'webhook', url: 'https://h.example.com', signingSecret: 'K' }))).toMatchObject({ spec: { phase: 'pre', timeoutMs: 5000 }, problems: [] });
+  });
+});
+
+describe('settingsInOrder', () => {
+  it('puts settings read back without key order in the order the kind declares them, a rule’s and a pattern’s fields too', () => {
+    const rules = settingsInOrder('deny', { rules: [{ message: 'No.', pathUnder: '/etc', argument: 'path', tools: ['fs__*'] }] });
+    expect(JSON.stringify(rules)).toBe('{"rules":[{"tools":["fs__*"],"argument":"path","pathUnder":"/etc","message":"No."}]}');
+    expect(JSON.stringify(settingsInOrder('redact', { patterns: [{ pattern: 'x', name: 'x' }], detect: ['email'] }))).toBe('{"detect":["email"],"patterns":[{"name":"x","pattern":"x"}]}');
+    expect(JSON.stringify(settingsInOrder('cap', { action: 'refuse', maxBytes: 1 }))).toBe('{"maxBytes":1,"action":"refuse"}');
   });
 });
 

@@ -612,3 +612,17 @@ export function mergeInterceptorChange(current: InterceptorSpec, change: Interce
   }
   return merged;
 }
+
+/** Settings read back from a store that keeps no key order (jsonb), in the order the kind declares its fields, a rule's and a pattern's too. */
+export function settingsInOrder(kind: InterceptorKind, stored: Record<string, unknown>): InterceptorSettings['settings'] {
+  const inOrder = (value: unknown, fields: readonly string[]) => (isRecord(value) ? Object.fromEntries(fields.filter((field) => Object.hasOwn(value, field)).map((field) => [field, value[field]])) : value);
+  const out: Record<string, unknown> = {};
+  for (const field of KIND_FIELDS[kind]) {
+    const value = stored[field];
+    if (value === undefined) continue;
+    if (field === 'rules' && Array.isArray(value)) out.rules = value.map((rule) => inOrder(rule, RULE_FIELDS));
+    else if (field === 'patterns' && Array.isArray(value)) out.patterns = value.map((pattern) => inOrder(pattern, ['name', 'pattern']));
+    else out[field] = value;
+  }
+  return out as InterceptorSettings['settings'];
+}

@@ -3,7 +3,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { interceptorExists } from '../application/interceptor-errors.js';
 import { InterceptorRepository, type Interceptor } from '../domain/interceptor.js';
-import { KIND_FIELDS } from '../domain/interceptor-spec.js';
+import { settingsInOrder } from '../domain/interceptor-spec.js';
 import { InterceptorOrmEntity } from './interceptor.orm-entity.js';
 
 /** Interceptors in `interceptors`, read and written in the current unit of work. */
@@ -71,9 +71,6 @@ function toRow(interceptor: Interceptor): InterceptorOrmEntity {
 }
 
 function toInterceptor(row: InterceptorOrmEntity): Interceptor {
-  // jsonb keeps no key order: the settings come back in the order the kind declares them.
-  const stored = row.settings;
-  const settings = Object.fromEntries(KIND_FIELDS[row.kind].filter((field) => stored[field] !== undefined).map((field) => [field, stored[field]]));
   return {
     id: row.id,
     name: row.name,
@@ -85,7 +82,7 @@ function toInterceptor(row: InterceptorOrmEntity): Interceptor {
     onError: row.onError,
     timeoutMs: row.timeoutMs,
     enabled: row.enabled,
-    settings,
+    settings: settingsInOrder(row.kind, row.settings),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
