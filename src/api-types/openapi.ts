@@ -571,6 +571,26 @@ export interface paths {
         patch: operations["Interceptors_update"];
         trace?: never;
     };
+    "/api/v1/interceptors/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try an interceptor on a sample call without saving it
+         * @description The interceptor is checked as `POST /api/v1/interceptors` checks it, then run once on the sample call (with its timeout and onError; for pre, the sample's arguments checked against the tool's inputSchema first). The tool is looked up in the inventory; an unknown one is a stand-in. No upstream is called and nothing is stored. The answer says whether the interceptor would apply, its decision, what it changed (paths and counts) and the arguments or result after it.
+         */
+        post: operations["InterceptorPreview_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{qualifiedName}/invoke": {
         parameters: {
             query?: never;
@@ -2411,6 +2431,114 @@ export interface components {
              */
             signingSecret?: string;
         };
+        SampleResultDto: {
+            /**
+             * @description MCP content blocks, each with its `type`.
+             * @example [
+             *       {
+             *         "type": "text",
+             *         "text": "Write to ada@example.com"
+             *       }
+             *     ]
+             */
+            content: {
+                [key: string]: unknown;
+            }[];
+            structuredContent?: {
+                [key: string]: unknown;
+            };
+            /** @description The tool answered an error. Default false. */
+            isError?: boolean;
+        };
+        SampleCallDto: {
+            /**
+             * @description The tool's qualified name. A tool the inventory does not know is tried as a stand-in: no schema, its source read from the name.
+             * @example crm__get_contact
+             */
+            tool: string;
+            /** @description The arguments (default {}); for a pre interceptor they must match the tool's inputSchema, as a call's must before any pre interceptor runs. */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /** @description Required for a post interceptor: what the tool answered. */
+            result?: components["schemas"]["SampleResultDto"];
+            /** @description The tool group the call comes through; absent: none. */
+            group?: string;
+        };
+        PreviewInterceptorDto: {
+            /** @description An interceptor as `POST /api/v1/interceptors` takes it; it is not saved. */
+            interceptor: components["schemas"]["CreateInterceptorDto"];
+            call: components["schemas"]["SampleCallDto"];
+        };
+        PreviewedToolRefDto: {
+            qualifiedName: string;
+            /** @description The tool's source (read from the name for a tool the inventory does not know). */
+            source: string;
+            /** @description Whether the inventory knows the tool; a stand-in has no schema. */
+            known: boolean;
+        };
+        InterceptorChangesDto: {
+            /**
+             * @description JSON paths of the arguments or the result that were set, replaced or removed.
+             * @example [
+             *       "content[0].text"
+             *     ]
+             */
+            paths?: string[];
+            /**
+             * @description Counts by what was found (redact: masks by kind).
+             * @example {
+             *       "email": 1,
+             *       "card": 1
+             *     }
+             */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description cap: the result was truncated. */
+            truncated?: boolean;
+        };
+        PreviewedResultDto: {
+            content: {
+                [key: string]: unknown;
+            }[];
+            structuredContent?: {
+                [key: string]: unknown;
+            };
+        };
+        InterceptorPreviewDto: {
+            /** @description Whether it would run on a call like this: enabled, and its scope matching. What it would do is shown either way. */
+            applies: boolean;
+            /** @description Why it would not apply. */
+            why?: string;
+            tool: components["schemas"]["PreviewedToolRefDto"];
+            /**
+             * @description `error`: it failed or timed out; its onError decides whether the call is refused.
+             * @enum {string}
+             */
+            decision: "allow" | "modify" | "deny" | "error";
+            /** @description Whether the call would be refused: a denial, or a failure under onError deny. */
+            refused: boolean;
+            /** @description deny: what the caller would be told; error: why it failed. */
+            message?: string;
+            warning?: string;
+            /**
+             * @description The code of the refusal.
+             * @example INTERCEPTOR_DENIED
+             */
+            code?: string;
+            details?: components["schemas"]["ErrorDetailDto"][];
+            /** @description What it changed (empty unless it modified the call). */
+            changes: components["schemas"]["InterceptorChangesDto"];
+            /** @description pre: the arguments as the upstream would get them. */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /** @description post: the result as the caller would get it. */
+            result?: components["schemas"]["PreviewedResultDto"];
+            /** @description How long the run took, in milliseconds. */
+            durationMs: number;
+        };
         InvokeToolDto: {
             /** @description The tool arguments, checked against its inputSchema. Absent or null: {}. */
             arguments?: {
@@ -4115,6 +4243,38 @@ export interface operations {
             };
             /** @description STALE_VERSION: the version given is not the current one. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InterceptorPreview_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewInterceptorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorPreviewDto"];
+                };
+            };
+            /** @description Every problem of the interceptor (under `interceptor.`) and of the sample call (under `call.`), listed. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,13 @@ export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type Group = Schemas['GroupDto'];
 export type Interceptor = Schemas['InterceptorDto'];
+export type InterceptorPage = Schemas['InterceptorPageDto'];
+/** The body of POST /api/v1/interceptors: an interceptor in its flat form. */
+export type InterceptorInput = BodyOf<'/api/v1/interceptors', 'post'>;
+/** The answer of POST /api/v1/interceptors/preview: what an interceptor not saved would do to a sample call. */
+export type InterceptorPreview = Schemas['InterceptorPreviewDto'];
+/** The body of POST /api/v1/interceptors/preview: the interceptor and the sample call. */
+export type InterceptorPreviewInput = BodyOf<'/api/v1/interceptors/preview', 'post'>;
 export type GroupPage = Schemas['GroupPageDto'];
 /** The answer of POST /api/v1/groups/preview: the tools a group not saved would serve. */
 export type GroupPreview = Schemas['GroupPreviewDto'];

@@ -1,30 +1,38 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { CreateInterceptorHandler } from './application/create-interceptor/create-interceptor.handler.js';
 import { DeleteInterceptorHandler } from './application/delete-interceptor/delete-interceptor.handler.js';
 import { GetInterceptorHandler } from './application/get-interceptor/get-interceptor.handler.js';
-import { InterceptorChain } from './application/interceptor-chain.js';
+import { INTERCEPTOR_ENGINES, InterceptorChain } from './application/interceptor-chain.js';
 import { InterceptorDefinitions } from './application/interceptor-definitions.js';
 import { InterceptorSpecChecker } from './application/interceptor-spec-checker.js';
 import { ListInterceptorsHandler } from './application/list-interceptors/list-interceptors.handler.js';
+import { PreviewInterceptorHandler } from './application/preview-interceptor/preview-interceptor.handler.js';
 import { UpdateInterceptorHandler } from './application/update-interceptor/update-interceptor.handler.js';
+import { builtinEngines } from './domain/engines/builtin-engines.js';
 import { InterceptorRepository, InterceptorsInForce } from './domain/interceptor.js';
+import { SchemaChecks } from './domain/schema-checks.port.js';
+import { AjvSchemaChecks } from './infrastructure/ajv-schema-checks.js';
 import { InterceptorOrmEntity } from './infrastructure/interceptor.orm-entity.js';
 import { TypeormInterceptorRepository } from './infrastructure/typeorm-interceptor.repository.js';
+import { InterceptorPreviewController } from './interface/interceptor-preview.controller.js';
 import { InterceptorsController } from './interface/interceptors.controller.js';
 
 /**
  * Interceptors: their definitions (`/api/v1/interceptors`), checked by InterceptorSpecChecker and
  * held in memory by InterceptorDefinitions, which is the InterceptorsInForce the chain reads. The
  * chain picks and runs those in force on a call; ExecuteTool reaches it through its
- * CallInterceptors seam (see ExecutionModule).
+ * CallInterceptors seam (see ExecutionModule). The engines that run each kind are provided under
+ * INTERCEPTOR_ENGINES, for the chain and for previews (`POST /api/v1/interceptors/preview`).
  */
 @Module({
-  imports: [AuditModule, SecretsModule, SourcesModule],
-  controllers: [InterceptorsController],
+  imports: [AuditModule, InventoryModule, SecretsModule, SourcesModule],
+  controllers: [InterceptorsController, InterceptorPreviewController],
   providers: [
     { provide: InterceptorRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormInterceptorRepository(uow), inject: [TypeormUnitOfWork] },
     InterceptorDefinitions,
@@ -35,9 +43,12 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     DeleteInterceptorHandler,
     GetInterceptorHandler,
     ListInterceptorsHandler,
+    { provide: SchemaChecks, useFactory: (config: AppConfig) => new AjvSchemaChecks(config.schemaLimits), inject: [APP_CONFIG] },
+    { provide: INTERCEPTOR_ENGINES, useFactory: (schemaChecks: SchemaChecks) => Object.values(builtinEngines({ schemaChecks })), inject: [SchemaChecks] },
     InterceptorChain,
+    PreviewInterceptorHandler,
   ],
-  exports: [InterceptorChain, InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker],
+  exports: [INTERCEPTOR_ENGINES, InterceptorChain, InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker],
 })
 export class InterceptorsModule {
   /** The tables this module maps (the database opens with every module's). */

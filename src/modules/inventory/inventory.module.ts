@@ -35,7 +35,7 @@ import { DecideReviewHandler } from './application/decide-review/decide-review.h
     GetReviewHandler,
     DecideReviewHandler,
   ],
-  exports: [InventorySync],
+  exports: [InventorySync, ToolViews],
 })
 export class InventoryModule {
   /** The tables this module maps (the database opens with every module's). */

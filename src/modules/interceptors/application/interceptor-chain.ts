@@ -3,10 +3,10 @@ import type { CallerSignal } from '../../../shared/caller-signal.js';
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { NO_TELEMETRY, Telemetry } from '../../../shared/telemetry.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
-import { matches } from '../../access/domain/tool-scope.js';
 import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
 import type { InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
 import { InterceptorsInForce, type InterceptorPhase, type InterceptorSpec } from '../domain/interceptor.js';
+import { outOfScope } from '../domain/interceptor-scope.js';
 import { bounded, checkedVerdict, DENIED_CODE } from '../domain/verdict-check.js';
 
 /** The engines that run interceptors, one per kind (`InterceptorEngine[]`). */
@@ -212,11 +212,7 @@ class PhaseSelection {
 
 /** Whether every field of the interceptor's scope matches the call (`group` '' : not through a group). */
 function applies(spec: InterceptorSpec, source: string, group: string, tool: string): boolean {
-  const { scope } = spec;
-  if (scope.source !== undefined && scope.source !== source) return false;
-  if (scope.group !== undefined && scope.group !== group) return false;
-  if (scope.tools !== undefined && !scope.tools.some((pattern) => matches(pattern, tool))) return false;
-  return true;
+  return outOfScope(spec.scope, { source, group: group === '' ? null : group, tool }) === undefined;
 }
 
 /**
