@@ -84,6 +84,15 @@ export async function startDemo({ log = false } = {}) {
     ['memory__read_graph', {}],
   ];
   for (let round = 0; round < 3; round++) for (const [tool, args] of calls) await api('POST', `/api/v1/tools/${tool}/invoke`, { arguments: args });
+  // Interceptors, after the calls above (which ran without them).
+  for (const interceptor of [
+    { name: 'acme-only', description: 'Every GitHub call is about the acme organisation', kind: 'lock', order: -10, scope: { tools: ['github__*'] }, arguments: { owner: 'acme' } },
+    { name: 'no-etc', kind: 'deny', scope: { tools: ['files__*'] }, rules: [{ argument: 'path', pathUnder: '/etc', message: 'Files under /etc are off limits.' }] },
+    { name: 'mask-pii', description: 'No personal data in what the everything server answers', kind: 'redact', scope: { source: 'everything' }, detect: ['email', 'phone', 'card', 'iban'] },
+    { name: 'trim', kind: 'cap', order: 10, maxBytes: 65536, maxBlocks: 20 },
+  ]) {
+    await api('POST', '/api/v1/interceptors', interceptor);
+  }
   const keys = {};
   for (const [name, role, extra] of [
     ['billing-agent', 'agent', { allowedTools: ['everything__echo', 'everything__get-sum'] }],

@@ -58,6 +58,20 @@ const PAGES = [
   ['keys', '/keys', (page) => page.getByRole('table').waitFor()],
   ['groups', '/groups', (page) => page.getByRole('region', { name: 'Tools the group would serve' }).or(page.getByText('The group would serve no tool now.')).waitFor()],
   ['group', '/groups/support', (page) => page.getByRole('region', { name: 'Tools the group would serve' }).waitFor()],
+  ['interceptors', '/interceptors', (page) => page.getByRole('region', { name: 'Interceptors table' }).waitFor()],
+  [
+    'interceptor',
+    '/interceptors/mask-pii',
+    async (page) => {
+      const sample = page.getByRole('region', { name: 'Try on a sample call' });
+      await sample.getByLabel('Tool', { exact: true }).fill('everything__echo');
+      await sample.getByLabel('Sample arguments (JSON)').fill('{"message": "Who paid?"}');
+      await sample.getByLabel('Sample result text').fill('Ada Lovelace <ada@example.com> paid with 4111 1111 1111 1111.');
+      await sample.getByRole('button', { name: 'Run the preview' }).click();
+      await sample.getByRole('region', { name: 'What the interceptor did' }).waitFor();
+      await sample.scrollIntoViewIfNeeded();
+    },
+  ],
   [
     'reviews',
     '/reviews',

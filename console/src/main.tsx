@@ -8,6 +8,7 @@ import { CatalogPage } from './pages/catalog.js';
 import { ExecutionPage } from './pages/execution-page.js';
 import { ExecutionsPage } from './pages/executions.js';
 import { GroupPage, GroupsPage } from './pages/groups.js';
+import { InterceptorPage, InterceptorsPage } from './pages/interceptors.js';
 import { KeysPage } from './pages/keys.js';
 import { ReviewsPage } from './pages/reviews.js';
 import { SignIn } from './pages/sign-in.js';
@@ -33,6 +34,7 @@ const NAV: NavItem[] = [
   { to: '/catalog', label: 'Catalog', permission: 'catalog:read' },
   { to: '/executions', label: 'Executions', permission: 'executions:read' },
   { to: '/groups', label: 'Groups', permission: 'groups:manage' },
+  { to: '/interceptors', label: 'Interceptors', permission: 'interceptors:manage' },
   { to: '/reviews', label: 'Reviews', permission: 'reviews:read' },
   { to: '/stats', label: 'Charts', permission: 'stats:read' },
   { to: '/audit', label: 'Audit', permission: 'audit:read' },
@@ -52,6 +54,8 @@ function Page(props: { path: string }) {
   if (path === '/executions') return <ExecutionsPage />;
   if ((params = match('/groups/:name', path))) return <GroupPage key={params.name} name={params.name!} />;
   if (path === '/groups') return <GroupsPage />;
+  if ((params = match('/interceptors/:name', path))) return <InterceptorPage key={params.name} name={params.name!} />;
+  if (path === '/interceptors') return <InterceptorsPage />;
   if (path === '/reviews') return <ReviewsPage />;
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;

@@ -38,6 +38,7 @@ describe('the console at 390 px', () => {
     ['/stats', 'Charts'],
     ['/audit', 'everything'],
     ['/keys', 'API keys'],
+    ['/interceptors', 'New interceptor'],
   ];
 
   it('counts in English: one source is "1 source"', async () => {

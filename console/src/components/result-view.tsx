@@ -4,7 +4,8 @@ import { Badge, JsonView, Link, ms } from './common.js';
 /** What the result view shows of a call; its error may be one the console words itself (a call refused before its record). */
 export type ShownCall = Pick<Execution, 'id' | 'status' | 'durationMs' | 'result'> & { error: Pick<NonNullable<Execution['error']>, 'code' | 'message' | 'details'> | null };
 
-function Block(props: { block: ContentBlock }) {
+/** One MCP content block as itself: text, an image, audio, a resource, a link, else its JSON. */
+export function ContentBlockView(props: { block: ContentBlock }) {
   const { block } = props;
   switch (block.type) {
     case 'text':
@@ -63,7 +64,7 @@ export function ResultView(props: { execution: ShownCall }) {
           ) : null}
         </div>
       )}
-      {execution.result?.content?.map((block, index) => <Block key={index} block={block} />)}
+      {execution.result?.content?.map((block, index) => <ContentBlockView key={index} block={block} />)}
       {execution.result?.structuredContent !== undefined && execution.result.structuredContent !== null && (
         <>
           <h4>Structured content</h4>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, describeError, send } from '../api.js';
 import { ConfirmDialog, CopyButton, Empty, ErrorState, Link, Loading } from '../components/common.js';
+import { Problems, under } from '../components/problems.js';
 import { useDebounced, useResource } from '../hooks.js';
 import { navigate } from '../router.js';
 import type { Group, GroupInput, GroupPage, GroupPreview, Problem } from '../types.js';
@@ -105,22 +106,6 @@ function specOf(draft: Draft): { spec: GroupInput; problems: Problem[] } {
     overrides,
   } as GroupInput;
   return { spec, problems };
-}
-
-/** The problems at `path` or below it. */
-const under = (problems: Problem[], path: string) => problems.filter((problem) => problem.path === path || problem.path.startsWith(`${path}.`) || problem.path.startsWith(`${path}[`));
-
-function Problems(props: { id: string; problems: Problem[] }) {
-  if (!props.problems.length) return null;
-  return (
-    <ul class="problems" id={props.id}>
-      {props.problems.map((problem, index) => (
-        <li key={index}>
-          {props.problems.length > 1 || problem.path.includes('[') ? <code>{problem.path}</code> : null} {problem.message}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 function HintSelects(props: { idPrefix: string; legend: string; value: Record<Hint, HintChoice>; onChange: (value: Record<Hint, HintChoice>) => void }) {
