@@ -237,6 +237,29 @@ describe('InterceptorChain', () => {
       expect(engine.seen[0]!.signal.aborted).toBe(true);
     });
 
+    it('gives a later run the signal of one that answered at once, unless something still listens to it or it was aborted', async () => {
+      const specs = [anInterceptor('plain'), anInterceptor('listens'), anInterceptor('slow', { timeoutMs: 5, onError: 'allow' })];
+      const { chain, engine } = chainOf(new FixedInterceptors(specs));
+      engine
+        .answer('listens', (_s, _p, _c, signal) => {
+          signal.addEventListener('abort', () => undefined);
+          return { decision: 'allow' };
+        })
+        .answer('slow', () => new Promise<InterceptorVerdict>(() => undefined));
+      const signalOf = async (spec: (typeof specs)[number]) => {
+        await chain.run('pre', [spec], aCall());
+        return engine.seen.at(-1)!.signal;
+      };
+      const plain = await signalOf(specs[0]!);
+      expect(await signalOf(specs[0]!)).toBe(plain);
+      const listened = await signalOf(specs[1]!);
+      expect(listened).toBe(plain);
+      expect(await signalOf(specs[0]!)).not.toBe(listened);
+      const aborted = await signalOf(specs[2]!);
+      expect(aborted.aborted).toBe(true);
+      expect(await signalOf(specs[0]!)).not.toBe(aborted);
+    });
+
     it('takes nothing from a verdict that comes after the timeout', async () => {
       const specs = [anInterceptor('late', { timeoutMs: 10, onError: 'allow' })];
       const { chain, engine } = chainOf(new FixedInterceptors(specs));
