@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
@@ -6,12 +7,14 @@ import { SourcesModule } from '../sources/sources.module.js';
 import { CreateInterceptorHandler } from './application/create-interceptor/create-interceptor.handler.js';
 import { DeleteInterceptorHandler } from './application/delete-interceptor/delete-interceptor.handler.js';
 import { GetInterceptorHandler } from './application/get-interceptor/get-interceptor.handler.js';
-import { InterceptorChain } from './application/interceptor-chain.js';
+import { INTERCEPTOR_ENGINES, InterceptorChain } from './application/interceptor-chain.js';
 import { InterceptorDefinitions } from './application/interceptor-definitions.js';
 import { InterceptorSpecChecker } from './application/interceptor-spec-checker.js';
 import { ListInterceptorsHandler } from './application/list-interceptors/list-interceptors.handler.js';
 import { UpdateInterceptorHandler } from './application/update-interceptor/update-interceptor.handler.js';
+import { builtinEngines } from './domain/engines/builtin-engines.js';
 import { InterceptorRepository, InterceptorsInForce } from './domain/interceptor.js';
+import { AjvSchemaChecks } from './infrastructure/ajv-schema-checks.js';
 import { InterceptorOrmEntity } from './infrastructure/interceptor.orm-entity.js';
 import { TypeormInterceptorRepository } from './infrastructure/typeorm-interceptor.repository.js';
 import { InterceptorsController } from './interface/interceptors.controller.js';
@@ -35,6 +38,8 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     DeleteInterceptorHandler,
     GetInterceptorHandler,
     ListInterceptorsHandler,
+    // The engines that run interceptors, one per kind.
+    { provide: INTERCEPTOR_ENGINES, useFactory: (config: AppConfig) => Object.values(builtinEngines({ schemaChecks: new AjvSchemaChecks(config.schemaLimits) })), inject: [APP_CONFIG] },
     InterceptorChain,
   ],
   exports: [InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker, InterceptorChain],

@@ -51,6 +51,7 @@ describe('InterceptResultStage (the post interceptors)', () => {
     harness.invoker.answers([{ type: 'text', text: `token ${SECRET.value}` }]);
     await harness.call({ qualifiedName: ECHO });
     expect(engine.seen[0]!.call.result!.content).toEqual([{ type: 'text', text: 'token [secret:API_TOKEN]' }]);
+    expect(engine.seen[0]!.call.isError).toBe(false);
   });
 
   it("runs on a tool's own error result, and not when no result came (upstream failure) or the upstream asks for input", async () => {
@@ -62,6 +63,7 @@ describe('InterceptResultStage (the post interceptors)', () => {
     harness.invoker.next(() => ({ kind: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } }));
     expect((await harness.call({ qualifiedName: ECHO })).record.interceptors).toBeUndefined();
     expect(engine.seen).toHaveLength(1);
+    expect(engine.seen[0]!.call.isError).toBe(true);
   });
 
   it('keeps the result as answered when a post interceptor fails with onError allow, and refuses with onError deny', async () => {

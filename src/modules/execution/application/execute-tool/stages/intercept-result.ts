@@ -26,7 +26,7 @@ export class InterceptResultStage implements CallStage {
   private async intercept(call: Call, applying: readonly InterceptorSpec[]): Promise<StageVerdict> {
     const answered = call.outcome!;
     const result = call.scrubber.empty ? answered.result! : call.scrubber.json(answered.result!);
-    const outcome = await this.chain.run('post', applying, { ...interceptedCallOf(call), result }, { signal: call.command.signal });
+    const outcome = await this.chain.run('post', applying, { ...interceptedCallOf(call), result, isError: answered.isError }, { signal: call.command.signal });
     call.interceptors = [...call.interceptors, ...outcome.runs];
     if (outcome.denial) return refusalOf(outcome.denial);
     if (outcome.result !== answered.result) call.outcome = { ...answered, result: outcome.result! };
