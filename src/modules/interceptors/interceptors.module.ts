@@ -15,6 +15,7 @@ import { UpdateInterceptorHandler } from './application/update-interceptor/updat
 import { builtinEngines } from './domain/engines/builtin-engines.js';
 import { InterceptorRepository, InterceptorsInForce } from './domain/interceptor.js';
 import { AjvSchemaChecks } from './infrastructure/ajv-schema-checks.js';
+import { WebhookEngine } from './infrastructure/webhook-engine.js';
 import { InterceptorOrmEntity } from './infrastructure/interceptor.orm-entity.js';
 import { TypeormInterceptorRepository } from './infrastructure/typeorm-interceptor.repository.js';
 import { InterceptorsController } from './interface/interceptors.controller.js';
@@ -38,8 +39,13 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     DeleteInterceptorHandler,
     GetInterceptorHandler,
     ListInterceptorsHandler,
-    // The engines that run interceptors, one per kind.
-    { provide: INTERCEPTOR_ENGINES, useFactory: (config: AppConfig) => Object.values(builtinEngines({ schemaChecks: new AjvSchemaChecks(config.schemaLimits) })), inject: [APP_CONFIG] },
+    // The engines that run interceptors, one per kind: the built-in ones and the webhook's.
+    WebhookEngine,
+    {
+      provide: INTERCEPTOR_ENGINES,
+      useFactory: (config: AppConfig, webhook: WebhookEngine) => [...Object.values(builtinEngines({ schemaChecks: new AjvSchemaChecks(config.schemaLimits) })), webhook],
+      inject: [APP_CONFIG, WebhookEngine],
+    },
     InterceptorChain,
   ],
   exports: [InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker, InterceptorChain],
