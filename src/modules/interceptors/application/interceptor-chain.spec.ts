@@ -125,9 +125,10 @@ describe('InterceptorChain', () => {
     it('post: replaces the result for the next and for the call, keeping what the engine left out of it', async () => {
       const specs = [anInterceptor('mask', { phase: 'post', order: 1 }), anInterceptor('count', { phase: 'post', order: 2 })];
       const { chain, engine } = chainOf(new FixedInterceptors(specs));
-      engine.answer('mask', { decision: 'modify', result: { content: [{ type: 'text', text: 'mail me at [email]' }] } as ExecutionResult, changes: { counts: { email: 1 } } });
-      const outcome = await chain.run('post', specs, aCall({ result: RESULT }));
+      engine.answer('mask', { decision: 'modify', result: { content: [{ type: 'text', text: 'mail me at [email]' }] } as ExecutionResult, isError: true, changes: { counts: { email: 1 } } });
+      const outcome = await chain.run('post', specs, aCall({ result: RESULT, isError: false }));
       expect(engine.seen[1]!.call.result!.content).toEqual([{ type: 'text', text: 'mail me at [email]' }]);
+      expect([engine.seen[1]!.call.isError, outcome.isError]).toEqual([true, true]);
       expect(outcome.result).toEqual({ content: [{ type: 'text', text: 'mail me at [email]' }], truncated: false, originalBytes: 40 });
       expect(outcome.runs.map((run) => [run.decision, run.changes])).toEqual([
         ['modify', { counts: { email: 1 } }],

@@ -47,6 +47,8 @@ export interface ChainDenial {
 export interface ChainOutcome {
   arguments: Record<string, unknown>;
   result: ExecutionResult | undefined;
+  /** post: whether the result is a tool error, as the last interceptor that said so left it. */
+  isError: boolean | undefined;
   runs: InterceptorRun[];
   denial?: ChainDenial;
 }
@@ -132,7 +134,7 @@ export class InterceptorChain {
         if (answer.decision === 'modify') {
           run.changes = answer.changes;
           if (phase === 'pre' && answer.arguments) seen = { ...seen, arguments: answer.arguments };
-          if (phase === 'post' && answer.result) seen = { ...seen, result: answer.result };
+          if (phase === 'post' && answer.result) seen = { ...seen, result: answer.result, ...(answer.isError !== undefined ? { isError: answer.isError } : {}) };
         }
         if (answer.warning !== undefined) run.warning = answer.warning;
         operation.end(answer.decision);
@@ -141,9 +143,9 @@ export class InterceptorChain {
       run.durationMs = Math.round(seconds * 100_000) / 100;
       runs.push(run);
       this.metrics?.interceptorRan({ interceptor: spec.name, phase, decision: run.decision, seconds });
-      if (denial) return { arguments: seen.arguments, result: seen.result, runs, denial };
+      if (denial) return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, denial };
     }
-    return { arguments: seen.arguments, result: seen.result, runs };
+    return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs };
   }
 
   /** One interceptor on the call as the ones before it left it: its checked verdict (a modify's arguments checked too, its result completed), or why it failed. */
