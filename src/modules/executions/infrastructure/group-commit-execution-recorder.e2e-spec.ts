@@ -36,7 +36,7 @@ function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
   };
 }
 
-/** An interceptor's run as the chain records it (its texts may be anything an engine passed on). */
+/** An interceptor's run as the chain records it: its texts may be anything an engine passed on; keys are storable (record-outcome's storableCopy sees to it, as for arguments). */
 const INTERCEPTOR_RUN = fc.record(
   {
     name: fc.string({ minLength: 1 }),
@@ -45,7 +45,7 @@ const INTERCEPTOR_RUN = fc.record(
     decision: fc.constantFrom('allow' as const, 'modify' as const, 'deny' as const, 'error' as const),
     message: fc.string({ unit: 'binary' }),
     failure: fc.string({ unit: 'binary' }),
-    changes: fc.record({ paths: fc.array(fc.string({ unit: 'binary' })), counts: fc.dictionary(fc.string({ unit: 'binary' }), fc.integer()) }, { requiredKeys: [] }),
+    changes: fc.record({ paths: fc.array(fc.string({ unit: 'binary' })), counts: fc.dictionary(fc.string(), fc.integer()) }, { requiredKeys: [] }),
     durationMs: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }).map((ms) => Math.round(ms * 100) / 100),
   },
   { requiredKeys: ['name', 'kind', 'phase', 'decision', 'durationMs'] },
