@@ -11,7 +11,11 @@
 // Settings (environment): STAGES_CALLS calls per round (default 20000), STAGES_ROUNDS (default 5),
 // STAGES_WARMUP calls before the first round (default 20000), STAGES_READ_ONLY=1 for a read-only tool
 // (no started record, as the HTTP echo's `echo`; default: server-everything's `echo`, which is not),
-// STAGES_GROUP=1 to call it through a tool group that serves it as `say` with its `message` locked.
+// STAGES_GROUP=1 to call it through a tool group that serves it as `say` with its `message` locked,
+// STAGES_INTERCEPTORS for the interceptors' stages (intercept-arguments, intercept-result) as
+// ExecutionModule plugs them: `none` in force (the default), `elsewhere` (20 in force, pre and post,
+// none of which applies to the call: scoped to other sources, tools or a group), `one` (one cheap
+// pre interceptor that applies: an engine that allows at once).
 // Logging is at `warn`, as the benchmarks run Toolplane: the call's `info` line is not built.
 import { performance } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
@@ -28,20 +32,50 @@ const { storedRecordTexts } = await dist('modules/executions/infrastructure/exec
 const { SecretScrubber } = await dist('shared/secret-scrubber.js');
 const { logLevel } = await dist('shared/logging/log-level.js');
 const { Logger } = await import('@nestjs/common');
+const { InterceptorChain } = await dist('modules/interceptors/application/interceptor-chain.js');
+const { FixedInterceptors } = await dist('modules/interceptors/testing/fixed-interceptors.js');
+const { anInterceptor } = await dist('modules/interceptors/testing/interceptor-specs.js');
 
 const CALLS = Number(process.env.STAGES_CALLS || 20_000);
 const ROUNDS = Number(process.env.STAGES_ROUNDS || 5);
 const WARMUP = Number(process.env.STAGES_WARMUP || 20_000);
 const READ_ONLY = process.env.STAGES_READ_ONLY === '1';
 const GROUP = process.env.STAGES_GROUP === '1';
+const INTERCEPTORS = process.env.STAGES_INTERCEPTORS || 'none';
+if (!['none', 'elsewhere', 'one'].includes(INTERCEPTORS)) throw new Error(`STAGES_INTERCEPTORS is none, elsewhere or one, not ${INTERCEPTORS}`);
 
-const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'recordOutcome', 'report'];
-const NAMES = { groupArguments: 'group-arguments', prepareArguments: 'prepare-arguments', locateUpstream: 'locate-upstream', recordStart: 'record-start', recordOutcome: 'record-outcome' };
+const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'interceptArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'interceptResult', 'recordOutcome', 'report'];
+const NAMES = {
+  groupArguments: 'group-arguments',
+  prepareArguments: 'prepare-arguments',
+  interceptArguments: 'intercept-arguments (pre)',
+  locateUpstream: 'locate-upstream',
+  recordStart: 'record-start',
+  interceptResult: 'intercept-result (post)',
+  recordOutcome: 'record-outcome',
+};
 
 // As the floor's Toolplane runs (LOG_LEVEL=warn): the call's own line is not built.
 logLevel.install((level) => level === 'warn' || level === 'error' || level === 'fatal');
 Logger.overrideLogger(['warn', 'error', 'fatal']);
-const harness = new ExecuteToolHarness();
+// The interceptors in force, and an engine that allows at once (a built-in check costs about as little).
+const ALLOW = Object.freeze({ decision: 'allow' });
+const inForce = new FixedInterceptors(
+  INTERCEPTORS === 'one'
+    ? [anInterceptor('cheap', { kind: 'deny', settings: { rules: [] }, scope: { source: 'everything' } })]
+    : INTERCEPTORS === 'elsewhere'
+      ? Array.from({ length: 20 }, (_, i) =>
+          anInterceptor(`elsewhere-${i}`, {
+            kind: 'deny',
+            settings: { rules: [] },
+            phase: i % 2 === 0 ? 'pre' : 'post',
+            scope: i % 3 === 0 ? { source: `other-${i}` } : i % 3 === 1 ? { tools: [`everything__other_${i}*`] } : { group: `team-${i}` },
+          }),
+        )
+      : [],
+);
+const chain = new InterceptorChain(inForce, [{ kind: 'deny', run: () => ALLOW }]);
+const harness = new ExecuteToolHarness({ interceptorChain: chain });
 const route = aRoute('everything__echo', { tool: { annotations: READ_ONLY ? { readOnlyHint: true } : { title: 'Echo Tool' } }, source: { maxConcurrency: 256 } });
 harness.withTool(route);
 const validator = new AjvArgumentValidator(harness.config.schemaLimits);
@@ -66,7 +100,7 @@ if (first.record.status !== 'succeeded') throw new Error(`the call did not succe
 let times = {};
 let index = 0;
 for (const name of STAGES) {
-  const stage = harness.stages[name];
+  const stage = harness.stages[name] ?? harness.interceptorStages[name];
   const run = stage.run.bind(stage);
   stage.run = (...args) => {
     const started = performance.now();
@@ -142,7 +176,8 @@ const range = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length > 1 ? `${µs(sorted[0])}–${µs(sorted.at(-1))}` : µs(sorted[0]);
 };
-console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}${GROUP ? ', through a group' : ''}, Node.js ${process.version})\n`);
+const interceptorsNote = { none: 'no interceptor in force', elsewhere: '20 interceptors in force, none applying', one: 'one cheap pre interceptor applying' }[INTERCEPTORS];
+console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}${GROUP ? ', through a group' : ''}, ${interceptorsNote}, Node.js ${process.version})\n`);
 console.log('| stage | mean µs per call (rounds) | median µs per call (rounds) |');
 console.log('|---|---|---|');
 for (const [name, { means, medians }] of rows) console.log(`| ${NAMES[name] ?? name} | ${range(means)} | ${range(medians)} |`);

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { makeApi, startHarness, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING } from '../helpers/upstreams.js';
 
@@ -34,7 +36,7 @@ describe('interceptor preview over REST', () => {
       decision: 'modify',
       refused: false,
       changes: { paths: ['content[0].text', 'structuredContent'], counts: { email: 2, card: 2 } },
-      result: { content: [text('Ada Lovelace <[email]> paid with [card].')], structuredContent: { note: 'Ada Lovelace <[email]> paid with [card].' } },
+      result: { content: [text('Ada Lovelace <[email]> paid with [card].')], structuredContent: { note: 'Ada Lovelace <[email]> paid with [card].' }, isError: false },
       durationMs: expect.any(Number),
     });
   });
@@ -75,6 +77,33 @@ describe('interceptor preview over REST', () => {
     expect(right.body).toMatchObject({ decision: 'allow', refused: false });
   });
 
+  it('webhook: the sample POSTed, signed, to the service, whose answer is the decision (not a built-in kind, run the same way)', async () => {
+    const seen: { headers: IncomingMessage['headers']; body: Record<string, unknown> }[] = [];
+    const policy: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        seen.push({ headers: request.headers, body: JSON.parse(body) });
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ decision: 'deny', message: 'Policy says no.' }));
+      });
+    });
+    await new Promise<void>((done) => policy.listen(0, '127.0.0.1', done));
+    try {
+      expect((await h.api.put('/api/v1/secrets/POLICY_KEY', { value: 'policy-key-value' })).status).toBeLessThan(300);
+      const hook = { name: 'policy', kind: 'webhook', phase: 'pre', url: `http://127.0.0.1:${(policy.address() as AddressInfo).port}/decide`, signingSecret: 'POLICY_KEY' };
+      const answer = await preview(hook, { tool: 'everything__echo', arguments: { message: 'hi' } });
+      expect(answer.body).toMatchObject({ decision: 'deny', refused: true, code: 'INTERCEPTOR_DENIED', message: 'Interceptor "policy" refused the call: Policy says no.' });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.headers['toolplane-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(seen[0]!.body).toMatchObject({ phase: 'pre', interceptor: 'policy', tool: { qualifiedName: 'everything__echo', source: 'everything' }, arguments: { message: 'hi' }, principal: { id: 'admin' } });
+      const unsigned = await preview({ ...hook, signingSecret: 'NO_SUCH_KEY' }, { tool: 'everything__echo', arguments: { message: 'hi' } });
+      expect([unsigned.status, paths(unsigned)]).toEqual([400, ['interceptor.signingSecret']]);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await new Promise((done) => policy.close(done));
+    }
+  });
+
   it('lists every problem of the interceptor and of the sample call, under interceptor. and call.', async () => {
     const bad = await preview({ name: 'Bad Name', kind: 'deny', phase: 'post', rules: [{ argument: 'path', pattern: '(a)\\1', message: '' }], colour: 'red' }, { tool: 'not a tool!', arguments: 'x', group: 'Support' });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
@@ -89,7 +118,7 @@ describe('interceptor preview over REST', () => {
   it('tries a tool the inventory does not know as a stand-in, and says when the scope leaves the call out', async () => {
     const mask = { name: 'mask', kind: 'redact', scope: { source: 'crm' } };
     const unknown = await preview(mask, { tool: 'crm__get_contact', arguments: { id: 7 }, result: { content: [text('ada@example.com')] } });
-    expect(unknown.body).toMatchObject({ applies: true, tool: { qualifiedName: 'crm__get_contact', source: 'crm', known: false }, decision: 'modify', changes: { counts: { email: 1 } }, result: { content: [text('[email]')] } });
+    expect(unknown.body).toMatchObject({ applies: true, tool: { qualifiedName: 'crm__get_contact', source: 'crm', known: false }, decision: 'modify', changes: { counts: { email: 1 } }, result: { content: [text('[email]')], isError: false } });
 
     const elsewhere = await preview(mask, { tool: 'everything__echo', arguments: { message: 'x' }, result: { content: [text('ada@example.com')] } });
     expect(elsewhere.body).toMatchObject({ applies: false, why: 'its scope is source "crm"; everything__echo is a tool of "everything"', decision: 'modify' });

@@ -18,6 +18,7 @@ interface ExportedSpan {
   status?: { code?: number; message?: string };
 }
 
+const INTERNAL = 1;
 const SERVER = 2;
 const CLIENT = 3;
 
@@ -381,6 +382,29 @@ describe('traces (OpenTelemetry, MCP semantic conventions)', () => {
     expect(client.name).toBe('tools/call echo');
     // The span every other REST request gets is not made a second time for invoke.
     expect(spansOf(traceId).filter((span) => span.kind === SERVER)).toHaveLength(1);
+  });
+
+  it("makes each interceptor's run an INTERNAL span under the call's span, with its decision", async () => {
+    for (const interceptor of [
+      { name: 'sum-guard', kind: 'deny', scope: { tools: ['ev__get-sum'] }, rules: [{ argument: 'a', range: { max: 100 }, message: 'Too large.' }] },
+      { name: 'sum-redact', kind: 'redact', scope: { tools: ['ev__get-sum'] }, detect: ['email'] },
+    ]) {
+      expect((await h.api.post('/api/v1/interceptors', interceptor)).status).toBe(201);
+    }
+    const traceId = hex(16);
+    const invoked = await h.api.request('POST', '/api/v1/tools/ev__get-sum/invoke', { arguments: { a: 2, b: 3 } }, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } });
+    expect(invoked.status).toBe(200);
+    expect(invoked.body.interceptors.map((run: { name: string; decision: string }) => `${run.name}:${run.decision}`)).toEqual(['sum-guard:allow', 'sum-redact:allow']);
+    const http = await waitFor(() => spansOf(traceId).find((span) => span.kind === SERVER), 'the HTTP span');
+    const runs = await waitFor(() => {
+      const found = spansOf(traceId).filter((span) => span.name.startsWith('interceptor '));
+      return found.length === 2 ? found : undefined;
+    }, 'the interceptor spans');
+    expect(runs.map((span) => [span.name, span.kind, span.parentSpanId, span.attributes['toolplane.interceptor.phase'], span.attributes['toolplane.interceptor.decision']]).sort()).toEqual([
+      ['interceptor sum-guard', INTERNAL, http.spanId, 'pre', 'allow'],
+      ['interceptor sum-redact', INTERNAL, http.spanId, 'post', 'allow'],
+    ]);
+    expect(runs[0]!.attributes).toMatchObject({ 'toolplane.interceptor.kind': expect.stringMatching(/^(deny|redact)$/) });
   });
 
   it('puts other REST requests under an HTTP SERVER span too, named by the method alone when no route matched', async () => {

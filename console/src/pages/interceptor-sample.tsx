@@ -218,7 +218,7 @@ export function SamplePanel(props: { spec: Record<string, unknown>; phase: 'pre'
           )}
           {answer.result && (
             <div aria-label="Result after" role="group">
-              <h3>Result after</h3>
+              <h3>Result after {answer.result.isError && <Badge value="tool_error" label="tool error" />}</h3>
               {(answer.result.content as ContentBlock[]).map((block, index) => (
                 <ContentBlockView key={index} block={block} />
               ))}

@@ -18,6 +18,7 @@ import { builtinEngines } from './domain/engines/builtin-engines.js';
 import { InterceptorRepository, InterceptorsInForce } from './domain/interceptor.js';
 import { SchemaChecks } from './domain/schema-checks.port.js';
 import { AjvSchemaChecks } from './infrastructure/ajv-schema-checks.js';
+import { WebhookEngine } from './infrastructure/webhook-engine.js';
 import { InterceptorOrmEntity } from './infrastructure/interceptor.orm-entity.js';
 import { TypeormInterceptorRepository } from './infrastructure/typeorm-interceptor.repository.js';
 import { InterceptorPreviewController } from './interface/interceptor-preview.controller.js';
@@ -25,10 +26,10 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
 
 /**
  * Interceptors: their definitions (`/api/v1/interceptors`), checked by InterceptorSpecChecker and
- * held in memory by InterceptorDefinitions, which is the InterceptorsInForce the chain reads. The
- * chain picks and runs those in force on a call; ExecuteTool reaches it through its
- * CallInterceptors seam (see ExecutionModule). The engines that run each kind are provided under
- * INTERCEPTOR_ENGINES, for the chain and for previews (`POST /api/v1/interceptors/preview`).
+ * held in memory by InterceptorDefinitions, which is the InterceptorsInForce the call pipeline reads;
+ * the chain picks and runs those in force on a call, and ExecuteTool reaches it through its
+ * CallInterceptors seam (see ExecutionModule). Previews (`POST /api/v1/interceptors/preview`) run
+ * one interceptor not saved through the same engines.
  */
 @Module({
   imports: [AuditModule, InventoryModule, SecretsModule, SourcesModule],
@@ -43,12 +44,19 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     DeleteInterceptorHandler,
     GetInterceptorHandler,
     ListInterceptorsHandler,
+    // Schemas checked as upstreams' input schemas are: output-schema's, and a preview's sample arguments.
     { provide: SchemaChecks, useFactory: (config: AppConfig) => new AjvSchemaChecks(config.schemaLimits), inject: [APP_CONFIG] },
-    { provide: INTERCEPTOR_ENGINES, useFactory: (schemaChecks: SchemaChecks) => Object.values(builtinEngines({ schemaChecks })), inject: [SchemaChecks] },
+    // The engines that run interceptors, one per kind: the built-in ones and the webhook's.
+    WebhookEngine,
+    {
+      provide: INTERCEPTOR_ENGINES,
+      useFactory: (schemaChecks: SchemaChecks, webhook: WebhookEngine) => [...Object.values(builtinEngines({ schemaChecks })), webhook],
+      inject: [SchemaChecks, WebhookEngine],
+    },
     InterceptorChain,
     PreviewInterceptorHandler,
   ],
-  exports: [INTERCEPTOR_ENGINES, InterceptorChain, InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker],
+  exports: [InterceptorDefinitions, InterceptorsInForce, InterceptorRepository, InterceptorSpecChecker, InterceptorChain],
 })
 export class InterceptorsModule {
   /** The tables this module maps (the database opens with every module's). */

@@ -93,6 +93,8 @@ export class ExecuteToolHarness {
     recordOutcome: RecordOutcomeStage;
     report: ReportStage;
   };
+  /** The interceptors' stages, when built over `interceptorChain`. */
+  readonly interceptorStages: { interceptArguments: InterceptArgumentsStage; interceptResult: InterceptResultStage } | undefined;
   readonly handler: ExecuteToolHandler;
 
   /**
@@ -118,6 +120,8 @@ export class ExecuteToolHarness {
       report: new ReportStage(this.metrics),
     };
     const s = this.stages;
+    const chain = options.interceptorChain;
+    this.interceptorStages = chain ? { interceptArguments: new InterceptArgumentsStage(chain, this.validator), interceptResult: new InterceptResultStage(chain) } : undefined;
     this.handler = new ExecuteToolHandler(
       s.resolve,
       s.intake,
@@ -132,9 +136,7 @@ export class ExecuteToolHarness {
       s.report,
       this.inFlight,
       this.clock,
-      options.interceptorChain
-        ? { pre: [new InterceptArgumentsStage(options.interceptorChain, this.validator)], post: [new InterceptResultStage(options.interceptorChain)] }
-        : options.interceptors,
+      this.interceptorStages ? { pre: [this.interceptorStages.interceptArguments], post: [this.interceptorStages.interceptResult] } : options.interceptors,
     );
     this.invoker.onInvoke = () => this.timeline.push('invoked');
   }

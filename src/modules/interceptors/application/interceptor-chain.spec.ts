@@ -125,9 +125,10 @@ describe('InterceptorChain', () => {
     it('post: replaces the result for the next and for the call, keeping what the engine left out of it', async () => {
       const specs = [anInterceptor('mask', { phase: 'post', order: 1 }), anInterceptor('count', { phase: 'post', order: 2 })];
       const { chain, engine } = chainOf(new FixedInterceptors(specs));
-      engine.answer('mask', { decision: 'modify', result: { content: [{ type: 'text', text: 'mail me at [email]' }] } as ExecutionResult, changes: { counts: { email: 1 } } });
-      const outcome = await chain.run('post', specs, aCall({ result: RESULT }));
+      engine.answer('mask', { decision: 'modify', result: { content: [{ type: 'text', text: 'mail me at [email]' }] } as ExecutionResult, isError: true, changes: { counts: { email: 1 } } });
+      const outcome = await chain.run('post', specs, aCall({ result: RESULT, isError: false }));
       expect(engine.seen[1]!.call.result!.content).toEqual([{ type: 'text', text: 'mail me at [email]' }]);
+      expect([engine.seen[1]!.call.isError, outcome.isError]).toEqual([true, true]);
       expect(outcome.result).toEqual({ content: [{ type: 'text', text: 'mail me at [email]' }], truncated: false, originalBytes: 40 });
       expect(outcome.runs.map((run) => [run.decision, run.changes])).toEqual([
         ['modify', { counts: { email: 1 } }],
@@ -235,6 +236,29 @@ describe('InterceptorChain', () => {
       const outcome = await running;
       expect(outcome.runs[0]).toMatchObject({ decision: 'error', failure: 'the caller went away while it ran' });
       expect(engine.seen[0]!.signal.aborted).toBe(true);
+    });
+
+    it('gives a later run the signal of one that answered at once, unless something still listens to it or it was aborted', async () => {
+      const specs = [anInterceptor('plain'), anInterceptor('listens'), anInterceptor('slow', { timeoutMs: 5, onError: 'allow' })];
+      const { chain, engine } = chainOf(new FixedInterceptors(specs));
+      engine
+        .answer('listens', (_s, _p, _c, signal) => {
+          signal.addEventListener('abort', () => undefined);
+          return { decision: 'allow' };
+        })
+        .answer('slow', () => new Promise<InterceptorVerdict>(() => undefined));
+      const signalOf = async (spec: (typeof specs)[number]) => {
+        await chain.run('pre', [spec], aCall());
+        return engine.seen.at(-1)!.signal;
+      };
+      const plain = await signalOf(specs[0]!);
+      expect(await signalOf(specs[0]!)).toBe(plain);
+      const listened = await signalOf(specs[1]!);
+      expect(listened).toBe(plain);
+      expect(await signalOf(specs[0]!)).not.toBe(listened);
+      const aborted = await signalOf(specs[2]!);
+      expect(aborted.aborted).toBe(true);
+      expect(await signalOf(specs[0]!)).not.toBe(aborted);
     });
 
     it('takes nothing from a verdict that comes after the timeout', async () => {

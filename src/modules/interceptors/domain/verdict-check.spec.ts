@@ -16,6 +16,7 @@ describe('checkedVerdict', () => {
       changes: { paths: ['arguments.a'] },
       warning: 'w',
     });
+    expect(checkedVerdict({ decision: 'modify', result: { content: [] }, isError: true, changes: {} }, 'post')).toEqual({ decision: 'modify', result: { content: [] }, isError: true, changes: {} });
     expect(checkedVerdict({ decision: 'modify', result: { content: [] }, changes: { counts: { email: 2 }, truncated: true } }, 'post')).toEqual({
       decision: 'modify',
       result: { content: [] },
@@ -29,6 +30,7 @@ describe('checkedVerdict', () => {
     expect(checkedVerdict({ decision: 'modify', arguments: [1], changes: {} }, 'pre')).toEqual({ invalid: 'it answered arguments that are not an object' });
     expect(checkedVerdict({ decision: 'modify', result: { content: 'text' }, changes: {} }, 'post')).toEqual({ invalid: 'it answered a result without a content list' });
     expect(checkedVerdict({ decision: 'ALLOW' }, 'post')).toEqual({ invalid: 'it answered no known decision' });
+    expect(checkedVerdict({ decision: 'modify', result: { content: [] }, isError: 'yes', changes: {} }, 'post')).toEqual({ invalid: 'it answered an isError that is not a boolean' });
   });
 
   it('bounds whatever an engine passes on: texts, lists, counts and codes (property)', () => {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { ErrorDetailDto } from '../../../shared/http/error-response.js';
+import { InterceptorChangesDto } from '../../executions/interface/execution.dto.js';
 import type { InterceptorPreview } from '../application/preview-interceptor/preview-interceptor.query.js';
 import { CreateInterceptorDto } from './interceptor.dto.js';
 
@@ -24,12 +25,6 @@ export class PreviewInterceptorDto {
   @ApiProperty({ type: SampleCallDto }) @Allow() call!: unknown;
 }
 
-class InterceptorChangesDto {
-  @ApiPropertyOptional({ type: [String], description: 'JSON paths of the arguments or the result that were set, replaced or removed.', example: ['content[0].text'] }) paths?: string[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' }, description: 'Counts by what was found (redact: masks by kind).', example: { email: 1, card: 1 } }) counts?: Record<string, number>;
-  @ApiPropertyOptional({ description: 'cap: the result was truncated.' }) truncated?: boolean;
-}
-
 class PreviewedToolRefDto {
   @ApiProperty() qualifiedName!: string;
   @ApiProperty({ description: "The tool's source (read from the name for a tool the inventory does not know)." }) source!: string;
@@ -39,6 +34,7 @@ class PreviewedToolRefDto {
 class PreviewedResultDto {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) content!: unknown[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) structuredContent?: unknown;
+  @ApiProperty({ description: 'The result is a tool error (as the tool answered it, unless the interceptor said otherwise).' }) isError!: boolean;
 }
 
 export class InterceptorPreviewDto implements InterceptorPreview {

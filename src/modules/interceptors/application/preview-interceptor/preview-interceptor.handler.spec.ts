@@ -48,7 +48,7 @@ describe('PreviewInterceptor', () => {
       decision: 'modify',
       refused: false,
       changes: { paths: ['content[0].text'], counts: { email: 1 } },
-      result: { content: [text('Write to [email]')] },
+      result: { content: [text('Write to [email]')], isError: false },
       durationMs: expect.any(Number),
     });
     expect(f.engines.redact.seen).toHaveLength(1);
@@ -155,6 +155,15 @@ describe('PreviewInterceptor', () => {
     f.engines.defaults.answer('drop', { decision: 'modify', arguments: {}, changes: { paths: ['arguments.id'] } });
     const dropped = await f.preview({ name: 'drop', kind: 'defaults', arguments: { limit: 5 } }, { tool: 'crm__get_contact', arguments: { id: 'c-1' } });
     expect(dropped).toMatchObject({ decision: 'error', refused: true, code: 'INTERCEPTOR_FAILED', details: [{ path: 'arguments.id', message: 'is required' }], arguments: { id: 'c-1' } });
+  });
+
+  it('tells whether the result after is a tool error: as the tool answered, unless the interceptor says otherwise', async () => {
+    const f = setup();
+    const call = { tool: 'crm__get_contact', arguments: { id: 'c-1' }, result: { content: [text('failed')], isError: true } };
+    expect((await f.preview(MASK, call)).result).toEqual({ content: [text('failed')], isError: true });
+    expect(f.engines.redact.seen[0]!.call.isError).toBe(true);
+    f.engines.redact.answer('mask-pii', { decision: 'modify', result: aResult([text('fine')]), isError: false, changes: { paths: ['content[0].text'] } });
+    expect((await f.preview(MASK, call)).result).toEqual({ content: [text('fine')], isError: false });
   });
 
   it('answers a kind no engine runs as a failure of the interceptor', async () => {

@@ -120,7 +120,7 @@ export class PreviewInterceptorHandler implements IQueryHandler<PreviewIntercept
       ...(denial?.details ? { details: denial.details } : {}),
       changes: run.changes ?? {},
       ...(spec.phase === 'pre' ? { arguments: outcome.arguments } : {}),
-      ...(spec.phase === 'post' && outcome.result ? { result: shownResult(outcome.result) } : {}),
+      ...(spec.phase === 'post' && outcome.result ? { result: shownResult(outcome.result, outcome.isError ?? call.isError ?? false) } : {}),
       durationMs: run.durationMs,
     };
   }
@@ -150,6 +150,6 @@ function standIn(qualifiedName: string): InterceptedCall['tool'] {
   };
 }
 
-function shownResult(result: { content: unknown[]; structuredContent?: unknown }): InterceptorPreview['result'] {
-  return { content: result.content, ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) };
+function shownResult(result: { content: unknown[]; structuredContent?: unknown }, isError: boolean): InterceptorPreview['result'] {
+  return { content: result.content, ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }), isError };
 }

@@ -24,8 +24,8 @@ export interface InterceptorPreview {
   changes: InterceptorChanges;
   /** pre: the arguments as the upstream would get them. */
   arguments?: Record<string, unknown>;
-  /** post: the result as the caller would get it. */
-  result?: { content: unknown[]; structuredContent?: unknown };
+  /** post: the result as the caller would get it, and whether it is a tool error. */
+  result?: { content: unknown[]; structuredContent?: unknown; isError: boolean };
   durationMs: number;
 }
 

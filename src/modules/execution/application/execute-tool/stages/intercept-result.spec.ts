@@ -35,6 +35,18 @@ describe('InterceptResultStage (the post interceptors)', () => {
     expect(record.interceptors![1]!.changes).toEqual({ paths: ['content[0].text'], counts: { email: 1 } });
   });
 
+  it('makes the result a tool error, or no longer one, when the interceptor that replaced it says so', async () => {
+    const { harness, engine } = setUp([anInterceptor('judge', { phase: 'post' })]);
+    engine.answer('judge', { decision: 'modify', result: masked('not allowed to say that'), isError: true, changes: { paths: ['result'] } });
+    expect((await harness.call({ qualifiedName: ECHO })).record).toMatchObject({ status: 'tool_error', isError: true, result: { content: [{ type: 'text', text: 'not allowed to say that' }] } });
+    engine.answer('judge', { decision: 'modify', result: masked('fine after all'), isError: false, changes: { paths: ['result'] } });
+    harness.invoker.answers([{ type: 'text', text: 'failed' }], { isError: true });
+    expect((await harness.call({ qualifiedName: ECHO })).record).toMatchObject({ status: 'succeeded', isError: false });
+    engine.answer('judge', { decision: 'modify', result: masked('still an error'), changes: { paths: ['result'] } });
+    harness.invoker.answers([{ type: 'text', text: 'failed' }], { isError: true });
+    expect((await harness.call({ qualifiedName: ECHO })).record).toMatchObject({ status: 'tool_error', isError: true });
+  });
+
   it("turns a denial into the call's refusal: rejected INTERCEPTOR_DENIED (403), no result, and the tool's attempt kept", async () => {
     const { harness, engine } = setUp([anInterceptor('no-leaks', { phase: 'post' })]);
     engine.answer('no-leaks', { decision: 'deny', message: 'the result holds a card number' });
@@ -51,6 +63,7 @@ describe('InterceptResultStage (the post interceptors)', () => {
     harness.invoker.answers([{ type: 'text', text: `token ${SECRET.value}` }]);
     await harness.call({ qualifiedName: ECHO });
     expect(engine.seen[0]!.call.result!.content).toEqual([{ type: 'text', text: 'token [secret:API_TOKEN]' }]);
+    expect(engine.seen[0]!.call.isError).toBe(false);
   });
 
   it("runs on a tool's own error result, and not when no result came (upstream failure) or the upstream asks for input", async () => {
@@ -62,6 +75,7 @@ describe('InterceptResultStage (the post interceptors)', () => {
     harness.invoker.next(() => ({ kind: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } }));
     expect((await harness.call({ qualifiedName: ECHO })).record.interceptors).toBeUndefined();
     expect(engine.seen).toHaveLength(1);
+    expect(engine.seen[0]!.call.isError).toBe(true);
   });
 
   it('keeps the result as answered when a post interceptor fails with onError allow, and refuses with onError deny', async () => {

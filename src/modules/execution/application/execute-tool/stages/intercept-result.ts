@@ -8,7 +8,7 @@ import { interceptedCallOf, refusalOf } from './interception.js';
  * The post interceptors: those in force that apply to the call (InterceptorChain), on the result
  * the tool answered (succeeded or tool_error; an upstream asking for input has not answered yet),
  * already scrubbed of the source's secrets — an interceptor may send it elsewhere. A result an
- * interceptor replaces becomes the call's; a denial turns the outcome into the refusal (the tool
+ * interceptor replaces becomes the call's (a tool error or not, as it says); a denial turns the outcome into the refusal (the tool
  * ran: its attempts stay on the record). A call none applies to passes at the cost of the
  * selection's lookup.
  */
@@ -26,10 +26,13 @@ export class InterceptResultStage implements CallStage {
   private async intercept(call: Call, applying: readonly InterceptorSpec[]): Promise<StageVerdict> {
     const answered = call.outcome!;
     const result = call.scrubber.empty ? answered.result! : call.scrubber.json(answered.result!);
-    const outcome = await this.chain.run('post', applying, { ...interceptedCallOf(call), result }, { signal: call.command.signal });
+    const outcome = await this.chain.run('post', applying, { ...interceptedCallOf(call), result, isError: answered.isError }, { signal: call.command.signal });
     call.interceptors = [...call.interceptors, ...outcome.runs];
     if (outcome.denial) return refusalOf(outcome.denial);
-    if (outcome.result !== answered.result) call.outcome = { ...answered, result: outcome.result! };
+    if (outcome.result !== answered.result || outcome.isError !== answered.isError) {
+      const isError = outcome.isError ?? answered.isError;
+      call.outcome = { ...answered, status: isError ? 'tool_error' : 'succeeded', isError, result: outcome.result! };
+    }
     return undefined;
   }
 }

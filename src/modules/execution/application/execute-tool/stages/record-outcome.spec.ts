@@ -53,6 +53,24 @@ describe('RecordOutcomeStage', () => {
     expect(answer.arguments).toEqual({ message: 'a\u0000' });
   });
 
+  it('records the interceptors that ran, in order, their texts and keys made storable in the stored copy', async () => {
+    const harness = new ExecuteToolHarness();
+    const call = harness.newCall({ qualifiedName: 'everything__echo' }, route);
+    const runs = [
+      { name: 'look', kind: 'webhook', phase: 'pre' as const, decision: 'allow' as const, warning: 'odd \ud800', durationMs: 0.5 },
+      { name: 'mask', kind: 'redact', phase: 'post' as const, decision: 'modify' as const, changes: { counts: { 'e\u0000mail': 1 } }, durationMs: 0.25 },
+    ];
+    call.interceptors = runs;
+    const answer = await harness.stages.recordOutcome.run(call, succeeded('x'));
+    expect(answer.interceptors).toEqual(runs);
+    expect(harness.recorder.records[0]!.interceptors).toEqual([
+      { ...runs[0], warning: 'odd \\ud800' },
+      { ...runs[1], changes: { counts: { 'e\\u0000mail': 1 } } },
+    ]);
+    call.interceptors = [];
+    expect((await harness.stages.recordOutcome.run(harness.newCall({ qualifiedName: 'everything__echo' }, route), succeeded('x'))).interceptors).toBeUndefined();
+  });
+
   it("measures again a result the scrubber changed, though the upstream's was within the cap", async () => {
     const harness = new ExecuteToolHarness({ config: { storedResultBytes: 1024 } });
     const call = harness.newCall({ qualifiedName: 'everything__echo' }, route);
