@@ -308,6 +308,8 @@ describe('the admin console', () => {
     await h.api.post('/api/v1/tools/everything__get-sum/invoke', { arguments: { a: 'two' } });
     await go(page, '/executions');
     await page.getByRole('table').waitFor();
+    // An interceptor on the call, which its page lists.
+    expect((await h.api.post('/api/v1/interceptors', { name: 'mask-emails', kind: 'redact', scope: { tools: ['everything__echo'] }, detect: ['email'] })).status).toBe(201);
     await h.api.post('/api/v1/tools/everything__echo/invoke', { arguments: { message: 'live one' }, timeoutMs: 10_000 });
     const latest = (await h.api.get('/api/v1/executions?limit=1')).body.items[0];
     const link = page.locator(`a[href="/console/executions/${latest.id}"]`);
@@ -321,6 +323,8 @@ describe('the admin console', () => {
     await go(page, `/executions/${latest.id}`);
     await page.getByText('live one').first().waitFor();
     await expect(page.getByRole('main').textContent()).resolves.toContain('Echo: live one');
+    const interceptors = page.getByRole('heading', { name: 'Interceptors' }).locator('xpath=following-sibling::table[1]');
+    await expect(interceptors.getByRole('row').nth(1).textContent()).resolves.toMatch(/^mask-emails \(redact\)postallow—\d/);
     await accessible(page, 'execution');
     await go(page, '/stats');
     await page.getByRole('figure').first().waitFor();
