@@ -10,6 +10,7 @@ import { CatalogModule } from './modules/catalog/catalog.module.js';
 import { ExecutionModule } from './modules/execution/execution.module.js';
 import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { GroupsModule } from './modules/groups/groups.module.js';
+import { InterceptorsModule } from './modules/interceptors/interceptors.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SourcesModule } from './modules/sources/sources.module.js';
 import { EventLoopWatch } from './ops/event-loop-watch.js';
@@ -34,6 +35,7 @@ const FEATURES = [
   GroupsModule,
   CatalogModule,
   SourcesModule,
+  InterceptorsModule,
   ExecutionModule,
   ConfigurationModule,
   McpServerModule,

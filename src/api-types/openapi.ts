@@ -525,6 +525,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/interceptors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List interceptors, by name */
+        get: operations["Interceptors_list"];
+        put?: never;
+        /**
+         * Create an interceptor
+         * @description In force for the calls that start once it answers, in every process. See docs/interceptors.md.
+         */
+        post: operations["Interceptors_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interceptors/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one interceptor */
+        get: operations["Interceptors_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an interceptor
+         * @description No call runs it once this answers; executions keep what it did.
+         */
+        delete: operations["Interceptors_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an interceptor
+         * @description The fields given replace the interceptor's; null puts one back to its default. A new kind drops the old kind's settings.
+         */
+        patch: operations["Interceptors_update"];
+        trace?: never;
+    };
     "/api/v1/tools/{qualifiedName}/invoke": {
         parameters: {
             query?: never;
@@ -586,7 +632,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the sources (and groups and keys) as a configuration file */
+        /** Export the sources (and groups, interceptors and keys) as a configuration file */
         get: operations["Config_export"];
         put?: never;
         post?: never;
@@ -654,7 +700,7 @@ export interface components {
             /** @example source.registered */
             action: string;
             /** @enum {string} */
-            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group";
+            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor";
             targetId: string | null;
             targetName: string | null;
             details: {
@@ -1967,6 +2013,404 @@ export interface components {
             restored: number;
             unchanged: number;
         };
+        CreateInterceptorDto: {
+            /**
+             * @description A lowercase slug, unique; it cannot change.
+             * @example no-etc
+             */
+            name: string;
+            /** @description Default ''. */
+            description?: string;
+            /**
+             * @description What it does: the fields marked with a kind below are its settings, and only its own are taken.
+             * @example deny
+             * @enum {string}
+             */
+            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            /**
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @enum {string}
+             */
+            phase?: "pre" | "post";
+            /** @description Interceptors of one phase run by ascending order, then by name. Default 0. */
+            order?: number;
+            /**
+             * @description Where it applies: every field given must match; empty (the default) applies to every call. A scope with `group` applies only to calls made through that group.
+             * @example {
+             *       "tools": [
+             *         "fs__*"
+             *       ]
+             *     }
+             */
+            scope?: {
+                /** @description A source's name. */
+                source?: string;
+                /** @description A tool group's name. */
+                group?: string;
+                /** @description Qualified tool name patterns, `*` any run of characters. */
+                tools?: string[];
+            };
+            /**
+             * @description A failing or slow interceptor refuses the call (`deny`, the default) or lets it go on as if it allowed (`allow`).
+             * @enum {string}
+             */
+            onError?: "deny" | "allow";
+            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            timeoutMs?: number;
+            /** @description Default true; a disabled interceptor is kept but does not run. */
+            enabled?: boolean;
+            /**
+             * @description **defaults**, **lock**: argument values by name (at most 100, none null, 16 KiB of JSON). `defaults`: used when the caller leaves the argument out; `lock`: every call gets them, a caller giving another value is refused (ARGUMENT_LOCKED).
+             * @example {
+             *       "owner": "acme"
+             *     }
+             */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description **deny**: a call is refused by the first rule it meets. A rule meets a call when the tool matches `tools` (if given) and, with `argument`, that argument meets the one condition given; a rule with neither an argument nor a condition refuses the tools it names.
+             * @example [
+             *       {
+             *         "argument": "path",
+             *         "pattern": "^/etc/",
+             *         "message": "Files under /etc are off limits."
+             *       }
+             *     ]
+             */
+            rules?: {
+                /** @description Qualified tool name patterns; absent: every tool in scope. */
+                tools?: string[];
+                /** @description A top-level argument, or a dotted path into one (`options.path`); needs a condition. */
+                argument?: string;
+                /** @description Condition: the value equals this JSON value. */
+                equals?: unknown;
+                /** @description Condition: the value is a string this RE2 pattern (ECMAScript syntax, linear time) finds a match in. */
+                pattern?: string;
+                /** @description Condition: the value, a path normalised, is this absolute prefix or under it. */
+                pathUnder?: string;
+                /** @description Condition: the value, a path normalised, is neither this absolute prefix nor under it. */
+                pathOutside?: string;
+                /** @description Condition: the value is not a number within [min, max] (either bound optional; min ≤ max). */
+                range?: {
+                    min?: number;
+                    max?: number;
+                };
+                /** @description What the caller (and the model) is told. */
+                message: string;
+            }[];
+            /** @description **redact**: the built-in detectors to use; absent: all of them. */
+            detect?: ("email" | "phone" | "card" | "iban" | "secret")[];
+            /**
+             * @description **redact**: custom RE2 patterns (none matching empty text), each masked as `[name]`.
+             * @example [
+             *       {
+             *         "name": "ticket",
+             *         "pattern": "TCK-[0-9]{6}"
+             *       }
+             *     ]
+             */
+            patterns?: {
+                name: string;
+                pattern: string;
+            }[];
+            /** @description **cap**: the result's JSON size in bytes. */
+            maxBytes?: number;
+            /** @description **cap**: the number of content blocks. */
+            maxBlocks?: number;
+            /** @description **cap**: the length of each text block, in characters. */
+            maxTextLength?: number;
+            /**
+             * @description **cap**: over a limit the result is cut with a notice the model sees (`truncate`, the default) or refused.
+             * @enum {string}
+             */
+            action?: "truncate" | "refuse";
+            /**
+             * @description **output-schema**: structuredContent not valid against the tool's outputSchema turns the result into an error (`error`, the default) or is noted on the record only (`warn`).
+             * @enum {string}
+             */
+            onMismatch?: "error" | "warn";
+            /**
+             * Format: uri
+             * @description **webhook**: where the call (pre) or the result (post) is POSTed; http(s), no credential in it, a host remote sources may reach.
+             * @example https://policy.example.com/toolplane
+             */
+            url?: string;
+            /**
+             * @description **webhook**: the name of a stored secret (`PUT /api/v1/secrets/{name}`, stored before the interceptor is written) whose value is the HMAC-SHA256 key of each request.
+             * @example POLICY_HOOK_KEY
+             */
+            signingSecret?: string;
+        };
+        InterceptorDto: {
+            /**
+             * @description A lowercase slug, unique; it cannot change.
+             * @example no-etc
+             */
+            name: string;
+            /** @description Default ''. */
+            description: string;
+            /**
+             * @description What it does: the fields marked with a kind below are its settings, and only its own are taken.
+             * @example deny
+             * @enum {string}
+             */
+            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            /**
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @enum {string}
+             */
+            phase: "pre" | "post";
+            /** @description Interceptors of one phase run by ascending order, then by name. Default 0. */
+            order: number;
+            /**
+             * @description Where it applies: every field given must match; empty (the default) applies to every call. A scope with `group` applies only to calls made through that group.
+             * @example {
+             *       "tools": [
+             *         "fs__*"
+             *       ]
+             *     }
+             */
+            scope: {
+                /** @description A source's name. */
+                source?: string;
+                /** @description A tool group's name. */
+                group?: string;
+                /** @description Qualified tool name patterns, `*` any run of characters. */
+                tools?: string[];
+            };
+            /**
+             * @description A failing or slow interceptor refuses the call (`deny`, the default) or lets it go on as if it allowed (`allow`).
+             * @enum {string}
+             */
+            onError: "deny" | "allow";
+            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            timeoutMs: number;
+            /** @description Default true; a disabled interceptor is kept but does not run. */
+            enabled: boolean;
+            /**
+             * @description **defaults**, **lock**: argument values by name (at most 100, none null, 16 KiB of JSON). `defaults`: used when the caller leaves the argument out; `lock`: every call gets them, a caller giving another value is refused (ARGUMENT_LOCKED).
+             * @example {
+             *       "owner": "acme"
+             *     }
+             */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description **deny**: a call is refused by the first rule it meets. A rule meets a call when the tool matches `tools` (if given) and, with `argument`, that argument meets the one condition given; a rule with neither an argument nor a condition refuses the tools it names.
+             * @example [
+             *       {
+             *         "argument": "path",
+             *         "pattern": "^/etc/",
+             *         "message": "Files under /etc are off limits."
+             *       }
+             *     ]
+             */
+            rules?: {
+                /** @description Qualified tool name patterns; absent: every tool in scope. */
+                tools?: string[];
+                /** @description A top-level argument, or a dotted path into one (`options.path`); needs a condition. */
+                argument?: string;
+                /** @description Condition: the value equals this JSON value. */
+                equals?: unknown;
+                /** @description Condition: the value is a string this RE2 pattern (ECMAScript syntax, linear time) finds a match in. */
+                pattern?: string;
+                /** @description Condition: the value, a path normalised, is this absolute prefix or under it. */
+                pathUnder?: string;
+                /** @description Condition: the value, a path normalised, is neither this absolute prefix nor under it. */
+                pathOutside?: string;
+                /** @description Condition: the value is not a number within [min, max] (either bound optional; min ≤ max). */
+                range?: {
+                    min?: number;
+                    max?: number;
+                };
+                /** @description What the caller (and the model) is told. */
+                message: string;
+            }[];
+            /** @description **redact**: the built-in detectors to use; absent: all of them. */
+            detect?: ("email" | "phone" | "card" | "iban" | "secret")[];
+            /**
+             * @description **redact**: custom RE2 patterns (none matching empty text), each masked as `[name]`.
+             * @example [
+             *       {
+             *         "name": "ticket",
+             *         "pattern": "TCK-[0-9]{6}"
+             *       }
+             *     ]
+             */
+            patterns?: {
+                name: string;
+                pattern: string;
+            }[];
+            /** @description **cap**: the result's JSON size in bytes. */
+            maxBytes?: number;
+            /** @description **cap**: the number of content blocks. */
+            maxBlocks?: number;
+            /** @description **cap**: the length of each text block, in characters. */
+            maxTextLength?: number;
+            /**
+             * @description **cap**: over a limit the result is cut with a notice the model sees (`truncate`, the default) or refused.
+             * @enum {string}
+             */
+            action?: "truncate" | "refuse";
+            /**
+             * @description **output-schema**: structuredContent not valid against the tool's outputSchema turns the result into an error (`error`, the default) or is noted on the record only (`warn`).
+             * @enum {string}
+             */
+            onMismatch?: "error" | "warn";
+            /**
+             * Format: uri
+             * @description **webhook**: where the call (pre) or the result (post) is POSTed; http(s), no credential in it, a host remote sources may reach.
+             * @example https://policy.example.com/toolplane
+             */
+            url?: string;
+            /**
+             * @description **webhook**: the name of a stored secret (`PUT /api/v1/secrets/{name}`, stored before the interceptor is written) whose value is the HMAC-SHA256 key of each request.
+             * @example POLICY_HOOK_KEY
+             */
+            signingSecret?: string;
+            /** @description Bumped by every change. */
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            createdBy: string;
+            updatedBy: string;
+        };
+        InterceptorPageDto: {
+            items: components["schemas"]["InterceptorDto"][];
+            nextCursor: string | null;
+        };
+        UpdateInterceptorDto: {
+            /** @description Only the interceptor's own name is accepted: an interceptor cannot be renamed. */
+            name?: string;
+            /** @description The version you last read; the change fails with 409 STALE_VERSION if it moved since. */
+            version?: number;
+            /** @description Default ''. */
+            description?: string;
+            /**
+             * @description What it does: the fields marked with a kind below are its settings, and only its own are taken.
+             * @example deny
+             * @enum {string}
+             */
+            kind?: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            /**
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @enum {string}
+             */
+            phase?: "pre" | "post";
+            /** @description Interceptors of one phase run by ascending order, then by name. Default 0. */
+            order?: number;
+            /**
+             * @description Where it applies: every field given must match; empty (the default) applies to every call. A scope with `group` applies only to calls made through that group.
+             * @example {
+             *       "tools": [
+             *         "fs__*"
+             *       ]
+             *     }
+             */
+            scope?: {
+                /** @description A source's name. */
+                source?: string;
+                /** @description A tool group's name. */
+                group?: string;
+                /** @description Qualified tool name patterns, `*` any run of characters. */
+                tools?: string[];
+            };
+            /**
+             * @description A failing or slow interceptor refuses the call (`deny`, the default) or lets it go on as if it allowed (`allow`).
+             * @enum {string}
+             */
+            onError?: "deny" | "allow";
+            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            timeoutMs?: number;
+            /** @description Default true; a disabled interceptor is kept but does not run. */
+            enabled?: boolean;
+            /**
+             * @description **defaults**, **lock**: argument values by name (at most 100, none null, 16 KiB of JSON). `defaults`: used when the caller leaves the argument out; `lock`: every call gets them, a caller giving another value is refused (ARGUMENT_LOCKED).
+             * @example {
+             *       "owner": "acme"
+             *     }
+             */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description **deny**: a call is refused by the first rule it meets. A rule meets a call when the tool matches `tools` (if given) and, with `argument`, that argument meets the one condition given; a rule with neither an argument nor a condition refuses the tools it names.
+             * @example [
+             *       {
+             *         "argument": "path",
+             *         "pattern": "^/etc/",
+             *         "message": "Files under /etc are off limits."
+             *       }
+             *     ]
+             */
+            rules?: {
+                /** @description Qualified tool name patterns; absent: every tool in scope. */
+                tools?: string[];
+                /** @description A top-level argument, or a dotted path into one (`options.path`); needs a condition. */
+                argument?: string;
+                /** @description Condition: the value equals this JSON value. */
+                equals?: unknown;
+                /** @description Condition: the value is a string this RE2 pattern (ECMAScript syntax, linear time) finds a match in. */
+                pattern?: string;
+                /** @description Condition: the value, a path normalised, is this absolute prefix or under it. */
+                pathUnder?: string;
+                /** @description Condition: the value, a path normalised, is neither this absolute prefix nor under it. */
+                pathOutside?: string;
+                /** @description Condition: the value is not a number within [min, max] (either bound optional; min ≤ max). */
+                range?: {
+                    min?: number;
+                    max?: number;
+                };
+                /** @description What the caller (and the model) is told. */
+                message: string;
+            }[];
+            /** @description **redact**: the built-in detectors to use; absent: all of them. */
+            detect?: ("email" | "phone" | "card" | "iban" | "secret")[];
+            /**
+             * @description **redact**: custom RE2 patterns (none matching empty text), each masked as `[name]`.
+             * @example [
+             *       {
+             *         "name": "ticket",
+             *         "pattern": "TCK-[0-9]{6}"
+             *       }
+             *     ]
+             */
+            patterns?: {
+                name: string;
+                pattern: string;
+            }[];
+            /** @description **cap**: the result's JSON size in bytes. */
+            maxBytes?: number;
+            /** @description **cap**: the number of content blocks. */
+            maxBlocks?: number;
+            /** @description **cap**: the length of each text block, in characters. */
+            maxTextLength?: number;
+            /**
+             * @description **cap**: over a limit the result is cut with a notice the model sees (`truncate`, the default) or refused.
+             * @enum {string}
+             */
+            action?: "truncate" | "refuse";
+            /**
+             * @description **output-schema**: structuredContent not valid against the tool's outputSchema turns the result into an error (`error`, the default) or is noted on the record only (`warn`).
+             * @enum {string}
+             */
+            onMismatch?: "error" | "warn";
+            /**
+             * Format: uri
+             * @description **webhook**: where the call (pre) or the result (post) is POSTed; http(s), no credential in it, a host remote sources may reach.
+             * @example https://policy.example.com/toolplane
+             */
+            url?: string;
+            /**
+             * @description **webhook**: the name of a stored secret (`PUT /api/v1/secrets/{name}`, stored before the interceptor is written) whose value is the HMAC-SHA256 key of each request.
+             * @example POLICY_HOOK_KEY
+             */
+            signingSecret?: string;
+        };
         InvokeToolDto: {
             /** @description The tool arguments, checked against its inputSchema. Absent or null: {}. */
             arguments?: {
@@ -2007,7 +2451,7 @@ export interface components {
         };
         PlannedChangeDto: {
             /** @enum {string} */
-            kind: "source" | "group" | "key";
+            kind: "source" | "group" | "interceptor" | "key";
             name: string;
             /** @enum {string} */
             action: "create" | "update" | "unchanged" | "delete";
@@ -2133,7 +2577,7 @@ export interface operations {
                 actor?: unknown;
                 /** @description Target id or name. */
                 target?: unknown;
-                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group";
+                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor";
                 action?: unknown;
             };
             header?: never;
@@ -3495,6 +3939,191 @@ export interface operations {
             };
         };
     };
+    Interceptors_list: {
+        parameters: {
+            query?: {
+                /** @description 1-200, default 50 */
+                limit?: number;
+                cursor?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorPageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Interceptors_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInterceptorDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorDto"];
+                };
+            };
+            /** @description Every problem of the interceptor, listed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description INTERCEPTOR_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Interceptors_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorDto"];
+                };
+            };
+            /** @description INTERCEPTOR_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Interceptors_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interceptor as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorDto"];
+                };
+            };
+            /** @description INTERCEPTOR_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Interceptors_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInterceptorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorDto"];
+                };
+            };
+            /** @description Every problem of the change, listed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description INTERCEPTOR_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description STALE_VERSION: the version given is not the current one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     Invoke_invoke: {
         parameters: {
             query?: never;
@@ -3687,7 +4316,7 @@ export interface operations {
             query?: {
                 /** @description false: answer before the first discoveries finish. */
                 wait?: boolean;
-                /** @description Also remove live sources the file does not declare; when it has `groups:`, remove groups it does not name; when it has `keys:`, revoke active keys it does not name. */
+                /** @description Also remove live sources the file does not declare; when it has `groups:` or `interceptors:`, remove those it does not name; when it has `keys:`, revoke active keys it does not name. */
                 prune?: boolean;
                 /** @description Only answer what applying would change. */
                 dryRun?: boolean;
@@ -3696,13 +4325,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The configuration file: `sources:`, each in the registration shape, and optionally `groups:` and `keys:`. YAML or the same document as JSON. */
+        /** @description The configuration file: `sources:`, each in the registration shape, and optionally `groups:`, `interceptors:` and `keys:`. YAML or the same document as JSON. */
         requestBody: {
             content: {
                 "application/yaml": {
                     sources: components["schemas"]["RegisterSourceDto"][];
                     /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                     groups?: components["schemas"]["CreateGroupDto"][];
+                    /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                    interceptors?: components["schemas"]["CreateInterceptorDto"][];
                     /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                     keys?: components["schemas"]["DeclaredKeyDto"][];
                 };
@@ -3710,6 +4341,8 @@ export interface operations {
                     sources: components["schemas"]["RegisterSourceDto"][];
                     /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                     groups?: components["schemas"]["CreateGroupDto"][];
+                    /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                    interceptors?: components["schemas"]["CreateInterceptorDto"][];
                     /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                     keys?: components["schemas"]["DeclaredKeyDto"][];
                 };
@@ -3741,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The file declares groups or keys and the caller may not manage them. */
+            /** @description The file declares groups, interceptors or keys and the caller may not manage them. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,7 +4394,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The live sources, for a caller that may manage them the tool groups, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`). */
+            /** @description The live sources, for a caller that may manage them the tool groups and the interceptors, and for a caller that may manage keys the active API keys, as a configuration file; no secret value (see `${stored}`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3771,6 +4404,8 @@ export interface operations {
                         sources: components["schemas"]["RegisterSourceDto"][];
                         /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                         groups?: components["schemas"]["CreateGroupDto"][];
+                        /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                        interceptors?: components["schemas"]["CreateInterceptorDto"][];
                         /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                         keys?: components["schemas"]["DeclaredKeyDto"][];
                     };
@@ -3778,6 +4413,8 @@ export interface operations {
                         sources: components["schemas"]["RegisterSourceDto"][];
                         /** @description Tool groups by name (needs groups:manage), each in the shape of `POST /api/v1/groups`. Absent: groups are left as they are, even with prune. */
                         groups?: components["schemas"]["CreateGroupDto"][];
+                        /** @description Interceptors by name (needs interceptors:manage), each in the shape of `POST /api/v1/interceptors`. Absent: interceptors are left as they are, even with prune. */
+                        interceptors?: components["schemas"]["CreateInterceptorDto"][];
                         /** @description API keys by name (needs keys:manage). Absent: keys are left as they are, even with prune. */
                         keys?: components["schemas"]["DeclaredKeyDto"][];
                     };

@@ -30,6 +30,7 @@ export type InventoryChanges = Schemas['InventoryChangesDto'];
 export type ConfigApplyResult = Schemas['ConfigApplyResultDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type Group = Schemas['GroupDto'];
+export type Interceptor = Schemas['InterceptorDto'];
 export type GroupPage = Schemas['GroupPageDto'];
 /** The answer of POST /api/v1/groups/preview: the tools a group not saved would serve. */
 export type GroupPreview = Schemas['GroupPreviewDto'];

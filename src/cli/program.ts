@@ -5,6 +5,7 @@ import { registerConfigCommands } from './commands/config-as-code.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerGroupCommands } from './commands/groups.js';
+import { registerInterceptorCommands } from './commands/interceptors.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerReviewCommands } from './commands/reviews.js';
 import { registerSecretCommands } from './commands/secrets.js';
@@ -45,6 +46,7 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerSecretCommands(program);
   registerToolCommands(program);
   registerGroupCommands(program);
+  registerInterceptorCommands(program);
   registerReviewCommands(program);
   registerCallCommand(program);
   registerExecutionCommands(program);

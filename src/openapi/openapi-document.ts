@@ -7,6 +7,7 @@ const TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['sources', 'MCP servers registered as sources: register, check, change, remove, rediscover'],
   ['tools', 'The catalog of discovered tools, and calling them'],
   ['groups', 'Tool groups: curated, renamed tool sets with locked and default arguments, each its own MCP server and catalog'],
+  ['interceptors', 'Configured pre- and post-call stages of tool calls: defaults, lock, deny, redact, cap, output-schema, webhook'],
   ['reviews', 'Tool definitions held by pinning or the definition scan, with their diffs: approve or reject'],
   ['executions', 'Every call, recorded: history, statistics, the signed chain'],
   ['secrets', 'Encrypted values that env and headers refer to as ${secret:NAME}'],

@@ -28,6 +28,8 @@ export abstract class CatalogChangeNotifier {
   abstract notifyOthers(sourceId: string): Promise<void>;
   /** The same for a tool group (created, changed or removed). */
   abstract notifyGroupChanged(groupName: string): Promise<void>;
+  /** The same for an interceptor (created, changed or removed). */
+  abstract notifyInterceptorChanged(interceptorName: string): Promise<void>;
 }
 
 /**
@@ -35,6 +37,18 @@ export abstract class CatalogChangeNotifier {
  * same database); without a name, any group may have changed. Group views read their groups again.
  */
 export class GroupsChanged {
+  constructor(
+    readonly name?: string,
+    readonly remote = false,
+  ) {}
+}
+
+/**
+ * Published after an interceptor was created, changed or removed (`remote`: by another process on
+ * the same database); without a name, any interceptor may have changed. The interceptors in force
+ * are read again.
+ */
+export class InterceptorsChanged {
   constructor(
     readonly name?: string,
     readonly remote = false,

@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { CatalogChangeNotifier, CatalogChanged, GroupsChanged } from './catalog-events.js';
+import { CatalogChangeNotifier, CatalogChanged, GroupsChanged, InterceptorsChanged } from './catalog-events.js';
 import { DATABASE } from './database/database.js';
 import type { Database } from './database/database.js';
 import { CatalogNotificationListener, PgCatalogChangeNotifier } from './database/catalog-notifications.js';
@@ -10,7 +10,7 @@ import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
 /** Names this process in its notices, so that it can skip its own. */
 const INSTANCE_ID = Symbol('INSTANCE_ID');
 
-/** Republishes the catalog and group changes other processes announce as (remote) CatalogChanged and GroupsChanged events here. */
+/** Republishes the catalog, group and interceptor changes other processes announce as (remote) CatalogChanged, GroupsChanged and InterceptorsChanged events here. */
 @Injectable()
 class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly listener: CatalogNotificationListener;
@@ -22,9 +22,11 @@ class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
       instanceId,
       onChange: (sourceId) => events.publish(new CatalogChanged(sourceId, true)),
       onGroupChange: (name) => events.publish(new GroupsChanged(name, true)),
+      onInterceptorChange: (name) => events.publish(new InterceptorsChanged(name, true)),
       onResync: () => {
         events.publish(new CatalogChanged(undefined, true));
         events.publish(new GroupsChanged(undefined, true));
+        events.publish(new InterceptorsChanged(undefined, true));
       },
       log: { info: (m) => logger.log(m), warn: (m) => logger.warn(m) },
     });

@@ -56,7 +56,7 @@ describe('the toolplane CLI', () => {
     it('describes the commands, the connection settings and the exit codes', async () => {
       const run = await cli(['--help']);
       expect(run.code).toBe(0);
-      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'reviews', 'call', 'executions', 'keys', 'audit', 'doctor']) {
+      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'interceptors', 'reviews', 'call', 'executions', 'keys', 'audit', 'doctor']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
       expect(run.stdout).toContain(join(home, '.config', 'toolplane', 'cli.json'));
@@ -526,6 +526,50 @@ describe('the toolplane CLI', () => {
       const gone = await cli(['groups', 'get', 'support']);
       expect(gone.code).toBe(1);
       expect(gone.stderr).toMatch(/^error GROUP_NOT_FOUND: /m);
+    });
+  });
+
+  describe('interceptors', () => {
+    it('applies an interceptor from a YAML file, lists and shows it, makes it exactly what a changed file declares, and removes it', async () => {
+      const file = join(home, 'no-etc.yaml');
+      const declared = { name: 'no-etc', description: 'Keeps agents out of /etc', kind: 'deny', order: 5, scope: { tools: ['fs__*'] }, rules: [{ argument: 'path', pathUnder: '/etc', message: 'Off limits.' }] };
+      writeFileSync(file, stringifyYaml(declared));
+      const created = await cli(['interceptors', 'apply', '-f', file]);
+      expect(created).toMatchObject({ code: 0 });
+      expect(created.stderr).toContain('created interceptor no-etc: deny, pre, order 5');
+      expect((await cli(['interceptors', 'apply', '-f', file])).stderr).toContain('unchanged interceptor no-etc');
+
+      const table = await cli(['interceptors', 'ls']);
+      expect(table.stdout.split('\n')[0]).toMatch(/^NAME +KIND +PHASE +ORDER +SCOPE +ENABLED +UPDATED$/);
+      expect(table.stdout).toMatch(/^no-etc +deny +pre +5 +tools fs__\* +yes /m);
+
+      const shown = await cli(['interceptors', 'get', 'no-etc']);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(/^Scope: +tools fs__\*$/m);
+      expect(shown.stdout).toMatch(/^rules: +\[\{"argument":"path","pathUnder":"\/etc","message":"Off limits."\}\]$/m);
+      expect(JSON.parse((await cli(['interceptors', 'get', 'no-etc', '--json'])).stdout)).toMatchObject({ ...declared, phase: 'pre', version: 1 });
+
+      // What the file leaves out goes back to its default: the description, the order, the scope.
+      writeFileSync(file, stringifyYaml({ name: 'no-etc', kind: 'deny', rules: declared.rules, enabled: false }));
+      expect((await cli(['interceptors', 'apply', '-f', file])).stderr).toContain('updated interceptor no-etc: deny, pre, order 0 (disabled)');
+      expect(JSON.parse((await cli(['interceptors', 'get', 'no-etc', '--json'])).stdout)).toMatchObject({ description: '', order: 0, scope: {}, enabled: false, version: 2 });
+      // Another kind: the old kind's settings are gone.
+      writeFileSync(file, stringifyYaml({ name: 'no-etc', kind: 'cap', maxBytes: 4096 }));
+      expect((await cli(['interceptors', 'apply', '-f', file])).stderr).toContain('updated interceptor no-etc: cap, post, order 0');
+      expect(JSON.parse((await cli(['interceptors', 'get', 'no-etc', '--json'])).stdout)).not.toHaveProperty('rules');
+
+      writeFileSync(file, stringifyYaml({ name: 'Bad Name', kind: 'deny', rules: [{ pattern: '(', message: 'x' }] }));
+      const refused = await cli(['interceptors', 'apply', '-f', file]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^error VALIDATION_FAILED: /m);
+      expect(refused.stderr).toContain('name:');
+      expect(refused.stderr).toContain('rules[0].pattern:');
+
+      expect((await cli(['interceptors', 'rm', 'no-etc'])).stderr).toContain('removed interceptor no-etc');
+      const gone = await cli(['interceptors', 'get', 'no-etc']);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/^error INTERCEPTOR_NOT_FOUND: /m);
+      expect((await cli(['interceptors', 'ls'])).stderr).toContain('no interceptors');
     });
   });
 

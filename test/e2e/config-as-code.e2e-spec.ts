@@ -382,3 +382,98 @@ describe('configuration as code: tool groups', () => {
     expect(await exported(operator)).not.toHaveProperty('groups');
   });
 });
+
+describe('configuration as code: interceptors', () => {
+  let h: Harness;
+  const noEtc = { name: 'no-etc', description: 'Keeps agents out of /etc', kind: 'deny', scope: { tools: ['fs__*'] }, rules: [{ argument: 'path', pathUnder: '/etc', message: 'Files under /etc are off limits.' }] };
+  const maskPii = { name: 'mask-pii', kind: 'redact', scope: { source: 'crm' }, detect: ['email', 'card'], patterns: [{ name: 'ticket', pattern: 'TCK-[0-9]{6}' }] };
+  const policy = { name: 'policy', kind: 'webhook', phase: 'pre', order: -10, onError: 'allow', url: 'https://policy.example.com/check', signingSecret: 'POLICY_HOOK_KEY' };
+  const applyYaml = (document: unknown, query = '', key = h.adminKey): Promise<ApiResponse> =>
+    makeApi(h.url, key).request('POST', `/api/v1/config/apply${query}`, undefined, { raw: stringify(document), headers: { 'content-type': 'application/yaml' } });
+  const exported = async (key = h.adminKey) => parse((await makeApi(h.url, key).request('GET', '/api/v1/config/export', undefined, { headers: { accept: 'application/yaml' } })).body as string);
+  const kinds = (answer: ApiResponse) => answer.body.changes.filter((change: { kind: string }) => change.kind === 'interceptor');
+
+  beforeAll(async () => {
+    h = await startHarness();
+    expect((await h.api.put('/api/v1/secrets/POLICY_HOOK_KEY', { value: 'policy-signing-value' })).status).toBeLessThan(300);
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('creates the interceptors a file declares, each through the interceptors API (audited as it audits them), after a dry run that changes nothing', async () => {
+    const dry = await applyYaml({ sources: [], interceptors: [noEtc, maskPii, policy] }, '?dryRun=true');
+    expect(dry.body.changes).toEqual([
+      { kind: 'interceptor', name: 'no-etc', action: 'create', fields: [] },
+      { kind: 'interceptor', name: 'mask-pii', action: 'create', fields: [] },
+      { kind: 'interceptor', name: 'policy', action: 'create', fields: [] },
+    ]);
+    expect((await h.api.get('/api/v1/interceptors')).body.items).toEqual([]);
+
+    const applied = await applyYaml({ sources: [], interceptors: [noEtc, maskPii, policy] });
+    expect([applied.status, applied.body.summary]).toEqual([200, { create: 3, update: 0, unchanged: 0, delete: 0 }]);
+    expect((await h.api.get('/api/v1/interceptors/mask-pii')).body).toMatchObject({ ...maskPii, phase: 'post', timeoutMs: 1000, version: 1, createdBy: 'admin' });
+    expect((await h.api.get('/api/v1/interceptors/policy')).body).toMatchObject({ ...policy, timeoutMs: 5000 });
+    const audited = await h.sql<{ action: string; target_name: string }>(`SELECT action, target_name FROM audit_events WHERE target_type = 'interceptor' ORDER BY seq`);
+    expect(audited).toEqual([
+      { action: 'interceptor.created', target_name: 'no-etc' },
+      { action: 'interceptor.created', target_name: 'mask-pii' },
+      { action: 'interceptor.created', target_name: 'policy' },
+    ]);
+  });
+
+  it('exports the interceptors as declared, without the signing secret’s value, and apply → export → apply changes nothing', async () => {
+    const document = await exported();
+    expect(document.interceptors).toEqual([maskPii, noEtc, policy]);
+    expect(JSON.stringify(document)).not.toContain('policy-signing-value');
+    const audits = await h.sql(`SELECT count(*) AS n FROM audit_events`);
+    const again = await applyYaml(document);
+    expect(again.body.summary).toEqual({ create: 0, update: 0, unchanged: 3, delete: 0 });
+    expect(await h.sql(`SELECT count(*) AS n FROM audit_events`)).toEqual(audits);
+    expect(await exported()).toEqual(document);
+  });
+
+  it('updates the fields that differ, removes with prune the interceptors left out, and lists every problem of bad entries at once', async () => {
+    const trimmed = { ...maskPii, detect: ['email'], patterns: undefined };
+    const changed = await applyYaml({ sources: [], interceptors: [noEtc, trimmed, { ...policy, kind: 'cap', phase: undefined, url: undefined, signingSecret: undefined, maxBytes: 4096 }] }, '?prune=true&dryRun=true');
+    expect(kinds(changed)).toEqual([
+      { kind: 'interceptor', name: 'no-etc', action: 'unchanged', fields: [] },
+      { kind: 'interceptor', name: 'mask-pii', action: 'update', fields: ['detect', 'patterns'] },
+      { kind: 'interceptor', name: 'policy', action: 'update', fields: ['kind', 'phase', 'timeoutMs', 'maxBytes', 'url', 'signingSecret'] },
+    ]);
+
+    const bad = await applyYaml({
+      sources: [],
+      interceptors: [{ name: 'Bad Name', kind: 'shred' }, 'no-etc', { ...noEtc, phase: 'post' }, { ...policy, name: 'policy-2', signingSecret: 'NOT_STORED' }, { ...noEtc }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      'interceptors[4].name',
+      'interceptors[0].name',
+      'interceptors[0].kind',
+      'interceptors[1]',
+      'interceptors[2].phase',
+      'interceptors[3].signingSecret',
+    ]);
+    expect((await h.api.get('/api/v1/interceptors/no-etc')).body.version).toBe(1);
+
+    const pruned = await applyYaml({ sources: [], interceptors: [noEtc, trimmed] }, '?prune=true');
+    expect(pruned.body.summary).toEqual({ create: 0, update: 1, unchanged: 1, delete: 1 });
+    expect((await h.api.get('/api/v1/interceptors/policy')).status).toBe(404);
+    const mask = (await h.api.get('/api/v1/interceptors/mask-pii')).body;
+    expect([mask.detect, mask.patterns, mask.version]).toEqual([['email'], undefined, 2]);
+    const update = (await h.api.get('/api/v1/audit-events?targetType=interceptor&action=interceptor.updated')).body.items[0];
+    expect(update.details).toEqual({ before: { detect: ['email', 'card'], patterns: maskPii.patterns }, after: { detect: ['email'], patterns: null } });
+  });
+
+  it('takes interceptors only from a caller that may manage them, and exports them only to one', async () => {
+    const operator = (await h.api.post('/api/v1/api-keys', { name: 'ops', role: 'operator' })).body.key as string;
+    const refused = await applyYaml({ sources: [], interceptors: [noEtc] }, '?dryRun=true', operator);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: [{ path: 'interceptors', message: expect.stringContaining('interceptors:manage') }] });
+    expect((await applyYaml({ sources: [] }, '?dryRun=true', operator)).status).toBe(200);
+    expect(await exported(operator)).not.toHaveProperty('interceptors');
+    expect((await exported()).interceptors.map((interceptor: { name: string }) => interceptor.name)).toEqual(['mask-pii', 'no-etc']);
+  });
+});

@@ -11,7 +11,7 @@ export function registerConfigCommands(program: Command): void {
     .description('Make Toolplane\'s sources match a YAML file (config as code)')
     .requiredOption('-f, --file <file>', 'the YAML file ("-" for stdin)')
     .option('--dry-run', 'show what would change without changing anything')
-    .option('--prune', 'also remove sources the file does not name (and revoke active keys it does not name, when it has keys:)')
+    .option('--prune', 'also remove sources the file does not name (and the groups and interceptors it does not name when it has groups: or interceptors:, and revoke active keys it does not name when it has keys:)')
     .addHelpText(
       'after',
       `

@@ -67,7 +67,7 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
-  exports: [CircuitBreakers, UpstreamTargets, SourceRepository, SourceSpecChecker, HostEnvironment],
+  exports: [CircuitBreakers, UpstreamTargets, SourceRepository, SourceSpecChecker, HostEnvironment, RemoteHostCheck],
 })
 export class SourcesModule {
   /** The tables this module maps (the database opens with every module's). */

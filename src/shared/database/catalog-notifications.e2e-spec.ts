@@ -14,9 +14,10 @@ const until = async (condition: () => boolean, withinMs = 5000) => {
 };
 
 describe('catalog notices', () => {
-  it('carry the origin and the source, a group, or only the origin', () => {
+  it('carry the origin and the source, a group, an interceptor, or only the origin', () => {
     expect(decodeCatalogNotice(encodeCatalogNotice({ origin: 'a', sourceId: 's-1' }))).toEqual({ origin: 'a', sourceId: 's-1' });
     expect(decodeCatalogNotice(encodeCatalogNotice({ origin: 'a', groupName: 'support-bot' }))).toEqual({ origin: 'a', groupName: 'support-bot' });
+    expect(decodeCatalogNotice(encodeCatalogNotice({ origin: 'a', interceptorName: 'no-etc' }))).toEqual({ origin: 'a', interceptorName: 'no-etc' });
     expect(decodeCatalogNotice(encodeCatalogNotice({ origin: 'a' }))).toEqual({ origin: 'a' });
     expect(decodeCatalogNotice('')).toEqual({ origin: '' });
   });

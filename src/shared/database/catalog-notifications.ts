@@ -11,20 +11,25 @@ export interface CatalogNotice {
   sourceId?: string;
   /** A tool group changed (instead of a source). */
   groupName?: string;
+  /** An interceptor changed (instead of a source). */
+  interceptorName?: string;
 }
 
-/** Marks a group's name in a notice: source ids are uuids, group names never hold a colon. */
+/** Marks a group's or an interceptor's name in a notice: source ids are uuids, those names never hold a colon. */
 const GROUP_PREFIX = 'group:';
+const INTERCEPTOR_PREFIX = 'interceptor:';
 
-/** `<origin> <sourceId>` or `<origin> group:<name>`: far below NOTIFY's 8000-byte payload limit. */
+/** `<origin> <sourceId>`, `<origin> group:<name>` or `<origin> interceptor:<name>`: far below NOTIFY's 8000-byte payload limit. */
 export function encodeCatalogNotice(notice: CatalogNotice): string {
   if (notice.groupName) return `${notice.origin} ${GROUP_PREFIX}${notice.groupName}`;
+  if (notice.interceptorName) return `${notice.origin} ${INTERCEPTOR_PREFIX}${notice.interceptorName}`;
   return notice.sourceId ? `${notice.origin} ${notice.sourceId}` : notice.origin;
 }
 
 export function decodeCatalogNotice(payload: string): CatalogNotice {
   const [origin = '', subject] = payload.split(' ', 2);
   if (subject?.startsWith(GROUP_PREFIX)) return { origin, groupName: subject.slice(GROUP_PREFIX.length) };
+  if (subject?.startsWith(INTERCEPTOR_PREFIX)) return { origin, interceptorName: subject.slice(INTERCEPTOR_PREFIX.length) };
   return subject ? { origin, sourceId: subject } : { origin };
 }
 
@@ -47,6 +52,10 @@ export class PgCatalogChangeNotifier extends CatalogChangeNotifier {
   async notifyGroupChanged(groupName: string): Promise<void> {
     await this.uow.manager().query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, groupName })]);
   }
+
+  async notifyInterceptorChanged(interceptorName: string): Promise<void> {
+    await this.uow.manager().query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, interceptorName })]);
+  }
 }
 
 export interface CatalogListenerOptions {
@@ -57,6 +66,8 @@ export interface CatalogListenerOptions {
   onChange(sourceId: string | undefined): void;
   /** A tool group changed by another process. */
   onGroupChange?(groupName: string): void;
+  /** An interceptor changed by another process. */
+  onInterceptorChange?(interceptorName: string): void;
   /** The connection came back after a drop: notices may have been missed, anything may have changed. */
   onResync(): void;
   log: { info(message: string): void; warn(message: string): void };
@@ -137,6 +148,7 @@ export class CatalogNotificationListener {
     const notice = decodeCatalogNotice(payload);
     if (notice.origin === this.options.instanceId) return;
     if (notice.groupName !== undefined) this.options.onGroupChange?.(notice.groupName);
+    else if (notice.interceptorName !== undefined) this.options.onInterceptorChange?.(notice.interceptorName);
     else this.options.onChange(notice.sourceId);
   }
 

@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   'audit:read',
   'keys:manage',
   'groups:manage',
+  'interceptors:manage',
   'reviews:read',
   'reviews:decide',
   'ops:read',

@@ -20,6 +20,9 @@ export type AuditAction =
   | 'group.created'
   | 'group.updated'
   | 'group.removed'
+  | 'interceptor.created'
+  | 'interceptor.updated'
+  | 'interceptor.removed'
   | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
@@ -28,7 +31,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;

@@ -5,7 +5,7 @@
 export type ChangeAction = 'create' | 'update' | 'unchanged' | 'delete';
 
 export interface PlannedChange {
-  kind: 'source' | 'group' | 'key';
+  kind: 'source' | 'group' | 'interceptor' | 'key';
   name: string;
   action: ChangeAction;
   /** The settings an update changes; empty otherwise. */
@@ -50,6 +50,6 @@ export function problemOfSource(index: number, problem: { path: string; message:
 }
 
 /** A problem of the file's `{list}[index]` entry, its path made the file's. */
-export function problemOfEntry(list: 'sources' | 'groups' | 'keys', index: number, problem: { path: string; message: string }): { path: string; message: string } {
+export function problemOfEntry(list: 'sources' | 'groups' | 'interceptors' | 'keys', index: number, problem: { path: string; message: string }): { path: string; message: string } {
   return { path: problem.path === 'body' ? `${list}[${index}]` : `${list}[${index}].${problem.path}`, message: problem.message };
 }

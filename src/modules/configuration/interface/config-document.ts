@@ -3,6 +3,7 @@ import { validateDto } from '../../../shared/http/validate-dto.js';
 import { RegisterSourceDto, toSourceSpec } from '../../sources/interface/source.dto.js';
 import type { DeclaredSource } from '../application/apply-config/config-planner.js';
 import type { DeclaredGroup } from '../application/apply-config/group-planner.js';
+import type { DeclaredInterceptor } from '../application/apply-config/interceptor-planner.js';
 import type { DeclaredKey } from '../application/apply-config/key-planner.js';
 import { parseConfigYaml } from '../infrastructure/config-yaml.js';
 
@@ -10,17 +11,20 @@ export interface ConfigDocument {
   sources: DeclaredSource[];
   /** The file's `groups:`; undefined when it has none (then groups are left as they are, even with prune). */
   groups?: DeclaredGroup[];
+  /** The file's `interceptors:`; undefined when it has none (then interceptors are left as they are, even with prune). */
+  interceptors?: DeclaredInterceptor[];
   /** The file's `keys:`; undefined when it has none (then keys are left as they are, even with prune). */
   keys?: DeclaredKey[];
   /** Problems of the document as a whole; each source carries its own shape problems. */
   problems: ProblemDetail[];
 }
 
-const TOP_LEVEL_KEYS = ['sources', 'groups', 'keys'];
+const TOP_LEVEL_KEYS = ['sources', 'groups', 'interceptors', 'keys'];
 /** More than a thousand sources in one file is a mistake or an attack, not a configuration. */
 const MAX_SOURCES = 1000;
 const MAX_KEYS = 1000;
 const MAX_GROUPS = 1000;
+const MAX_INTERCEPTORS = 1000;
 const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'allowedGroups', 'rateLimitPerMinute', 'key'];
 
 /** A configuration file's text, parsed and shape-checked; every problem is listed, none thrown. */
@@ -47,7 +51,8 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
   // Read whatever the sources are: the keys' problems are listed with theirs.
   const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
   const groups = 'groups' in document ? readGroups(document.groups, problems) : undefined;
-  const rest = { ...(groups ? { groups } : {}), ...(keys ? { keys } : {}) };
+  const interceptors = 'interceptors' in document ? readInterceptors(document.interceptors, problems) : undefined;
+  const rest = { ...(groups ? { groups } : {}), ...(interceptors ? { interceptors } : {}), ...(keys ? { keys } : {}) };
   const entries = document.sources ?? [];
   if (!Array.isArray(entries) || document.sources === null) {
     problems.push({ path: 'sources', message: 'must be a list (an empty list declares no source)' });
@@ -97,6 +102,33 @@ function readGroups(entries: unknown, problems: ProblemDetail[]): DeclaredGroup[
     else firstIndex.set(spec.name, index);
   }
   return groups;
+}
+
+/** The `interceptors:` entries: each a mapping (its fields are checked when planned, by the interceptors' own check). */
+function readInterceptors(entries: unknown, problems: ProblemDetail[]): DeclaredInterceptor[] {
+  if (!Array.isArray(entries)) {
+    problems.push({ path: 'interceptors', message: 'must be a list (an empty list declares no interceptor: with prune, every interceptor is removed)' });
+    return [];
+  }
+  if (entries.length > MAX_INTERCEPTORS) {
+    problems.push({ path: 'interceptors', message: `declares ${entries.length} interceptors; at most ${MAX_INTERCEPTORS} fit in one file` });
+    return [];
+  }
+  const interceptors: DeclaredInterceptor[] = [];
+  const firstIndex = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      interceptors.push({ spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the interceptor's name, kind and settings" }] });
+      continue;
+    }
+    const spec = entry as Record<string, unknown>;
+    interceptors.push({ spec, shapeProblems: [] });
+    if (typeof spec.name !== 'string') continue;
+    const first = firstIndex.get(spec.name);
+    if (first !== undefined) problems.push({ path: `interceptors[${index}].name`, message: `"${spec.name.slice(0, 100)}" is declared twice (first at interceptors[${first}])` });
+    else firstIndex.set(spec.name, index);
+  }
+  return interceptors;
 }
 
 /** The `keys:` entries: each a mapping of known fields (their values are checked when planned). */

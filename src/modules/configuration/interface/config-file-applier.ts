@@ -44,6 +44,7 @@ export class ConfigFileApplier implements OnApplicationBootstrap, OnApplicationS
       ...document.problems,
       ...document.sources.flatMap((s, i) => s.shapeProblems.map((p) => problemOfSource(i, p))),
       ...(document.groups ?? []).flatMap((g, i) => g.shapeProblems.map((p) => problemOfEntry('groups', i, p))),
+      ...(document.interceptors ?? []).flatMap((d, i) => d.shapeProblems.map((p) => problemOfEntry('interceptors', i, p))),
       ...(document.keys ?? []).flatMap((k, i) => k.shapeProblems.map((p) => problemOfEntry('keys', i, p))),
     ];
     if (malformed.length > 0) throw new Error(`TOOLPLANE_CONFIG: ${file} is invalid:\n${describe(malformed)}`);

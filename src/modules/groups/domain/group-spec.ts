@@ -178,8 +178,8 @@ function toolOverride(value: unknown, path: string, problems: ProblemList): Tool
     } else override.description = value.description;
   }
   if (value.annotations !== undefined) override.annotations = hints(value.annotations, `${path}.annotations`, problems);
-  const defaults = argumentValues(value.defaults, `${path}.defaults`, problems);
-  const locked = argumentValues(value.locked, `${path}.locked`, problems);
+  const defaults = checkArgumentValues(value.defaults, `${path}.defaults`, problems);
+  const locked = checkArgumentValues(value.locked, `${path}.locked`, problems);
   if (defaults && locked) {
     for (const name of Object.keys(defaults)) if (Object.hasOwn(locked, name)) problems.add(`${path}.defaults.${name}`, 'is also locked: an argument is either locked or has a default');
   }
@@ -192,7 +192,8 @@ function toolOverride(value: unknown, path: string, problems: ProblemList): Tool
   return override;
 }
 
-function argumentValues(value: unknown, path: string, problems: ProblemList): Record<string, unknown> | undefined {
+/** Argument values by name (locked or default values; an interceptor's `defaults` and `lock`): at most GROUP_LIMITS.argumentsPerOverride, none null. */
+export function checkArgumentValues(value: unknown, path: string, problems: ProblemList): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) {
     problems.add(path, 'must be an object of argument names and values');
@@ -215,7 +216,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Control characters; `lines`: newlines and tabs are text. */
-function hasControlCharacters(text: string, lines = false): boolean {
+export function hasControlCharacters(text: string, lines = false): boolean {
   // eslint-disable-next-line no-control-regex
   return (lines ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(text);
 }

@@ -40,6 +40,14 @@ describe('SourceSpecChecker', () => {
     expect(await f.checker.check({ transport: 'websocket' as never, command: 'nope' }, skip)).toEqual({ problems: [], notes: [] });
   });
 
+  it('says what is wrong with a URL, and where a credential belongs instead', async () => {
+    const f = setup();
+    const problems = async (url: string) => (await f.checker.check(aRemoteSpec({ url }))).problems;
+    expect(await problems('file:///etc/passwd')).toEqual([{ path: 'url', message: 'must use http or https, not file' }]);
+    expect(await problems('not a url')).toEqual([{ path: 'url', message: 'is not a valid URL' }]);
+    expect(await problems('https://user:pw@mcp.example.com/mcp')).toEqual([{ path: 'url', message: 'must not embed credentials; use headers with a ${secret:NAME} reference' }]);
+  });
+
   it('refuses a host the policy denies, with its reason', async () => {
     const f = setup();
     f.remoteHosts.deny('169.254.169.254', 'is a link-local address');

@@ -9,6 +9,7 @@ import type { SandboxSettings } from '../domain/source-settings.js';
 import type { SourceSpecInput } from './source-spec.js';
 import { checkVariables } from '../domain/variable-policy.js';
 import { parseTemplate } from '../domain/value-template.js';
+import { parseRemoteUrl } from '../domain/remote-url.js';
 
 /** The connection part of a source after every check: what gets stored. */
 export type CheckedConnection = Pick<
@@ -173,22 +174,12 @@ export class SourceSpecChecker {
       problems.add('url', 'is required for streamable-http and sse sources');
       return null;
     }
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      problems.add('url', 'is not a valid URL');
+    const parsed = parseRemoteUrl(url);
+    if ('problem' in parsed) {
+      problems.add('url', parsed.credentials ? `${parsed.problem}; use headers with a \${secret:NAME} reference` : parsed.problem);
       return null;
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      problems.add('url', `must use http or https, not ${parsed.protocol.replace(':', '')}`);
-      return null;
-    }
-    if (parsed.username || parsed.password) {
-      problems.add('url', 'must not embed credentials; use headers with a ${secret:NAME} reference');
-      return null;
-    }
-    return parsed.toString();
+    return parsed.url.toString();
   }
 
   private async checkReferences(field: 'env' | 'headers', values: Record<string, string>, problems: ProblemList) {

@@ -3,6 +3,7 @@ import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ConfigApplyResult } from '../../domain/config-plan.js';
 import type { DeclaredSource } from './config-planner.js';
 import type { DeclaredGroup } from './group-planner.js';
+import type { DeclaredInterceptor } from './interceptor-planner.js';
 import type { DeclaredKey } from './key-planner.js';
 
 export interface ApplyOptions {
@@ -21,10 +22,10 @@ export class ApplyConfigCommand extends Command<ConfigApplyResult> {
     readonly documentProblems: ProblemDetail[],
     readonly options: ApplyOptions,
     readonly actor: string,
-    /** The file's `groups:` and `keys:` (undefined: it has none, and those are left alone). */
-    readonly declared: { groups?: DeclaredGroup[]; keys?: DeclaredKey[] } = {},
-    /** What the actor may manage: a file with `groups:` needs groups:manage, one with `keys:` keys:manage. */
-    readonly may: { groups: boolean; keys: boolean } = { groups: true, keys: true },
+    /** The file's `groups:`, `interceptors:` and `keys:` (undefined: it has none, and those are left alone). */
+    readonly declared: { groups?: DeclaredGroup[]; interceptors?: DeclaredInterceptor[]; keys?: DeclaredKey[] } = {},
+    /** What the actor may manage: a file with `groups:` needs groups:manage, one with `interceptors:` interceptors:manage, one with `keys:` keys:manage. */
+    readonly may: { groups: boolean; interceptors: boolean; keys: boolean } = { groups: true, interceptors: true, keys: true },
   ) {
     super();
   }

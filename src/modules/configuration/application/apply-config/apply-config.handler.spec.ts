@@ -1,5 +1,6 @@
 import { rejection } from '../../../../shared/testing/rejection.js';
 import { CreateGroupCommand } from '../../../groups/application/create-group/create-group.command.js';
+import { CreateInterceptorCommand } from '../../../interceptors/application/create-interceptor/create-interceptor.command.js';
 import { CreateApiKeyCommand } from '../../../access/application/create-api-key/create-api-key.command.js';
 import { RevokeApiKeyCommand } from '../../../access/application/revoke-api-key/revoke-api-key.command.js';
 import { aKeyValue, anApiKey } from '../../../access/testing/builders.js';
@@ -22,7 +23,7 @@ function setup() {
     secrets: { NEW_AGENT_KEY: aKeyValue('new-agent') },
   });
   const apply = (sources: ReturnType<typeof declare>, options: Partial<ApplyOptions> = {}, keys?: DeclaredKey[], mayManageKeys = true) =>
-    f.applier.execute(new ApplyConfigCommand(sources, [], { ...APPLY, ...options }, 'admin', { keys }, { groups: true, keys: mayManageKeys }));
+    f.applier.execute(new ApplyConfigCommand(sources, [], { ...APPLY, ...options }, 'admin', { keys }, { groups: true, interceptors: true, keys: mayManageKeys }));
   return { ...f, apply };
 }
 
@@ -135,12 +136,43 @@ describe('ApplyConfigHandler', () => {
     ]);
     expect(f.commands.executed[2]).toEqual(new CreateGroupCommand({ name: 'support', include: ['kept__echo'] }, 'admin'));
 
-    const refused = await rejection(() => f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'operator', { groups, keys: [newAgent] }, { groups: false, keys: false })));
+    const refused = await rejection(() => f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'operator', { groups, keys: [newAgent] }, { groups: false, interceptors: false, keys: false })));
     expect(refused).toMatchObject({
       code: 'FORBIDDEN',
       message: 'The file declares groups and keys: applying it needs groups:manage and keys:manage (the admin role).',
       details: [{ path: 'groups' }, { path: 'keys' }],
     });
+  });
+
+  it('runs the interceptors a file declares as the interceptors API’s commands, after the groups and before the keys, and only for a caller that may manage them', async () => {
+    const f = setup();
+    const groups = [{ spec: { name: 'support', include: ['kept__echo'] }, shapeProblems: [] }];
+    const interceptors = [{ spec: { name: 'no-etc', kind: 'deny', rules: [{ argument: 'path', pathUnder: '/etc', message: 'No.' }] }, shapeProblems: [] }];
+    const result = await f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'admin', { groups, interceptors, keys: [newAgent] }));
+    expect(result.changes.filter((change) => change.kind === 'interceptor')).toEqual([{ kind: 'interceptor', name: 'no-etc', action: 'create', fields: [] }]);
+    expect(f.commands.executed.map((command) => command.constructor.name)).toEqual([
+      'UpdateSourceCommand',
+      'RegisterSourceCommand',
+      'CreateGroupCommand',
+      'CreateInterceptorCommand',
+      'CreateApiKeyCommand',
+    ]);
+    expect(f.commands.executed[3]).toEqual(new CreateInterceptorCommand(interceptors[0]!.spec, 'admin'));
+
+    const refused = await rejection(() => f.applier.execute(new ApplyConfigCommand(file(), [], APPLY, 'operator', { interceptors }, { groups: false, interceptors: false, keys: false })));
+    expect(refused).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The file declares interceptors: applying it needs interceptors:manage (the admin role).',
+      details: [{ path: 'interceptors', message: 'needs interceptors:manage; leave `interceptors:` out to apply the rest' }],
+    });
+  });
+
+  it('lists the problems of the interceptors with the others, under their entries, and applies nothing', async () => {
+    const f = setup();
+    const interceptors = [{ spec: { name: 'hook', kind: 'webhook', phase: 'pre', url: 'https://hook.example.com', signingSecret: 'NOT_STORED' }, shapeProblems: [] }];
+    const error = await rejection(f.applier.execute(new ApplyConfigCommand(declare(aStdioSpec({ name: 'kept', command: 'no-such-binary' })), [], APPLY, 'admin', { interceptors })));
+    expect(error.details.map((problem) => problem.path)).toEqual(['sources[0].command', 'interceptors[0].signingSecret']);
+    expect(f.commands.executed).toEqual([]);
   });
 
   it('stops at a command that fails, recording no apply', async () => {

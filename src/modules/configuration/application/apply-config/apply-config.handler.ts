@@ -9,6 +9,9 @@ import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { CreateGroupCommand } from '../../../groups/application/create-group/create-group.command.js';
 import { DeleteGroupCommand } from '../../../groups/application/delete-group/delete-group.command.js';
 import { UpdateGroupCommand } from '../../../groups/application/update-group/update-group.command.js';
+import { CreateInterceptorCommand } from '../../../interceptors/application/create-interceptor/create-interceptor.command.js';
+import { DeleteInterceptorCommand } from '../../../interceptors/application/delete-interceptor/delete-interceptor.command.js';
+import { UpdateInterceptorCommand } from '../../../interceptors/application/update-interceptor/update-interceptor.command.js';
 import { RegisterSourceCommand } from '../../../sources/application/register-source/register-source.command.js';
 import { RemoveSourceCommand } from '../../../sources/application/remove-source/remove-source.command.js';
 import { UpdateSourceCommand } from '../../../sources/application/update-source/update-source.command.js';
@@ -17,20 +20,22 @@ import { type ConfigApplyResult, summarize } from '../../domain/config-plan.js';
 import { ApplyConfigCommand } from './apply-config.command.js';
 import { ConfigPlanner, type PlanStep } from './config-planner.js';
 import { GroupPlanner, type GroupStep } from './group-planner.js';
+import { InterceptorPlanner, type InterceptorStep } from './interceptor-planner.js';
 import { KeyPlanner, type KeyStep } from './key-planner.js';
 
 /**
- * Brings the live sources (and, when the file has `groups:` or `keys:`, the tool groups and the
- * active API keys) to what a file declares. Everything declared is checked first and nothing
- * changes unless all of it passes; then each change runs as the same command the REST API runs
- * (same checks, audit events and discovery): sources first, then groups, then keys. Applying what
- * is already there changes nothing and writes nothing.
+ * Brings the live sources (and, when the file has `groups:`, `interceptors:` or `keys:`, the tool
+ * groups, the interceptors and the active API keys) to what a file declares. Everything declared is
+ * checked first and nothing changes unless all of it passes; then each change runs as the same
+ * command the REST API runs (same checks, audit events and discovery): sources first, then groups,
+ * then interceptors, then keys. Applying what is already there changes nothing and writes nothing.
  */
 @CommandHandler(ApplyConfigCommand)
 export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, ConfigApplyResult> {
   constructor(
     @Inject(ConfigPlanner) private readonly planner: ConfigPlanner,
     @Inject(GroupPlanner) private readonly groupPlanner: GroupPlanner,
+    @Inject(InterceptorPlanner) private readonly interceptorPlanner: InterceptorPlanner,
     @Inject(KeyPlanner) private readonly keyPlanner: KeyPlanner,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(ConfigApplyLock) private readonly lock: ConfigApplyLock,
@@ -39,9 +44,10 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
   ) {}
 
-  execute({ sources, documentProblems, options, actor, declared: { groups, keys }, may }: ApplyConfigCommand): Promise<ConfigApplyResult> {
+  execute({ sources, documentProblems, options, actor, declared: { groups, interceptors, keys }, may }: ApplyConfigCommand): Promise<ConfigApplyResult> {
     const forbidden = [
       ...(groups !== undefined && !may.groups ? [{ path: 'groups', message: 'needs groups:manage; leave `groups:` out to apply the rest' }] : []),
+      ...(interceptors !== undefined && !may.interceptors ? [{ path: 'interceptors', message: 'needs interceptors:manage; leave `interceptors:` out to apply the rest' }] : []),
       ...(keys !== undefined && !may.keys ? [{ path: 'keys', message: 'needs keys:manage; leave `keys:` out to apply the rest' }] : []),
     ];
     if (forbidden.length > 0) {
@@ -50,15 +56,17 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
     return this.lock.run(async () => {
       const plan = await this.planner.plan(sources, options.prune);
       const groupPlan = await this.groupPlanner.plan(groups, options.prune);
+      const interceptorPlan = await this.interceptorPlanner.plan(interceptors, options.prune);
       const keyPlan = await this.keyPlanner.plan(keys, options.prune, this.clock.now(), actor);
-      const problems = [...documentProblems, ...plan.problems, ...groupPlan.problems, ...keyPlan.problems];
+      const problems = [...documentProblems, ...plan.problems, ...groupPlan.problems, ...interceptorPlan.problems, ...keyPlan.problems];
       if (problems.length > 0) throw new ValidationFailed(problems, 'The configuration is invalid; nothing was applied.');
-      const changes = [...plan.changes, ...groupPlan.changes, ...keyPlan.changes];
+      const changes = [...plan.changes, ...groupPlan.changes, ...interceptorPlan.changes, ...keyPlan.changes];
       const result: ConfigApplyResult = { dryRun: options.dryRun, prune: options.prune, changes, summary: summarize(changes) };
-      if (options.dryRun || plan.steps.length + groupPlan.steps.length + keyPlan.steps.length === 0) return result;
+      if (options.dryRun || plan.steps.length + groupPlan.steps.length + interceptorPlan.steps.length + keyPlan.steps.length === 0) return result;
 
       for (const step of plan.steps) await this.run(step, actor, options.waitForDiscovery);
       for (const step of groupPlan.steps) await this.runGroup(step, actor);
+      for (const step of interceptorPlan.steps) await this.runInterceptor(step, actor);
       for (const step of keyPlan.steps) await this.runKey(step, actor);
       await this.uow.run(() =>
         this.audit.record({
@@ -98,6 +106,20 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
         return;
       case 'delete':
         await this.commands.execute(new DeleteGroupCommand(step.name, actor));
+        return;
+    }
+  }
+
+  private async runInterceptor(step: InterceptorStep, actor: string): Promise<void> {
+    switch (step.action) {
+      case 'create':
+        await this.commands.execute(new CreateInterceptorCommand(step.spec, actor));
+        return;
+      case 'update':
+        await this.commands.execute(new UpdateInterceptorCommand(step.name, step.spec, actor));
+        return;
+      case 'delete':
+        await this.commands.execute(new DeleteInterceptorCommand(step.name, actor));
         return;
     }
   }
