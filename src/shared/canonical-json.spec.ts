@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { canonicalInputs, sortedCopy } from '../../test/helpers/sorted-copy.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, sameJson } from './canonical-json.js';
 import { definitionHash } from '../modules/inventory/domain/tool-definition.js';
 
 const value = canonicalInputs({ dates: true });
@@ -15,5 +15,20 @@ describe('canonical JSON', () => {
     expect(definitionHash({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })).toBe(
       '5003681a26492aff2c6e42445192955c44f7f3ce3e7bc41f9417cce76893221e',
     );
+  });
+});
+
+describe('sameJson', () => {
+  it('compares JSON values deeply, key order aside, and tells types apart', () => {
+    expect(sameJson({ a: [1, { b: null, c: 'x' }], d: true }, { d: true, a: [1, { c: 'x', b: null }] })).toBe(true);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(sameJson(1, '1')).toBe(false);
+    expect(sameJson(null, {})).toBe(false);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+  });
+
+  it('agrees with a comparison of sorted copies', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => sameJson(a, b) === (JSON.stringify(sortedCopy(a)) === JSON.stringify(sortedCopy(b)))), { numRuns: 1000 });
+    fc.assert(fc.property(fc.jsonValue(), (a) => sameJson(a, JSON.parse(JSON.stringify(a)))), { numRuns: 1000 });
   });
 });

@@ -10,6 +10,13 @@ export function canonicalJson(value: unknown): string {
   return canonicalJsonWith(value, JSON.stringify)!;
 }
 
+/** Whether two JSON values are equal, key order aside (deep equality of what JSON can hold). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
 /** canonicalJson with each string written by `stringJson` (its JSON text, quotes included). */
 export function canonicalJsonWith(value: unknown, stringJson: (text: string) => string): string | undefined {
   switch (typeof value) {

@@ -11,7 +11,8 @@ import {
 import type { DirectCallOptions } from './http/direct-tool-call.js';
 import { relayedInputCapabilities } from './relayed-input.js';
 import { listAllTools } from './tool-inventory.js';
-import { jsonBytes, limitResult } from '../modules/execution/domain/tool-result.js';
+import { limitResult } from '../modules/execution/domain/tool-result.js';
+import { jsonBytes } from '../shared/json-bytes.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 import { isRecord } from '../shared/is-record.js';

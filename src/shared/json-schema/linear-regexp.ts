@@ -8,6 +8,14 @@ export interface LinearPattern {
 }
 
 /**
+ * An ECMAScript-syntax pattern compiled for RE2 (re2js): matching takes time linear in the input,
+ * whatever the pattern. Throws for what RE2 cannot express (backreferences, lookahead).
+ */
+export function compileLinear(pattern: string): RE2JS {
+  return RE2JS.compile(RE2JS.translateRegExp(pattern));
+}
+
+/**
  * JSON Schema `pattern` and `patternProperties` matched by RE2 (re2js): time linear in the input,
  * whatever the pattern, so an upstream's `^(a+)+$` cannot stall the event loop. ECMAScript syntax
  * is translated first; what RE2 cannot express (backreferences, lookahead) throws, and the schema
@@ -15,7 +23,7 @@ export interface LinearPattern {
  */
 export const linearRegExp = Object.assign(
   (pattern: string): LinearPattern => {
-    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    const compiled = compileLinear(pattern);
     return { test: (input: string) => compiled.test(input), toString: () => `/${pattern}/` };
   },
   // How standalone validators (compiled in a worker, see validatorFromCode) import it.
@@ -30,7 +38,7 @@ export const linearRegExp = Object.assign(
 export function acceptedLinearRegExp(pattern: string): LinearPattern {
   let compiled: RE2JS | undefined;
   return {
-    test: (input: string) => (compiled ??= RE2JS.compile(RE2JS.translateRegExp(pattern))).test(input),
+    test: (input: string) => (compiled ??= compileLinear(pattern)).test(input),
     toString: () => `/${pattern}/`,
   };
 }

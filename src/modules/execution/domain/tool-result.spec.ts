@@ -1,4 +1,5 @@
-import { jsonBytes, jsonPrefix, limitResult, resultBytes } from './tool-result.js';
+import { jsonBytes, resultBytes } from '../../../shared/json-bytes.js';
+import { limitResult } from './tool-result.js';
 
 const text = (value: string) => ({ type: 'text', text: value });
 const image = (bytes: number) => ({ type: 'image', mimeType: 'image/png', data: 'A'.repeat(bytes) });
@@ -64,18 +65,5 @@ describe('limitResult', () => {
     expect(tricky.startsWith(cut)).toBe(true);
     expect(cut).not.toMatch(/[\ud800-\udbff]$/);
     expect(sizeOf(result)).toBeLessThanOrEqual(700);
-  });
-});
-
-describe('jsonPrefix', () => {
-  test.each([
-    ['plain', 'abcdef', 4, 'abcd'],
-    ['quotes take two bytes', 'a"b', 2, 'a'],
-    ['control characters take six', '\u0001x', 5, ''],
-    ['three-byte characters are not split', '€€', 4, '€'],
-    ['surrogate pairs are not split', '😀😀', 7, '😀'],
-  ])('%s', (_name, input, budget, expected) => {
-    expect(jsonPrefix(input, budget)).toBe(expected);
-    expect(jsonBytes(expected) - 2).toBeLessThanOrEqual(budget);
   });
 });

@@ -1,6 +1,5 @@
-import type { ErrorObject } from 'ajv';
-import type { ProblemDetail } from '../../../shared/domain-error.js';
 import type { CompiledSchema } from '../../../shared/json-schema/schema-compiler.js';
+import { schemaProblems } from '../../../shared/json-schema/schema-problems.js';
 import type { SchemaLimits } from '../../../shared/json-schema/schema-limits.js';
 import { OffThreadSchemaCompiler } from '../../../shared/off-thread/off-thread-schema-compiler.js';
 import { ArgumentCheck, ArgumentValidator } from '../domain/argument-validator.port.js';
@@ -53,28 +52,5 @@ export class AjvArgumentValidator extends ArgumentValidator {
 function check(compiled: CompiledSchema, args: unknown): ArgumentCheck {
   if (!compiled.usable) return { unusable: compiled.reason };
   if (compiled.validate(args)) return { problems: [] };
-  return { problems: (compiled.validate.errors ?? []).slice(0, MAX_PROBLEMS).map(toProblem) };
-}
-
-function toProblem(error: ErrorObject): ProblemDetail {
-  const base = 'arguments' + pointerToPath(error.instancePath);
-  switch (error.keyword) {
-    case 'required':
-      return { path: `${base}.${(error.params as { missingProperty: string }).missingProperty}`, message: 'is required' };
-    case 'additionalProperties':
-      return { path: `${base}.${(error.params as { additionalProperty: string }).additionalProperty}`, message: 'is not allowed by the schema' };
-    default:
-      return { path: base, message: error.message ?? `fails ${error.keyword}` };
-  }
-}
-
-/** `/items/0/name` → `.items[0].name` */
-function pointerToPath(pointer: string): string {
-  if (!pointer) return '';
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
-    .join('');
+  return { problems: schemaProblems(compiled.validate.errors, 'arguments', MAX_PROBLEMS) };
 }

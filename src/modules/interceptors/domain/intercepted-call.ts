@@ -22,6 +22,8 @@ export interface InterceptedCall {
   arguments: Record<string, unknown>;
   /** post only: the result as the upstream answered it, after the post interceptors before this one. */
   result?: ExecutionResult;
+  /** post only: the upstream answered the call as a tool error (`isError`). */
+  isError?: boolean;
   /** W3C trace context of the call, when traces are on. */
   traceparent?: string;
 }

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../../../shared/canonical-json.js';
+import { sameJson } from '../../../../shared/canonical-json.js';
 
 export type JsonChangeOp = 'added' | 'removed' | 'changed';
 
@@ -33,12 +33,6 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 
 export function pointerSegment(key: string | number): string {
   return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  return canonicalJson(a) === canonicalJson(b);
 }
 
 /**
