@@ -4,7 +4,7 @@ import { McpInventoryFetcher } from '../../src/upstream/mcp-inventory-fetcher.js
 import { McpToolExecutor } from '../../src/upstream/mcp-tool-executor.js';
 import { TransportFactory } from '../../src/upstream/transport-factory.js';
 import { KeepAliveRpcPoster } from '../../src/upstream/http/keep-alive-rpc-poster.js';
-import { guardedLookup, HostDeniedError } from '../../src/upstream/http/guarded-network.js';
+import { guardedLookup, HostDeniedError } from '../../src/shared/guarded-lookup.js';
 import { hostPolicy, hostPolicyLists } from '../../src/shared/host-policy.js';
 import { OffThreadSchemaCompiler } from '../../src/shared/off-thread/off-thread-schema-compiler.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../../src/shared/json-schema/schema-limits.js';

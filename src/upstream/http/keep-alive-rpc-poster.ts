@@ -9,7 +9,7 @@ import { SseDataParser } from './sse-data-parser.js';
 import { isRecord } from '../../shared/is-record.js';
 import type { HostPolicy } from '../../shared/host-policy.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
-import { guardedLookup, HostDeniedError } from './guarded-network.js';
+import { guardedLookup, HostDeniedError } from '../../shared/guarded-lookup.js';
 import { firstHeaderValue } from '../../shared/http/header-value.js';
 
 export type RpcMessage = Record<string, unknown>;

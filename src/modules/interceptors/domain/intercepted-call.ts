@@ -47,6 +47,8 @@ export type InterceptorVerdict =
       arguments?: Record<string, unknown>;
       /** post: the result to answer instead. */
       result?: ExecutionResult;
+      /** post: whether that result is a tool error (`isError`); absent: as the result it replaces was. */
+      isError?: boolean;
       changes: InterceptorChanges;
       warning?: string;
     }
