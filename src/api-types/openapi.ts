@@ -781,6 +781,50 @@ export interface components {
             /** @description The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR). */
             upstream?: components["schemas"]["UpstreamRpcErrorDto"];
         };
+        InterceptorChangesDto: {
+            /** @description JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
+            paths?: string[];
+            /** @description Counts by what was found (redact: masks by kind, e.g. `{"email": 2}`). */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description cap: the result was truncated. */
+            truncated?: boolean;
+        };
+        InterceptorRunDto: {
+            /** @description The interceptor (`/api/v1/interceptors/{name}`). */
+            name: string;
+            /** @example redact */
+            kind: string;
+            /**
+             * @description pre: on the arguments, before the call was sent; post: on the result.
+             * @enum {string}
+             */
+            phase: "pre" | "post";
+            /**
+             * @description error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.
+             * @enum {string}
+             */
+            decision: "allow" | "modify" | "deny" | "error";
+            /**
+             * @description decision error: whether the failure refused the call (deny) or let it go on (allow).
+             * @enum {string}
+             */
+            onError?: "deny" | "allow";
+            /**
+             * @description decision error: why it failed.
+             * @example timed out after 2000 ms
+             */
+            failure?: string;
+            /** @description decision deny: what the interceptor told the caller. */
+            message?: string;
+            /** @description A note the interceptor made while letting the call go on. */
+            warning?: string;
+            /** @description decision modify: what changed (paths and counts, never the values). */
+            changes?: components["schemas"]["InterceptorChangesDto"];
+            /** @description How long it took, in milliseconds (to 0.01 ms). */
+            durationMs: number;
+        };
         ExecutionResponseDto: {
             /** Format: uuid */
             id: string;
@@ -801,7 +845,7 @@ export interface components {
             caller: components["schemas"]["ExecutionCallerViewDto"];
             /** @enum {string} */
             channel: "rest" | "mcp";
-            /** @description The arguments as received (through a group: as sent upstream, its locked and default values added), secret values redacted; null without executions:payloads. */
+            /** @description The arguments as received (through a group or changed by an interceptor: as sent upstream, the values added), secret values redacted; null without executions:payloads. */
             arguments: {
                 [key: string]: unknown;
             } | null;
@@ -823,6 +867,8 @@ export interface components {
              * @example 4bf92f3577b34da6a3ce929d0e0e4736
              */
             traceId: string | null;
+            /** @description The interceptors that ran on the call, in order (pre, then post); empty when none applied. A call an interceptor refused is `rejected` (INTERCEPTOR_DENIED, INTERCEPTOR_FAILED) or `invalid_arguments` (ARGUMENT_LOCKED) and its run is the last. */
+            interceptors: components["schemas"]["InterceptorRunDto"][];
         };
         ExecutionPageDto: {
             /** @description Newest first. */

@@ -36,6 +36,21 @@ export interface ClientOperation {
   end(): void;
 }
 
+/** One interceptor's run on a tool call, as its span names it. */
+export interface InterceptorRunInfo {
+  name: string;
+  kind: string;
+  phase: 'pre' | 'post';
+}
+
+/** The span of one interceptor's run, a child of the call's span. */
+export interface InterceptorOperation {
+  /** Runs the engine with this span as the active one (what it sends out goes under it). */
+  run<T>(work: () => T): T;
+  /** Ends the span with the run's decision; `failure` names why it failed (decision `error`): timeout, engine_error, … */
+  end(decision: 'allow' | 'modify' | 'deny' | 'error', failure?: string): void;
+}
+
 /** The span of one REST request. */
 export interface HttpOperation {
   run<T>(work: () => T): T;
@@ -53,11 +68,12 @@ export abstract class Telemetry {
   abstract upstreamCall(endpoint: UpstreamEndpoint, toolName: string): ClientOperation;
   abstract upstreamListing(endpoint: UpstreamEndpoint): ClientOperation;
   abstract httpServer(method: string, route: string | undefined, path: string, headers: Headers, client: { address?: string; port?: number }): HttpOperation;
+  abstract interceptorRun(interceptor: InterceptorRunInfo): InterceptorOperation;
 }
 
 const run = <T>(work: () => T): T => work();
 const nothing = (): void => undefined;
-const NO_OPERATION: ServerOperation & ClientOperation & HttpOperation = {
+const NO_OPERATION: ServerOperation & ClientOperation & HttpOperation & InterceptorOperation = {
   recording: false,
   run,
   answered: nothing,
@@ -78,4 +94,5 @@ export const NO_TELEMETRY: Telemetry = {
   upstreamCall: () => NO_OPERATION,
   upstreamListing: () => NO_OPERATION,
   httpServer: () => NO_OPERATION,
+  interceptorRun: () => NO_OPERATION,
 };

@@ -24,6 +24,14 @@ export interface McpOperationObservation {
   seconds: number;
 }
 
+/** One interceptor's run on a call. Its name is one Toolplane issued (an administrator created it), never a caller's. */
+export interface InterceptorObservation {
+  interceptor: string;
+  phase: 'pre' | 'post';
+  decision: 'allow' | 'modify' | 'deny' | 'error';
+  seconds: number;
+}
+
 /** A gauge's value for one set of labels, read when metrics are scraped. */
 export interface GaugeSample {
   labels: Record<string, string>;
@@ -36,6 +44,7 @@ export interface GaugeSample {
  */
 export abstract class WorkMetrics {
   abstract callEnded(call: CallObservation): void;
+  abstract interceptorRan(run: InterceptorObservation): void;
   abstract mcpOperationEnded(operation: McpOperationObservation): void;
   /** An MCP session ended: one Toolplane served (`server`) or held to an upstream (`client`). */
   abstract mcpSessionEnded(side: 'server' | 'client', transport: string, seconds: number): void;

@@ -3,6 +3,8 @@ import { ResultView } from '../components/result-view.js';
 import { useResource } from '../hooks.js';
 import type { Execution } from '../types.js';
 
+type InterceptorRun = Execution['interceptors'][number];
+
 /** One call: who made it, with what (redacted), what came back, how long it took. */
 export function ExecutionPage(props: { id: string }) {
   const execution = useResource<Execution>(`/api/v1/executions/${encodeURIComponent(props.id)}`);
@@ -49,8 +51,50 @@ export function ExecutionPage(props: { id: string }) {
       </dl>
       <h2>Arguments</h2>
       {e.arguments === null ? <p class="muted">Not shown to this role (stored arguments need executions:payloads).</p> : <JsonView value={e.arguments} label="Arguments (secrets redacted)" />}
+      <h2>Interceptors</h2>
+      {e.interceptors.length === 0 ? (
+        <p class="muted">None applied to this call.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Interceptor</th>
+              <th scope="col">Phase</th>
+              <th scope="col">Decision</th>
+              <th scope="col">What it said or changed</th>
+              <th scope="col" class="num">Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {e.interceptors.map((run, i) => (
+              <tr key={i}>
+                <td>
+                  {run.name} <span class="muted">({run.kind})</span>
+                </td>
+                <td>{run.phase}</td>
+                <td>
+                  <Badge value={run.decision} />
+                  {run.onError ? <span class="muted"> onError {run.onError}</span> : null}
+                </td>
+                <td>{interceptorNote(run)}</td>
+                <td class="num">{ms(run.durationMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h2>Result</h2>
       {e.result === null && !e.error ? <p class="muted">No result shown (none stored, or not shown to this role).</p> : <ResultView execution={e} />}
     </section>
   );
+}
+
+/** A run's failure, message or warning, and what it changed (paths and counts only). */
+function interceptorNote(run: InterceptorRun): string {
+  const parts = [run.failure, run.message, run.warning].filter((part): part is string => part !== undefined);
+  if (run.changes?.paths?.length) parts.push(`changed ${run.changes.paths.join(', ')}`);
+  const counts = Object.entries(run.changes?.counts ?? {});
+  if (counts.length > 0) parts.push(counts.map(([kind, n]) => `${n} × ${kind}`).join(', '));
+  if (run.changes?.truncated) parts.push('truncated');
+  return parts.join('; ') || '—';
 }

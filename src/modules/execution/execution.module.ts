@@ -4,11 +4,16 @@ import { DATABASE } from '../../shared/database/database.js';
 import type { Database } from '../../shared/database/database.js';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { ExecutionsModule } from '../executions/executions.module.js';
+import { InterceptorChain } from '../interceptors/application/interceptor-chain.js';
+import { InterceptorsModule } from '../interceptors/interceptors.module.js';
 import { SourcesModule } from '../sources/sources.module.js';
 import { Bulkheads } from './application/bulkheads.js';
 import { RateLimits } from './application/rate-limits.js';
 import { ExecuteToolHandler } from './application/execute-tool/execute-tool.handler.js';
 import { AdmitStage } from './application/execute-tool/stages/admit.js';
+import { CallInterceptors } from './application/execute-tool/stages/call-stage.js';
+import { InterceptArgumentsStage } from './application/execute-tool/stages/intercept-arguments.js';
+import { InterceptResultStage } from './application/execute-tool/stages/intercept-result.js';
 import { GuardStage } from './application/execute-tool/stages/guard.js';
 import { GroupArgumentsStage } from './application/execute-tool/stages/group-arguments.js';
 import { IntakeStage } from './application/execute-tool/stages/intake.js';
@@ -29,7 +34,7 @@ import { PostgresRateBuckets } from './infrastructure/postgres-rate-buckets.js';
 import { InvokeController } from './interface/invoke.controller.js';
 
 @Module({
-  imports: [CatalogModule, SourcesModule, ExecutionsModule],
+  imports: [CatalogModule, SourcesModule, ExecutionsModule, InterceptorsModule],
   controllers: [InvokeController],
   providers: [
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
@@ -56,6 +61,12 @@ import { InvokeController } from './interface/invoke.controller.js';
     InvokeStage,
     RecordOutcomeStage,
     ReportStage,
+    // The configured stages: the interceptors in force, before the guard (pre) and after the upstream answered (post).
+    {
+      provide: CallInterceptors,
+      useFactory: (chain: InterceptorChain, validator: ArgumentValidator): CallInterceptors => ({ pre: [new InterceptArgumentsStage(chain, validator)], post: [new InterceptResultStage(chain)] }),
+      inject: [InterceptorChain, ArgumentValidator],
+    },
     ExecuteToolHandler,
   ],
   exports: [InFlightCalls, RouteCache],

@@ -2,10 +2,12 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { LIVE_TOOL, USABLE_TOOL } from '../../modules/catalog/infrastructure/usable-tool-sql.js';
 import { liveStdioProcessCounts } from '../../upstream/stdio/process-registry.js';
-import { WorkMetrics, type CallObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
+import { WorkMetrics, type CallObservation, type InterceptorObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
 
 /** Buckets for call and commit durations, in seconds: 1 ms to 2 min. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Buckets for interceptor runs, in seconds: 50 µs (a built-in check) to 30 s (a slow webhook). */
+const INTERCEPTOR_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const BATCH_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500];
 /** The MCP semantic conventions' buckets for operation and session durations, in seconds. */
 const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -22,6 +24,8 @@ export class PrometheusMetrics extends WorkMetrics {
   private readonly calls: Counter<'source' | 'tool' | 'channel' | 'status'>;
   private readonly callSeconds: Histogram<'source' | 'channel' | 'status'>;
   private readonly upstreamSeconds: Histogram<'source'>;
+  private readonly interceptorDecisions: Counter<'interceptor' | 'phase' | 'decision'>;
+  private readonly interceptorSeconds: Histogram<'interceptor' | 'phase'>;
   private readonly refreshes: Counter<'outcome'>;
   private readonly refreshSeconds: Histogram<'outcome'>;
   private readonly commitSeconds: Histogram;
@@ -47,6 +51,19 @@ export class PrometheusMetrics extends WorkMetrics {
       registers,
     });
     this.upstreamSeconds = new Histogram({ name: 'toolplane_upstream_call_duration_seconds', help: 'How long the upstream took over a call (every attempt).', labelNames: ['source'], buckets: DURATION_BUCKETS, registers });
+    this.interceptorDecisions = new Counter({
+      name: 'toolplane_interceptor_decisions_total',
+      help: 'Interceptor runs on tool calls, by interceptor, phase (pre, post) and decision (allow, modify, deny, error: it failed or timed out).',
+      labelNames: ['interceptor', 'phase', 'decision'],
+      registers,
+    });
+    this.interceptorSeconds = new Histogram({
+      name: 'toolplane_interceptor_duration_seconds',
+      help: 'How long an interceptor took over one call.',
+      labelNames: ['interceptor', 'phase'],
+      buckets: INTERCEPTOR_BUCKETS,
+      registers,
+    });
     this.refreshes = new Counter({ name: 'toolplane_refreshes_total', help: 'Inventory refreshes ended, by outcome (ok, failed).', labelNames: ['outcome'], registers });
     this.refreshSeconds = new Histogram({ name: 'toolplane_refresh_duration_seconds', help: 'How long an inventory refresh took.', labelNames: ['outcome'], buckets: DURATION_BUCKETS, registers });
     this.commitSeconds = new Histogram({ name: 'toolplane_execution_record_commit_seconds', help: 'How long a group commit of execution records took.', buckets: DURATION_BUCKETS, registers });
@@ -144,6 +161,11 @@ export class PrometheusMetrics extends WorkMetrics {
     this.calls.inc({ source, tool: call.tool ?? UNKNOWN, channel: call.channel, status: call.status });
     this.callSeconds.observe({ source, channel: call.channel, status: call.status }, call.seconds);
     if (call.upstreamSeconds !== null) this.upstreamSeconds.observe({ source }, call.upstreamSeconds);
+  }
+
+  interceptorRan(run: InterceptorObservation): void {
+    this.interceptorDecisions.inc({ interceptor: run.interceptor, phase: run.phase, decision: run.decision });
+    this.interceptorSeconds.observe({ interceptor: run.interceptor, phase: run.phase }, run.seconds);
   }
 
   mcpOperationEnded(operation: McpOperationObservation): void {

@@ -3,7 +3,7 @@ import type { WorkMetrics } from '../../shared/work-metrics.js';
 import { isRecord } from '../../shared/is-record.js';
 import { spanContextOf, traceCarriers } from './trace-carrier.js';
 import { firstHeaderValue } from '../../shared/http/header-value.js';
-import { Telemetry, type ClientOperation, type HttpOperation, type ServerOperation, type UpstreamEndpoint } from '../../shared/telemetry.js';
+import { NO_TELEMETRY, Telemetry, type ClientOperation, type HttpOperation, type InterceptorOperation, type InterceptorRunInfo, type ServerOperation, type UpstreamEndpoint } from '../../shared/telemetry.js';
 import { MCP_METHODS } from '../../shared/mcp-methods.js';
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -136,6 +136,47 @@ export class McpTelemetry extends Telemetry {
       span.setAttributes(attributes);
     }
     return new HttpServerOperation(span, trace.setSpan(parent, span));
+  }
+
+  /**
+   * One interceptor's run on a call: an INTERNAL span, child of the active one (the call's MCP or
+   * HTTP SERVER span). The GenAI semantic conventions have no guardrail span yet (proposed, in
+   * development), so it is Toolplane's own: `interceptor {name}` with `toolplane.interceptor.*`.
+   */
+  interceptorRun(interceptor: InterceptorRunInfo): InterceptorOperation {
+    if (!traceCarriers.enabled) return NO_TELEMETRY.interceptorRun(interceptor);
+    const parent = context.active();
+    const span = trace.getTracer('toolplane').startSpan(
+      `interceptor ${interceptor.name}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'toolplane.interceptor.name': interceptor.name, 'toolplane.interceptor.kind': interceptor.kind, 'toolplane.interceptor.phase': interceptor.phase },
+      },
+      parent,
+    );
+    return new InterceptorSpanOperation(span, trace.setSpan(parent, span));
+  }
+}
+
+/** The INTERNAL span of one interceptor's run. */
+export class InterceptorSpanOperation implements InterceptorOperation {
+  constructor(
+    private readonly span: Span,
+    private readonly ctx: Context,
+  ) {}
+
+  run<T>(work: () => T): T {
+    return context.with(this.ctx, work);
+  }
+
+  end(decision: 'allow' | 'modify' | 'deny' | 'error', failure?: string): void {
+    this.span.setAttribute('toolplane.interceptor.decision', decision);
+    // A denial is the interceptor doing its work, not an error; a failure is.
+    if (decision === 'error') {
+      this.span.setAttribute('error.type', failure ?? '_OTHER');
+      this.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    this.span.end();
   }
 }
 

@@ -19,8 +19,12 @@ import { ExecutionIndexesAscending1797200000000 } from '../../../migrations/1797
 import { ToolListPosition1797300000000 } from '../../../migrations/1797300000000-tool-list-position.js';
 import { ToolGroups1797500000000 } from '../../../migrations/1797500000000-tool-groups.js';
 import { ApiKeyGroups1797600000000 } from '../../../migrations/1797600000000-api-key-groups.js';
+import { ExecutionInterceptors1797710000000 } from '../../../migrations/1797710000000-execution-interceptors.js';
 import { DefinitionPinning1797400000000 } from '../../../migrations/1797400000000-definition-pinning.js';
 import { Interceptors1797700000000 } from '../../../migrations/1797700000000-interceptors.js';
 
 /** Every migration, in order: the schema changes only through them. */
-export const MIGRATIONS = [InitialSchema1763800000000, Executions1763900000000, CatalogSearch1795328440691, CatalogNameSearch1795400000000, SourceSandbox1795900000000, ToolUnusableReason1796000000000, ExecutionStarted1796100000000, ApiKeys1796200000000, ApiKeyScope1796300000000, AuditChain1796400000000, RateLimits1796500000000, AuditRequest1796600000000, ToolDefinitionAsDeclared1796700000000, ExecutionChain1796800000000, SharedRateLimits1796900000000, ExecutionRetention1797000000000, ExecutionTraceId1797100000000, ExecutionIndexesAscending1797200000000, ToolListPosition1797300000000, DefinitionPinning1797400000000, ToolGroups1797500000000, ApiKeyGroups1797600000000, Interceptors1797700000000];
+
+
+/** Every migration, in order: the schema changes only through them. */
+export const MIGRATIONS = [InitialSchema1763800000000, Executions1763900000000, CatalogSearch1795328440691, CatalogNameSearch1795400000000, SourceSandbox1795900000000, ToolUnusableReason1796000000000, ExecutionStarted1796100000000, ApiKeys1796200000000, ApiKeyScope1796300000000, AuditChain1796400000000, RateLimits1796500000000, AuditRequest1796600000000, ToolDefinitionAsDeclared1796700000000, ExecutionChain1796800000000, SharedRateLimits1796900000000, ExecutionRetention1797000000000, ExecutionTraceId1797100000000, ExecutionIndexesAscending1797200000000, ToolListPosition1797300000000, DefinitionPinning1797400000000, ToolGroups1797500000000, ApiKeyGroups1797600000000, Interceptors1797700000000, ExecutionInterceptors1797710000000];

@@ -76,6 +76,7 @@ function toRoute(tool: CatalogTool, source: CatalogSourceSettings): ToolRoute {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
+      description: tool.description,
       unusableReason: tool.unusableReason,
       status: tool.status,
       enabled: tool.enabled,

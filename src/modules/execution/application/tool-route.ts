@@ -10,6 +10,7 @@ export interface ToolRoute {
     inputSchema: Record<string, unknown>;
     outputSchema: Record<string, unknown> | null;
     annotations: Record<string, unknown> | null;
+    description: string | null;
     /** Why the tool cannot be called; null when it can. */
     unusableReason: string | null;
     status: 'active' | 'deprecated';

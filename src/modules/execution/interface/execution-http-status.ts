@@ -23,6 +23,7 @@ export function httpStatusOf(record: ExecutionRecord): number {
           return 409;
         case 'SHUTTING_DOWN':
         case 'RECORD_UNAVAILABLE':
+        case 'INTERCEPTOR_FAILED': // an interceptor that had to decide failed (timed out, its service down)
           return 503;
         default:
           return 403;

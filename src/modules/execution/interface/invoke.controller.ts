@@ -206,7 +206,7 @@ function answerOf(record: ExecutionRecord): Answer {
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null };
+  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null, interceptors: record.interceptors ?? [] };
 }
 
 /** What every invoke route declares: its permission, body and answers (the 400 and 404 said in its own words). */

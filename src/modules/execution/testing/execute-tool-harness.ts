@@ -18,6 +18,9 @@ import { ExecuteToolCommand, type ExecuteToolInput, type ExecutedCall } from '..
 import { ExecuteToolHandler } from '../application/execute-tool/execute-tool.handler.js';
 import { AdmitStage } from '../application/execute-tool/stages/admit.js';
 import type { CallInterceptors } from '../application/execute-tool/stages/call-stage.js';
+import { InterceptArgumentsStage } from '../application/execute-tool/stages/intercept-arguments.js';
+import { InterceptResultStage } from '../application/execute-tool/stages/intercept-result.js';
+import type { InterceptorChain } from '../../interceptors/application/interceptor-chain.js';
 import { GuardStage } from '../application/execute-tool/stages/guard.js';
 import { GroupArgumentsStage } from '../application/execute-tool/stages/group-arguments.js';
 import { IntakeStage } from '../application/execute-tool/stages/intake.js';
@@ -92,7 +95,11 @@ export class ExecuteToolHarness {
   };
   readonly handler: ExecuteToolHandler;
 
-  constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors } = {}) {
+  /**
+   * `interceptors`: stages for the seam; `interceptorChain`: the interceptors' stages over this chain,
+   * as ExecutionModule plugs them (with the harness's validator).
+   */
+  constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors; interceptorChain?: InterceptorChain } = {}) {
     this.config = { ...loadConfig({}), ...options.config };
     this.routes = new RouteCache(this.snapshots, this.targets);
     this.circuits = new CircuitBreakers(this.metrics);
@@ -125,7 +132,9 @@ export class ExecuteToolHarness {
       s.report,
       this.inFlight,
       this.clock,
-      options.interceptors,
+      options.interceptorChain
+        ? { pre: [new InterceptArgumentsStage(options.interceptorChain, this.validator)], post: [new InterceptResultStage(options.interceptorChain)] }
+        : options.interceptors,
     );
     this.invoker.onInvoke = () => this.timeline.push('invoked');
   }

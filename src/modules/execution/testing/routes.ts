@@ -19,6 +19,7 @@ export function aRoute(qualifiedName = 'everything__echo', changes: RouteChanges
       inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
       outputSchema: null,
       annotations: null,
+      description: null,
       unusableReason: null,
       status: 'active',
       enabled: true,

@@ -1,9 +1,9 @@
 import { NotFound } from '../../../shared/domain-error.js';
-import type { ExecutionRecord } from '../domain/execution.js';
+import type { ExecutionRecord, InterceptorRun } from '../domain/execution.js';
 import type { Page } from '../../../shared/page.js';
 
-/** One execution as the API shows it: the record, with its start as an ISO string and its trace id null when traces were off. */
-export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'group'> & { startedAt: string; traceId: string | null; group: string | null };
+/** One execution as the API shows it: the record, with its start as an ISO string, its trace id null when traces were off, and its interceptors' runs (empty when none ran). */
+export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'group' | 'interceptors'> & { startedAt: string; traceId: string | null; group: string | null; interceptors: InterceptorRun[] };
 
 export type ExecutionPage = Page<ExecutionView>;
 

@@ -107,6 +107,8 @@ export interface ExecutionRecord {
   durationMs: number;
   /** The trace the call ran in (W3C trace id), when traces are on. */
   traceId?: string | null;
+  /** The interceptors that ran on the call, in order; absent (or empty) when none did. */
+  interceptors?: InterceptorRun[];
 }
 
 /**

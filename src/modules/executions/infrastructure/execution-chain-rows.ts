@@ -6,7 +6,7 @@ import { canonicalStoredJson } from '../../../shared/database/stored-text.js';
 
 /** A stored execution record's columns, as the verifier (and the sealer, for records without a digest) reads them: `SELECT ${RECORD_COLUMNS} FROM executions e`. */
 export const RECORD_COLUMNS = `e.id AS e_id, e.tool_id, e.qualified_name, e.source_id, e.source_name, e.definition_hash, e.caller, e.caller_principal,
-  e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms, e.group_name`;
+  e.channel, e.arguments, e.status, e.is_error, e.result, e.error, e.attempts, e.started_at, e.duration_ms, e.group_name, e.interceptors`;
 
 export interface RecordRow {
   e_id: string | null;
@@ -27,6 +27,7 @@ export interface RecordRow {
   started_at: Date;
   duration_ms: number;
   group_name: string | null;
+  interceptors: unknown;
 }
 
 /**
@@ -38,16 +39,16 @@ export function recordDigest(content: Record<string, unknown>): string {
   return sha256Hex(canonicalStoredJson(content)!);
 }
 
-/** A record's jsonb columns, in the order columnTexts takes them: caller, arguments, result, error (undefined: SQL NULL). */
+/** A record's jsonb columns, in the order columnTexts takes them: caller, arguments, result, error, interceptors (undefined: SQL NULL). */
 export function columnValues(e: ExecutionRecord): unknown[] {
-  return [e.caller, e.arguments ?? null, e.result ?? undefined, e.error ?? undefined];
+  return [e.caller, e.arguments ?? null, e.result ?? undefined, e.error ?? undefined, e.interceptors?.length ? e.interceptors : undefined];
 }
 
 export type ColumnTexts = Omit<StoredRecordTexts, 'digest'>;
 
 /** The columns' texts from their canonicalStoredJson (computed here, or on the worker thread for a large record). */
 export function columnTexts(values: readonly unknown[], texts: readonly (string | undefined)[] = values.map((value) => canonicalStoredJson(value))): ColumnTexts {
-  return { caller: texts[0]!, arguments: texts[1]!, result: texts[2] ?? null, error: texts[3] ?? null };
+  return { caller: texts[0]!, arguments: texts[1]!, result: texts[2] ?? null, error: texts[3] ?? null, interceptors: texts[4] ?? null };
 }
 
 /** A record's jsonb columns as the JSON text written, and its digest. */
@@ -57,6 +58,8 @@ export interface StoredRecordTexts {
   /** null: SQL NULL (no result, no error). */
   result: string | null;
   error: string | null;
+  /** null: none ran. */
+  interceptors: string | null;
   digest: string;
 }
 
@@ -89,6 +92,9 @@ function columnText(columns: ColumnTexts, key: string): string | undefined {
       return columns.result ?? 'null';
     case 'error':
       return columns.error ?? 'null';
+    case 'interceptors':
+      // A member only when some ran (see storedContent).
+      return columns.interceptors ?? undefined;
     default:
       return undefined;
   }
@@ -115,6 +121,8 @@ const CONTENT_KEYS = [
   'durationMs',
   // Only when the call came through a group: the digests of other records stay what they were.
   'group',
+  // Only when interceptors ran on the call, likewise.
+  'interceptors',
 ];
 /** In canonical order (none is an array index, so plain sorting orders them), each with its name as JSON. */
 const DIGEST_MEMBERS = [...CONTENT_KEYS].sort().map((key) => ({ key, name: `${JSON.stringify(key)}:` }));
@@ -140,6 +148,7 @@ export function storedContent(e: ExecutionRecord): Record<string, unknown> {
     startedAt: e.startedAt.toISOString(),
     durationMs: e.durationMs,
     ...(e.group ? { group: e.group } : {}),
+    ...(e.interceptors?.length ? { interceptors: e.interceptors } : {}),
   };
 }
 
@@ -165,6 +174,7 @@ export function recordContent(row: RecordRow): Record<string, unknown> | null {
     startedAt: row.started_at.toISOString(),
     durationMs: row.duration_ms,
     ...(row.group_name ? { group: row.group_name } : {}),
+    ...(row.interceptors !== null && row.interceptors !== undefined ? { interceptors: row.interceptors } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ class CountingMetrics extends WorkMetrics {
   purged = 0;
   passes = 0;
   callEnded(): void {}
+  interceptorRan(): void {}
   refreshEnded(): void {}
   recordsCommitted(): void {}
   mcpOperationEnded(): void {}

@@ -64,7 +64,11 @@ const DATA: ExecutionRecord[] = [
   execution('files__read', FILES, 'timeout', 40, 'alice'),
   execution('files__read', FILES, 'succeeded', 50, 'bob'),
   execution('files__write', FILES, 'succeeded', 100, 'bob'),
-  execution('files__write', FILES, 'rejected', 200, 'bob'),
+  {
+    ...execution('files__write', FILES, 'rejected', 200, 'bob'),
+    error: { code: 'INTERCEPTOR_DENIED', message: 'Interceptor "no-etc" refused the call: /etc is off limits', retryable: false },
+    interceptors: [{ name: 'no-etc', kind: 'deny', phase: 'pre', decision: 'deny', message: '/etc is off limits', durationMs: 0.04 }],
+  },
   execution('files__write', FILES, 'succeeded', 300, 'bob'),
   execution('web__fetch', WEB, 'upstream_error', 1, 'carol'),
   execution('web__fetch', WEB, 'succeeded', 2, 'carol'),
@@ -174,7 +178,9 @@ describe('execution queries (real PostgreSQL)', () => {
   describe('GetExecution', () => {
     it('answers the whole execution', async () => {
       const original = DATA.find((e) => e.status === 'timeout')!;
-      expect(await get.execute(new GetExecutionQuery(original.id))).toEqual({ ...original, startedAt: original.startedAt.toISOString(), traceId: null, group: null });
+      expect(await get.execute(new GetExecutionQuery(original.id))).toEqual({ ...original, startedAt: original.startedAt.toISOString(), traceId: null, group: null, interceptors: [] });
+      const denied = DATA.find((e) => e.error?.code === 'INTERCEPTOR_DENIED')!;
+      expect(await get.execute(new GetExecutionQuery(denied.id))).toEqual({ ...denied, startedAt: denied.startedAt.toISOString(), traceId: null, group: null });
       const ghost = DATA.find((e) => e.qualifiedName === 'ghost__gone')!;
       expect(await get.execute(new GetExecutionQuery(ghost.id))).toMatchObject({ toolId: null, sourceId: null, sourceName: null, result: null, attempts: 0 });
     });

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ExecutionCaller, ExecutionError, ExecutionResult } from '../domain/execution.js';
+import type { ExecutionCaller, ExecutionError, ExecutionResult, InterceptorRun } from '../domain/execution.js';
 
 /** One row of `executions`; written by the group-commit recorder, read by the execution queries. */
 @Entity({ name: 'executions' })
@@ -23,4 +23,5 @@ export class ExecutionOrmEntity {
   @Column('double precision', { name: 'duration_ms' }) durationMs!: number;
   @Column('text', { name: 'trace_id', nullable: true }) traceId!: string | null;
   @Column('text', { name: 'group_name', nullable: true }) groupName!: string | null;
+  @Column('jsonb', { nullable: true }) interceptors!: InterceptorRun[] | null;
 }

@@ -7,6 +7,7 @@ import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import fc from 'fast-check';
 import { RECORD_COLUMNS, recordContent, recordDigest, storedContent, type RecordRow } from './execution-chain-rows.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
+import { InterruptedCallSweeper } from './interrupted-call-sweeper.js';
 import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
@@ -34,6 +35,21 @@ function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
     ...overrides,
   };
 }
+
+/** An interceptor's run as the chain records it (its texts may be anything an engine passed on). */
+const INTERCEPTOR_RUN = fc.record(
+  {
+    name: fc.string({ minLength: 1 }),
+    kind: fc.constantFrom('redact', 'webhook'),
+    phase: fc.constantFrom('pre' as const, 'post' as const),
+    decision: fc.constantFrom('allow' as const, 'modify' as const, 'deny' as const, 'error' as const),
+    message: fc.string({ unit: 'binary' }),
+    failure: fc.string({ unit: 'binary' }),
+    changes: fc.record({ paths: fc.array(fc.string({ unit: 'binary' })), counts: fc.dictionary(fc.string({ unit: 'binary' }), fc.integer()) }, { requiredKeys: [] }),
+    durationMs: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }).map((ms) => Math.round(ms * 100) / 100),
+  },
+  { requiredKeys: ['name', 'kind', 'phase', 'decision', 'durationMs'] },
+);
 
 describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   const dbName = `tp_rec_${randomBytes(6).toString('hex')}`;
@@ -85,6 +101,10 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
       attempts: 2,
       channel: 'mcp',
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      interceptors: [
+        { name: 'limits', kind: 'defaults', phase: 'pre', decision: 'modify', changes: { paths: ['arguments.limit'] }, durationMs: 0.12 },
+        { name: 'scan', kind: 'webhook', phase: 'post', decision: 'error', onError: 'allow', failure: 'timed out after 50 ms', durationMs: 50.47 },
+      ],
     });
     const started = performance.now();
     await recorder.record(record);
@@ -111,10 +131,31 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
       duration_ms: 3.25,
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
       group_name: null,
+      interceptors: record.interceptors,
     });
     // A lone call waits for its own short INSERT, not for a timer.
     expect(elapsed).toBeLessThan(1000);
     expect(recorder.metrics()).toMatchObject({ batches: 1, rows: 1, failedRows: 0, fallbacks: 0, queued: 0 });
+  });
+
+  it('keeps the group and the pre interceptors of a started call in the interrupted execution it becomes', async () => {
+    const recorder = recorderOf(dataSource, { startedRows: true });
+    const interceptors = [{ name: 'limits', kind: 'defaults', phase: 'pre' as const, decision: 'modify' as const, changes: { paths: ['arguments.limit'] }, durationMs: 0.2 }];
+    const started = execution({ status: 'interrupted', result: null, group: 'support', interceptors, startedAt: new Date(Date.now() - 60_000) });
+    await recorder.recordStarted(started);
+    await recorder.flush();
+    await new InterruptedCallSweeper(dataSource, { soleProcess: true, maxCallTimeoutMs: 1000, intervalMs: 60_000 }).sweep(0);
+    const { rows } = await reader.query('SELECT status, group_name, interceptors FROM executions WHERE id = $1', [started.id]);
+    expect(rows).toEqual([{ status: 'interrupted', group_name: 'support', interceptors }]);
+  });
+
+  it('stores no interceptors as NULL', async () => {
+    const recorder = recorderOf(dataSource);
+    const none = execution({ interceptors: [] });
+    const absent = execution();
+    await Promise.all([recorder.record(none), recorder.record(absent)]);
+    const { rows } = await reader.query('SELECT interceptors FROM executions WHERE id = ANY($1)', [[none.id, absent.id]]);
+    expect(rows).toEqual([{ interceptors: null }, { interceptors: null }]);
   });
 
   it('writes 1,000 concurrent records, all of them, in far fewer batches than records', async () => {
@@ -324,9 +365,10 @@ describe('GroupCommitExecutionRecorder (real PostgreSQL)', () => {
   it("queues each record's digest with it, which the stored row gives back whatever it holds (property)", async () => {
     const recorder = recorderOf(dataSource);
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), fc.option(fc.string({ unit: 'binary', minLength: 1 }), { nil: undefined }), async (args, structured, text, durationMs, group) => {
+      fc.asyncProperty(fc.jsonValue(), fc.jsonValue(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), fc.option(fc.string({ unit: 'binary', minLength: 1 }), { nil: undefined }), fc.option(fc.array(INTERCEPTOR_RUN, { maxLength: 4 }), { nil: undefined }), async (args, structured, text, durationMs, group, interceptors) => {
         const record = execution({
           ...(group !== undefined ? { group } : {}),
+          ...(interceptors !== undefined ? { interceptors } : {}),
           arguments: args,
           result: { content: [{ type: 'text', text }], structuredContent: structured, truncated: false, originalBytes: 1 },
           caller: { principalId: text || 'p', principalName: text },

@@ -82,6 +82,7 @@ const COLUMNS: readonly (readonly [name: string, cast: string])[] = [
   ['duration_ms', 'double precision'],
   ['trace_id', 'text'],
   ['group_name', 'text'],
+  ['interceptors', 'jsonb'],
 ];
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
 /** A started call: its id, when it started, and what its `interrupted` execution will need. */
@@ -457,6 +458,8 @@ function startRecordJson(e: ExecutionRecord): string {
     attempts: e.attempts,
     trace_id: e.traceId ?? null,
     group_name: e.group ? storedText(e.group) : null,
+    // The pre interceptors that ran before it was sent.
+    ...(e.interceptors?.length ? { interceptors: e.interceptors } : {}),
   };
   return storedJson(record);
 }
@@ -482,6 +485,7 @@ function toRow(e: ExecutionRecord, texts: StoredRecordTexts): unknown[] {
     e.durationMs,
     e.traceId ?? null,
     e.group ? storedText(e.group) : null,
+    texts.interceptors,
   ];
 }
 

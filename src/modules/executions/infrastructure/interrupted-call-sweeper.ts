@@ -76,13 +76,13 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
          DELETE FROM execution_starts WHERE started_at < now() - make_interval(secs => $1::double precision / 1000) RETURNING *
        ), inserted AS (
        INSERT INTO executions (id, tool_id, qualified_name, source_id, source_name, definition_hash, caller, caller_principal, channel,
-                               arguments, status, is_error, result, error, attempts, started_at, duration_ms, trace_id, group_name)
+                               arguments, status, is_error, result, error, attempts, started_at, duration_ms, trace_id, group_name, interceptors)
        SELECT id, (record->>'tool_id')::uuid, record->>'qualified_name', (record->>'source_id')::uuid, record->>'source_name',
               record->>'definition_hash', record->'caller', record->>'caller_principal', record->>'channel', record->'arguments',
               'interrupted', false, NULL,
               jsonb_build_object('code', 'INTERRUPTED', 'retryable', false,
                 'message', 'Toolplane stopped while the call was under way: it was sent to the upstream, whether it finished there is unknown.'),
-              (record->>'attempts')::int, started_at, greatest(0, extract(epoch FROM (now() - started_at)) * 1000), record->>'trace_id', record->>'group_name'
+              (record->>'attempts')::int, started_at, greatest(0, extract(epoch FROM (now() - started_at)) * 1000), record->>'trace_id', record->>'group_name', record->'interceptors'
          FROM moved
        ON CONFLICT (id) DO NOTHING
        RETURNING id

@@ -154,6 +154,7 @@ function toExecutionView(e: ExecutionOrmEntity): ExecutionView {
     sourceId: e.sourceId,
     sourceName: e.sourceName,
     group: e.groupName ?? null,
+    interceptors: e.interceptors ?? [],
     definitionHash: e.definitionHash,
     caller: e.caller,
     channel: e.channel as ExecutionChannel,

@@ -38,6 +38,31 @@ export class ExecutionErrorViewDto {
   @ApiPropertyOptional({ type: UpstreamRpcErrorDto, description: 'The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR).' }) upstream?: UpstreamRpcErrorDto;
 }
 
+export class InterceptorChangesDto {
+  @ApiPropertyOptional({ type: [String], description: 'JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`).' })
+  paths?: string[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'number' }, description: 'Counts by what was found (redact: masks by kind, e.g. `{"email": 2}`).' })
+  counts?: Record<string, number>;
+  @ApiPropertyOptional({ description: 'cap: the result was truncated.' }) truncated?: boolean;
+}
+
+export class InterceptorRunDto {
+  @ApiProperty({ description: 'The interceptor (`/api/v1/interceptors/{name}`).' }) name!: string;
+  @ApiProperty({ example: 'redact' }) kind!: string;
+  @ApiProperty({ enum: ['pre', 'post'], description: 'pre: on the arguments, before the call was sent; post: on the result.' }) phase!: string;
+  @ApiProperty({
+    enum: ['allow', 'modify', 'deny', 'error'],
+    description: 'error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.',
+  })
+  decision!: string;
+  @ApiPropertyOptional({ enum: ['deny', 'allow'], description: 'decision error: whether the failure refused the call (deny) or let it go on (allow).' }) onError?: string;
+  @ApiPropertyOptional({ example: 'timed out after 2000 ms', description: 'decision error: why it failed.' }) failure?: string;
+  @ApiPropertyOptional({ description: 'decision deny: what the interceptor told the caller.' }) message?: string;
+  @ApiPropertyOptional({ description: 'A note the interceptor made while letting the call go on.' }) warning?: string;
+  @ApiPropertyOptional({ type: InterceptorChangesDto, description: 'decision modify: what changed (paths and counts, never the values).' }) changes?: InterceptorChangesDto;
+  @ApiProperty({ description: 'How long it took, in milliseconds (to 0.01 ms).' }) durationMs!: number;
+}
+
 export class ExecutionResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'Null when the name resolved to no tool.' }) toolId!: string | null;
@@ -49,7 +74,13 @@ export class ExecutionResponseDto {
   @ApiProperty({ nullable: true, type: String, description: 'Hash of the tool definition the call was validated against.' }) definitionHash!: string | null;
   @ApiProperty({ type: ExecutionCallerViewDto }) caller!: ExecutionCallerViewDto;
   @ApiProperty({ enum: ['rest', 'mcp'] }) channel!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The arguments as received (through a group: as sent upstream, its locked and default values added), secret values redacted; null without executions:payloads.' }) arguments!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The arguments as received (through a group or changed by an interceptor: as sent upstream, the values added), secret values redacted; null without executions:payloads.',
+  })
+  arguments!: unknown;
   @ApiProperty({ enum: EXECUTION_STATUSES }) status!: string;
   @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;
   @ApiProperty({ type: ExecutionResultViewDto, nullable: true, description: 'Null when the tool produced no result.' }) result!: ExecutionResultViewDto | null;
@@ -59,6 +90,12 @@ export class ExecutionResponseDto {
   @ApiProperty() durationMs!: number;
   @ApiProperty({ type: String, nullable: true, description: 'The OpenTelemetry trace the call ran in (32 hex characters); null when traces were off.', example: '4bf92f3577b34da6a3ce929d0e0e4736' })
   traceId!: string | null;
+  @ApiProperty({
+    type: [InterceptorRunDto],
+    description:
+      'The interceptors that ran on the call, in order (pre, then post); empty when none applied. A call an interceptor refused is `rejected` (INTERCEPTOR_DENIED, INTERCEPTOR_FAILED) or `invalid_arguments` (ARGUMENT_LOCKED) and its run is the last.',
+  })
+  interceptors!: InterceptorRunDto[];
 }
 
 export class ExecutionPageDto extends PageDto(ExecutionResponseDto, 'Newest first.') {}

@@ -97,7 +97,7 @@ describe('executions over HTTP (audit module in-process)', () => {
 
     const one = await get(`/api/v1/executions/${records[0]!.id}`);
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ ...JSON.parse(JSON.stringify(records[0])), startedAt: records[0]!.startedAt.toISOString(), traceId: null, group: null });
+    expect(one.body).toEqual({ ...JSON.parse(JSON.stringify(records[0])), startedAt: records[0]!.startedAt.toISOString(), traceId: null, group: null, interceptors: [] });
   });
 
   it('routes /stats to the statistics, not to an execution id', async () => {

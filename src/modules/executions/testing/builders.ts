@@ -17,6 +17,7 @@ export function anExecution(overrides: Partial<ExecutionView> = {}): ExecutionVi
     sourceId: '00000000-0000-4000-9000-000000000001',
     sourceName: 'files',
     group: null,
+    interceptors: [],
     definitionHash: null,
     caller: { principalId: 'key_1', principalName: 'ci' },
     channel: 'rest',

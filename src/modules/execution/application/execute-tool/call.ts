@@ -5,9 +5,11 @@ import { redactArguments } from '../../domain/argument-redaction.js';
 import type { ToolRoute } from '../tool-route.js';
 import type { ExecuteToolCommand } from './execute-tool.command.js';
 import type { Outcome } from './outcome.js';
-import type { ExecutionResult } from '../../../executions/domain/execution.js';
+import type { ExecutionResult, InterceptorRun } from '../../../executions/domain/execution.js';
 import type { SourcePass } from './source-pass.js';
 import type { GroupView, ServedTool } from '../../../catalog/domain/group-view.js';
+
+const NO_RUNS: readonly InterceptorRun[] = Object.freeze([]);
 
 /**
  * One call on its way through the stages of ExecuteTool: what its command asked, and what each
@@ -42,6 +44,10 @@ export class Call {
   outcome: Outcome | undefined = undefined;
   /** invoke: the result as the upstream answered it, whose originalBytes is its exact size unless truncated. */
   measuredResult: ExecutionResult | undefined = undefined;
+  /** The interceptors that ran on the call (pre, then post), in order; the record keeps them. */
+  interceptors: readonly InterceptorRun[] = NO_RUNS;
+  /** A pre interceptor replaced the arguments: the record shows them as sent. */
+  argumentsReplaced = false;
   private redacted?: { value: unknown };
 
   constructor(
@@ -58,11 +64,12 @@ export class Call {
   }
 
   /**
-   * The arguments as the caller sent them — through a group, as sent upstream, the group's values
-   * added — with what the schema or the name marks secret replaced: what the record shows.
+   * The arguments as the caller sent them — through a group or changed by an interceptor, as sent
+   * upstream — with what the schema or the name marks secret replaced: what the record shows.
    */
   get recordedArguments(): unknown {
-    this.redacted ??= { value: redactArguments(this.served ? (this.arguments ?? this.given) : this.command.input.arguments, this.route?.tool.inputSchema) };
+    const sent = this.served !== undefined || this.argumentsReplaced;
+    this.redacted ??= { value: redactArguments(sent ? (this.arguments ?? this.given) : this.command.input.arguments, this.route?.tool.inputSchema) };
     return this.redacted.value;
   }
 }

@@ -40,6 +40,7 @@ export class RecordOutcomeStage {
       traceId: activeTrace.current()?.traceId ?? null,
     };
     if (call.input.group !== undefined) answer.group = call.input.group.slice(0, 200);
+    if (call.interceptors.length > 0) answer.interceptors = [...call.interceptors];
     await this.recorder.record(this.forStorage(answer, call));
     return answer;
   }
@@ -59,6 +60,7 @@ export class RecordOutcomeStage {
       arguments: storableCopy(stored.arguments),
       result: stored.result && storableCopy(stored.result),
       error: stored.error && storableCopy(stored.error),
+      ...(stored.interceptors ? { interceptors: storableCopy(stored.interceptors) } : {}),
     };
   }
 

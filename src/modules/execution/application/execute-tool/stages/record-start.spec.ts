@@ -32,6 +32,15 @@ describe('RecordStartStage', () => {
     ]);
   });
 
+  it('keeps the group the call came through and the pre interceptors that ran, for the interrupted execution it may become', async () => {
+    const harness = new ExecuteToolHarness();
+    const call = harness.newCall({ group: 'support', qualifiedName: 'say' }, aRoute('everything__echo'));
+    const run = { name: 'limits', kind: 'defaults', phase: 'pre' as const, decision: 'modify' as const, changes: { paths: ['arguments.limit'] }, durationMs: 0.05 };
+    call.interceptors = [run];
+    await harness.stages.recordStart.run(call);
+    expect(harness.recorder.started[0]).toMatchObject({ group: 'support', interceptors: [run] });
+  });
+
   it('records nothing for a read-only tool, without waiting', () => {
     const harness = new ExecuteToolHarness();
     const call = harness.newCall({ qualifiedName: 'everything__echo' }, aRoute('everything__echo', { tool: { annotations: { readOnlyHint: true } } }));

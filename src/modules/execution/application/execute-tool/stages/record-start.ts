@@ -41,6 +41,8 @@ export class RecordStartStage {
         startedAt: call.startedAt,
         durationMs: 0,
         traceId: activeTrace.current()?.traceId ?? null,
+        ...(call.input.group !== undefined ? { group: call.input.group.slice(0, 200) } : {}),
+        ...(call.interceptors.length > 0 ? { interceptors: storableCopy([...call.interceptors]) } : {}),
       });
       return undefined;
     } catch {
