@@ -5,7 +5,7 @@ import type { InterceptorChanges, InterceptorVerdict } from './intercepted-call.
 import type { InterceptorPhase } from './interceptor.js';
 
 /** What an interceptor may say (a denial's message, a warning) is kept up to this many characters. */
-export const MAX_MESSAGE_CHARS = 1000;
+export const MAX_MESSAGE_CHARS = 2000;
 const MAX_PATHS = 100;
 const MAX_PATH_CHARS = 300;
 const MAX_COUNTS = 50;
@@ -44,7 +44,13 @@ export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Interc
         return { decision: 'modify', ...(answer.arguments !== undefined ? { arguments: answer.arguments } : {}), changes, ...warning };
       }
       if (answer.result !== undefined && !isResult(answer.result)) return { invalid: 'it answered a result without a content list' };
-      return { decision: 'modify', ...(answer.result !== undefined ? { result: answer.result } : {}), changes, ...warning };
+      return {
+        decision: 'modify',
+        ...(answer.result !== undefined ? { result: answer.result } : {}),
+        ...(typeof answer.isError === 'boolean' ? { isError: answer.isError } : {}),
+        changes,
+        ...warning,
+      };
     }
     default:
       return { invalid: 'it answered no known decision' };
