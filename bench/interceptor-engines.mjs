@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { quantile } from './lib/load.mjs';
+import { proseWriter } from './lib/prose.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (path) => import(pathToFileURL(join(ROOT, 'dist/src', path)).href);
@@ -24,33 +25,8 @@ const WARMUP = Number(process.env.ENGINES_WARMUP || 5_000);
 const engines = builtinEngines({ schemaChecks: new AjvSchemaChecks(DEFAULT_SCHEMA_LIMITS) });
 const signal = new globalThis.AbortController().signal;
 
-/** A deterministic generator, so every run measures the same texts. */
-let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-const pick = (items) => items[Math.floor(random() * items.length)];
-
-const WORDS = 'the build of release 2.14.3 finished on 2024-01-15 at 12:30 with 1 250 tests in 38.5 s while the order 12345678 for 3 items was shipped to the customer and the report lists every step of the pipeline'.split(' ');
-const PII = [
-  ['email', 'jane.doe@example.com'],
-  ['phone', '+44 20 7946 0958'],
-  ['phone', '(555) 123-4567'],
-  ['card', '4111 1111 1111 1111'],
-  ['iban', 'DE89 3704 0044 0532 0130 00'],
-  ['secret', 'AKIAIOSFODNN7EXAMPLE'],
-  ['secret', 'ghp_aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0hJaB3d'],
-  ['secret', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ'],
-];
-/** Prose of numbers, dates, times and versions (none of them PII) with PII planted when asked; `planted` counts it by kind. */
-function prose(bytes, withPii, planted = {}) {
-  let out = '';
-  for (;;) {
-    const [kind, value] = withPii && random() < 0.03 ? pick(PII) : ['', pick(WORDS)];
-    const next = value + (random() < 0.08 ? '.\n' : ' ');
-    if (out.length + next.length > bytes) return out;
-    out += next;
-    if (kind) planted[kind] = (planted[kind] ?? 0) + 1;
-  }
-}
+/** Deterministic, so every run measures the same texts. */
+const { pick, prose } = proseWriter(42);
 
 const planted = {};
 const mixed = aResult([text(prose(10_240, true, planted))]);

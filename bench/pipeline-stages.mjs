@@ -11,7 +11,10 @@
 // Settings (environment): STAGES_CALLS calls per round (default 20000), STAGES_ROUNDS (default 5),
 // STAGES_WARMUP calls before the first round (default 20000), STAGES_READ_ONLY=1 for a read-only tool
 // (no started record, as the HTTP echo's `echo`; default: server-everything's `echo`, which is not),
-// STAGES_GROUP=1 to call it through a tool group that serves it as `say` with its `message` locked.
+// STAGES_GROUP=1 to call it through a tool group that serves it as `say` with its `message` locked,
+// STAGES_INTERCEPTORS=n to plug the interceptors' stages in (intercept-arguments, intercept-result)
+// over a chain with n interceptors in force, none of which applies to the call (scoped to other
+// sources, tools and groups); unset, the handler has no interceptors' stages.
 // Logging is at `warn`, as the benchmarks run Toolplane: the call's `info` line is not built.
 import { performance } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +29,12 @@ const { AjvArgumentValidator } = await dist('modules/execution/infrastructure/aj
 const { scrubOutcome } = await dist('modules/execution/application/execute-tool/stages/scrub.js');
 const { storedRecordTexts } = await dist('modules/executions/infrastructure/execution-chain-rows.js');
 const { SecretScrubber } = await dist('shared/secret-scrubber.js');
+const { InterceptorChain } = await dist('modules/interceptors/application/interceptor-chain.js');
+const { InterceptArgumentsStage } = await dist('modules/execution/application/execute-tool/stages/intercept-arguments.js');
+const { InterceptResultStage } = await dist('modules/execution/application/execute-tool/stages/intercept-result.js');
+const { FixedInterceptors } = await dist('modules/interceptors/testing/fixed-interceptors.js');
+const { anInterceptor } = await dist('modules/interceptors/testing/interceptor-specs.js');
+const { DEFAULT_SCHEMA_LIMITS } = await dist('shared/json-schema/schema-limits.js');
 const { logLevel } = await dist('shared/logging/log-level.js');
 const { Logger } = await import('@nestjs/common');
 
@@ -34,14 +43,38 @@ const ROUNDS = Number(process.env.STAGES_ROUNDS || 5);
 const WARMUP = Number(process.env.STAGES_WARMUP || 20_000);
 const READ_ONLY = process.env.STAGES_READ_ONLY === '1';
 const GROUP = process.env.STAGES_GROUP === '1';
+const INTERCEPTORS = process.env.STAGES_INTERCEPTORS === undefined ? undefined : Number(process.env.STAGES_INTERCEPTORS);
 
-const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'recordOutcome', 'report'];
-const NAMES = { groupArguments: 'group-arguments', prepareArguments: 'prepare-arguments', locateUpstream: 'locate-upstream', recordStart: 'record-start', recordOutcome: 'record-outcome' };
+const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'interceptArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'interceptResult', 'recordOutcome', 'report'].filter(
+  (name) => INTERCEPTORS !== undefined || !name.startsWith('intercept'),
+);
+const NAMES = {
+  groupArguments: 'group-arguments',
+  prepareArguments: 'prepare-arguments',
+  interceptArguments: 'intercept-arguments',
+  locateUpstream: 'locate-upstream',
+  recordStart: 'record-start',
+  interceptResult: 'intercept-result',
+  recordOutcome: 'record-outcome',
+};
 
 // As the floor's Toolplane runs (LOG_LEVEL=warn): the call's own line is not built.
 logLevel.install((level) => level === 'warn' || level === 'error' || level === 'fatal');
 Logger.overrideLogger(['warn', 'error', 'fatal']);
-const harness = new ExecuteToolHarness();
+/** n interceptors in force, of both phases, scoped to other sources, other tools and groups: none applies to the call. */
+const elsewhere = (n) =>
+  Array.from({ length: n }, (_, i) =>
+    anInterceptor(`elsewhere-${i}`, { phase: i % 2 === 0 ? 'pre' : 'post', scope: [{ source: `crm-${i}` }, { tools: [`files-${i}__*`] }, { group: `support-${i}` }][i % 3] }),
+  );
+const intercepting =
+  INTERCEPTORS === undefined
+    ? undefined
+    : (() => {
+        const chain = new InterceptorChain(new FixedInterceptors(elsewhere(INTERCEPTORS)));
+        return { interceptArguments: new InterceptArgumentsStage(chain, new AjvArgumentValidator(DEFAULT_SCHEMA_LIMITS)), interceptResult: new InterceptResultStage(chain) };
+      })();
+const harness = new ExecuteToolHarness(intercepting ? { interceptors: { pre: [intercepting.interceptArguments], post: [intercepting.interceptResult] } } : {});
+const stages = { ...harness.stages, ...intercepting };
 const route = aRoute('everything__echo', { tool: { annotations: READ_ONLY ? { readOnlyHint: true } : { title: 'Echo Tool' } }, source: { maxConcurrency: 256 } });
 harness.withTool(route);
 const validator = new AjvArgumentValidator(harness.config.schemaLimits);
@@ -66,7 +99,7 @@ if (first.record.status !== 'succeeded') throw new Error(`the call did not succe
 let times = {};
 let index = 0;
 for (const name of STAGES) {
-  const stage = harness.stages[name];
+  const stage = stages[name];
   const run = stage.run.bind(stage);
   stage.run = (...args) => {
     const started = performance.now();
@@ -142,7 +175,8 @@ const range = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length > 1 ? `${µs(sorted[0])}–${µs(sorted.at(-1))}` : µs(sorted[0]);
 };
-console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}${GROUP ? ', through a group' : ''}, Node.js ${process.version})\n`);
+const inForce = INTERCEPTORS === undefined ? '' : `, ${INTERCEPTORS} interceptors in force that do not apply`;
+console.log(`# ExecuteTool, stage by stage (${CALLS} calls × ${ROUNDS} rounds, ${READ_ONLY ? 'a read-only tool' : 'a tool that is not read-only'}${GROUP ? ', through a group' : ''}${inForce}, Node.js ${process.version})\n`);
 console.log('| stage | mean µs per call (rounds) | median µs per call (rounds) |');
 console.log('|---|---|---|');
 for (const [name, { means, medians }] of rows) console.log(`| ${NAMES[name] ?? name} | ${range(means)} | ${range(medians)} |`);
