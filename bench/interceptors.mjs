@@ -13,7 +13,7 @@
 // the passes), INTERCEPTORS_ROUNDS (default 3: a pass over the rows and one back, each),
 // INTERCEPTORS_CONNECTIONS (default 1), INTERCEPTORS_BYTES (the result's characters, default
 // 10240), INTERCEPTORS_OUT (default bench/results/interceptors.md).
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,14 +22,14 @@ import { setTimeout } from 'node:timers';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { api, apiOk } from './lib/api.mjs';
-import { BENCH_ENV, startToolplane } from './lib/echo-toolplane.mjs';
+import { startToolplane } from './lib/echo-toolplane.mjs';
 import { load, loadCalls, mergeSorted, quantile, target } from './lib/load.mjs';
 import { fmt, writeReport } from './lib/report-file.mjs';
-import { cpuSeconds, findDescendant, freePort, killAllNow, startProcess, stopAll, treeCpuSeconds, waitForHttp } from './lib/processes.mjs';
+import { startPolicyService } from './lib/policy-service.mjs';
+import { cpuSeconds, findDescendant, killAllNow, stopAll, treeCpuSeconds } from './lib/processes.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT_SERVER = join(ROOT, 'bench/lib/report-server.mjs');
-const POLICY_SERVICE = join(ROOT, 'docs/examples/interceptor-webhook.mjs');
 const SECONDS = Number(process.env.INTERCEPTORS_SECONDS || 20);
 const ROUNDS = Number(process.env.INTERCEPTORS_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.INTERCEPTORS_CONNECTIONS || 1);
@@ -54,7 +54,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'toolplane-interceptors-'));
 let direct;
 try {
   const hookSecret = randomBytes(32).toString('base64url');
-  const policy = await startPolicyService(hookSecret);
+  const policy = await startPolicyService(ROOT, hookSecret);
   const { toolplane, baseUrl, adminKey, auth } = await startToolplane({
     name: 'toolplane',
     root: ROOT,
@@ -168,18 +168,6 @@ try {
   await direct?.close();
   await stopAll();
   rmSync(scratch, { recursive: true, force: true });
-}
-
-/** The docs' example policy service on a free port, answering once a signed request gets its `allow`. */
-async function startPolicyService(secret) {
-  const port = await freePort();
-  const handle = startProcess('policy service', process.execPath, [POLICY_SERVICE], { env: { ...BENCH_ENV, WEBHOOK_SECRET: secret, PORT: String(port) }, cwd: ROOT });
-  const url = `http://127.0.0.1:${port}/`;
-  const body = JSON.stringify({ version: 1, phase: 'pre', interceptor: 'probe', arguments: {} });
-  const t = String(Math.floor(Date.now() / 1000));
-  const signature = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-  await waitForHttp(handle, url, { init: { method: 'POST', headers: { 'content-type': 'application/json', 'toolplane-signature': signature }, body } });
-  return { handle, url };
 }
 
 /** The interceptors of each row: 20 of every built-in kind that apply elsewhere, a `redact` and a `webhook` on the tool. */
