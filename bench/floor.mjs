@@ -18,12 +18,13 @@
 // floor proxies' table), FLOOR_CPU_PROF (a directory: this build's Toolplane runs under
 // `node --cpu-prof` and writes its profile there; its numbers are then not comparable), FLOOR_OUT
 // (default bench/results/floor.md).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout } from 'node:timers';
 import { load, mergeSorted, quantile, target } from './lib/load.mjs';
+import { fmt, writeReport } from './lib/report-file.mjs';
 import { cpuSeconds, freePort, killAllNow, postgresCpuSeconds, startProcess, stopAll, waitForHttp } from './lib/processes.mjs';
 import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
 import { BENCH_ENV, startEchoToolplane } from './lib/echo-toolplane.mjs';
@@ -142,10 +143,7 @@ try {
     ...rows,
     '',
   ].join('\n');
-  mkdirSync(dirname(OUT), { recursive: true });
-  writeFileSync(OUT, report);
-  console.log(report);
-  log(`written to ${OUT}`);
+  writeReport(OUT, report, log);
 } finally {
   await stopAll();
   rmSync(scratch, { recursive: true, force: true });
@@ -175,10 +173,6 @@ async function startToolplane({ root, mark }) {
 
 function rate(acc) {
   return acc.calls / acc.seconds;
-}
-
-function fmt(value, digits) {
-  return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }
 
 /** Toolplane's embedded PostgreSQL, as Toolplane reaches it: over the socket in its cluster directory when there is one. */

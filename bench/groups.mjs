@@ -8,13 +8,14 @@
 // Settings (environment): GROUPS_SECONDS measured seconds per target (default 8, split over the
 // passes), GROUPS_CONNECTIONS (default 1), GROUPS_ROUNDS (default 1: one pass over the targets and
 // one back), GROUPS_OUT (default bench/results/groups.md).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api } from './lib/api.mjs';
 import { startEchoToolplane } from './lib/echo-toolplane.mjs';
 import { load, mergeSorted, quantile, target } from './lib/load.mjs';
+import { fmt, writeReport } from './lib/report-file.mjs';
 import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
 import { cpuSeconds, stopAll } from './lib/processes.mjs';
 
@@ -86,15 +87,8 @@ try {
     ...rows,
     '',
   ].join('\n');
-  mkdirSync(dirname(OUT), { recursive: true });
-  writeFileSync(OUT, report);
-  console.log(report);
-  log(`written to ${OUT}`);
+  writeReport(OUT, report, log);
 } finally {
   await stopAll();
   rmSync(scratch, { recursive: true, force: true });
-}
-
-function fmt(value, digits) {
-  return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }

@@ -4,13 +4,19 @@
 // patterns, equals, an RE2 pattern, pathOutside, range), redact with every detector over a 10 KB
 // text result with PII in it, the same without any, and 13 KB of structuredContent; cap on a 10 KB
 // result within its limits and over them (truncated to 4 KB); output-schema on a result that
-// matches its (compiled) schema. Reports per call the mean, p50 and p99 in µs.
+// matches its (compiled) schema; webhook, pre, to the docs' example policy service over loopback
+// (docs/examples/interceptor-webhook.mjs, started here), which allows. Reports per call the mean,
+// p50 and p99 in µs, and the CPU of this process per call (for the webhook, without the service's).
 //
 // Settings (environment): ENGINES_CALLS calls per case (default 20000), ENGINES_WARMUP (default 5000).
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { quantile } from './lib/load.mjs';
+import { startPolicyService } from './lib/policy-service.mjs';
+import { killAllNow, stopAll } from './lib/processes.mjs';
+import { proseWriter } from './lib/prose.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (path) => import(pathToFileURL(join(ROOT, 'dist/src', path)).href);
@@ -18,39 +24,21 @@ const { builtinEngines } = await dist('modules/interceptors/domain/engines/built
 const { AjvSchemaChecks } = await dist('modules/interceptors/infrastructure/ajv-schema-checks.js');
 const { anInterceptor, anInterceptedCall, aResult, text } = await dist('modules/interceptors/testing/engine-fixtures.js');
 const { DEFAULT_SCHEMA_LIMITS } = await dist('shared/json-schema/schema-limits.js');
+const { WebhookEngine } = await dist('modules/interceptors/infrastructure/webhook-engine.js');
+const { InMemorySecretRepository } = await dist('modules/secrets/testing/in-memory-secret-repository.js');
+const { hostPolicyLists } = await dist('shared/host-policy.js');
 
 const CALLS = Number(process.env.ENGINES_CALLS || 20_000);
 const WARMUP = Number(process.env.ENGINES_WARMUP || 5_000);
-const engines = builtinEngines({ schemaChecks: new AjvSchemaChecks(DEFAULT_SCHEMA_LIMITS) });
+const hookSecret = randomBytes(32).toString('base64url');
+process.on('exit', killAllNow);
+const policy = await startPolicyService(ROOT, hookSecret);
+const webhook = new WebhookEngine(new InMemorySecretRepository({ 'policy-hook-key': hookSecret }), { sourceHosts: hostPolicyLists(undefined, undefined).lists });
+const engines = { ...builtinEngines({ schemaChecks: new AjvSchemaChecks(DEFAULT_SCHEMA_LIMITS) }), webhook };
 const signal = new globalThis.AbortController().signal;
 
-/** A deterministic generator, so every run measures the same texts. */
-let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-const pick = (items) => items[Math.floor(random() * items.length)];
-
-const WORDS = 'the build of release 2.14.3 finished on 2024-01-15 at 12:30 with 1 250 tests in 38.5 s while the order 12345678 for 3 items was shipped to the customer and the report lists every step of the pipeline'.split(' ');
-const PII = [
-  ['email', 'jane.doe@example.com'],
-  ['phone', '+44 20 7946 0958'],
-  ['phone', '(555) 123-4567'],
-  ['card', '4111 1111 1111 1111'],
-  ['iban', 'DE89 3704 0044 0532 0130 00'],
-  ['secret', 'AKIAIOSFODNN7EXAMPLE'],
-  ['secret', 'ghp_aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0hJaB3d'],
-  ['secret', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ'],
-];
-/** Prose of numbers, dates, times and versions (none of them PII) with PII planted when asked; `planted` counts it by kind. */
-function prose(bytes, withPii, planted = {}) {
-  let out = '';
-  for (;;) {
-    const [kind, value] = withPii && random() < 0.03 ? pick(PII) : ['', pick(WORDS)];
-    const next = value + (random() < 0.08 ? '.\n' : ' ');
-    if (out.length + next.length > bytes) return out;
-    out += next;
-    if (kind) planted[kind] = (planted[kind] ?? 0) + 1;
-  }
-}
+/** Deterministic, so every run measures the same texts. */
+const { pick, prose } = proseWriter(42);
 
 const planted = {};
 const mixed = aResult([text(prose(10_240, true, planted))]);
@@ -85,6 +73,7 @@ const cases = [
   ['cap: 10 KB result within its limits', 'cap', anInterceptor('cap', { maxBytes: 51_200, maxBlocks: 20, maxTextLength: 2000 }), anInterceptedCall({ result: bigResult })],
   ['cap: 10 KB result truncated to 4 KB', 'cap', anInterceptor('cap', { maxBytes: 4096 }), anInterceptedCall({ result: bigResult })],
   ['output-schema: a matching result', 'output-schema', anInterceptor('output-schema', {}), anInterceptedCall({ tool: { outputSchema: schema }, result: aResult([], { city: 'Oslo', celsius: -3, readings: [1, 2, 3] }) })],
+  ['webhook pre: the example policy service over loopback, allowing', 'webhook', anInterceptor('webhook', { url: policy.url, signingSecret: 'policy-hook-key' }), anInterceptedCall({ arguments: { customer: 'c-1042' } })],
 ];
 
 const rows = [];
@@ -93,17 +82,21 @@ for (const [label, kind, interceptor, call] of cases) {
   const first = await engine.run(interceptor, interceptor.phase, call, signal);
   for (let index = 0; index < WARMUP; index++) await engine.run(interceptor, interceptor.phase, call, signal);
   const samples = new Float64Array(CALLS);
+  const cpu = process.cpuUsage();
   for (let index = 0; index < CALLS; index++) {
     const started = performance.now();
     const verdict = engine.run(interceptor, interceptor.phase, call, signal);
     if (verdict instanceof Promise) await verdict;
     samples[index] = (performance.now() - started) * 1000;
   }
+  const { user, system } = process.cpuUsage(cpu);
   samples.sort();
   const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
   const changes = first.changes ? JSON.stringify(first.changes.counts ?? first.changes.paths?.length ?? '') : '';
-  rows.push({ case: label, verdict: first.decision, changes, 'mean µs': mean.toFixed(1), 'p50 µs': quantile(samples, 0.5).toFixed(1), 'p99 µs': quantile(samples, 0.99).toFixed(1) });
+  rows.push({ case: label, verdict: first.decision, changes, 'mean µs': mean.toFixed(1), 'p50 µs': quantile(samples, 0.5).toFixed(1), 'p99 µs': quantile(samples, 0.99).toFixed(1), 'CPU µs': ((user + system) / CALLS).toFixed(1) });
 }
+await webhook.onApplicationShutdown();
+await stopAll();
 // What this machine takes for the least a detector must do: one look at every character of the 10 KB text.
 const plainText = plain.content[0].text;
 const pass = () => {
@@ -114,7 +107,7 @@ const pass = () => {
 for (let index = 0; index < WARMUP; index++) pass();
 const passStarted = performance.now();
 for (let index = 0; index < CALLS; index++) pass();
-rows.push({ case: 'for scale: one charCodeAt pass over the 10 KB text', verdict: '', changes: '', 'mean µs': (((performance.now() - passStarted) / CALLS) * 1000).toFixed(1), 'p50 µs': '', 'p99 µs': '' });
+rows.push({ case: 'for scale: one charCodeAt pass over the 10 KB text', verdict: '', changes: '', 'mean µs': (((performance.now() - passStarted) / CALLS) * 1000).toFixed(1), 'p50 µs': '', 'p99 µs': '', 'CPU µs': '' });
 
 console.log(`interceptor engines, ${CALLS} calls per case after ${WARMUP} of warm-up, node ${process.version}`);
 console.table(rows);

@@ -1,6 +1,7 @@
-// A Toolplane of a built checkout on a fresh embedded database, with one source `echo` registered:
-// server-everything over stdio (a singleton), or the HTTP echo at `upstreamUrl`. For the
-// benchmarks that put one call path beside a baseline (floor.mjs, profile-calls.mjs).
+// A Toolplane of a built checkout on a fresh embedded database, with one source registered: `echo`
+// (server-everything over stdio, a singleton, or the HTTP echo at `upstreamUrl`) or one of the
+// benchmark's own. For the benchmarks that put one call path beside a baseline (floor.mjs,
+// profile-calls.mjs, interceptors.mjs).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,15 @@ const EVERYTHING_PATH = 'node_modules/@modelcontextprotocol/server-everything/di
  * default `root`); `dataDir` under `scratch`; `nodeArgs` before the script (a profiler, an inspector).
  */
 export async function startEchoToolplane({ name, root, everythingRoot = root, scratch, dataDir, nodeArgs = [], upstream, upstreamUrl }) {
+  const source =
+    upstream === 'http'
+      ? { name: 'echo', transport: 'streamable-http', url: upstreamUrl }
+      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [join(everythingRoot, EVERYTHING_PATH), 'stdio'] };
+  return startToolplane({ name, root, scratch, dataDir, nodeArgs, source });
+}
+
+/** The same with `source` (the body of `POST /api/v1/sources`) as its one source. */
+export async function startToolplane({ name, root, scratch, dataDir, nodeArgs = [], source }) {
   const port = await freePort();
   const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
   mkdirSync(dataDir, { recursive: true });
@@ -28,11 +38,7 @@ export async function startEchoToolplane({ name, root, everythingRoot = root, sc
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(toolplane, `${baseUrl}/health/ready`);
-  const source =
-    upstream === 'http'
-      ? { name: 'echo', transport: 'streamable-http', url: upstreamUrl }
-      : { name: 'echo', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [join(everythingRoot, EVERYTHING_PATH), 'stdio'] };
   const registered = await api(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...source, maxConcurrency: 256, refreshIntervalSeconds: 0 });
-  if (registered.status >= 300) throw new Error(`registering the echo source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
+  if (registered.status >= 300) throw new Error(`registering the ${source.name} source answered ${registered.status}: ${registered.text.slice(0, 500)}`);
   return { toolplane, baseUrl, adminKey, auth: { authorization: `Bearer ${adminKey}` } };
 }

@@ -2,6 +2,7 @@
 // (sub-millisecond) precision: autocannon's own latency histogram holds whole milliseconds only.
 import autocannon from 'autocannon';
 import { setTimeout, clearTimeout } from 'node:timers';
+import { performance } from 'node:perf_hooks';
 
 /**
  * A fixed request: POST `body` to `url` with `headers`; `verify(bodyText)` says whether an answer
@@ -72,6 +73,31 @@ export async function load(t, { connections, seconds, amount, onStart, onEnd, on
     stoppedEarly: amount !== undefined && completed < amount,
     end,
   };
+}
+
+/**
+ * Calls `call()` one at a time for `seconds` seconds, as `load` loads a target at one connection:
+ * `call` answers whether the answer was the real result. The same figures as `load`'s.
+ */
+export async function loadCalls(name, call, { seconds }) {
+  const latencies = [];
+  let completed = 0;
+  let errors = 0;
+  const startedAt = performance.now();
+  const deadline = startedAt + seconds * 1000;
+  while (performance.now() < deadline) {
+    const began = performance.now();
+    let right;
+    try {
+      right = await call();
+    } catch {
+      right = false;
+    }
+    completed++;
+    if (right) latencies.push(performance.now() - began);
+    else errors++;
+  }
+  return { target: name, connections: 1, elapsedS: (performance.now() - startedAt) / 1000, completed, ok: latencies.length, errors, latencies: Float64Array.from(latencies).sort() };
 }
 
 /** The q-quantile (0..1) of a sorted array, nearest rank. */

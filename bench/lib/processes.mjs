@@ -122,11 +122,14 @@ export function loadGeneratorCpuSeconds() {
  */
 export function ownCpuSeconds() {
   let total = loadGeneratorCpuSeconds();
-  for (const handle of started) {
-    if (!alive(handle.pid)) continue;
-    total += cpuSeconds(handle.pid, { withReaped: true }) || 0;
-    for (const p of descendants(handle.pid)) total += cpuSeconds(p.pid, { withReaped: true }) || 0;
-  }
+  for (const handle of started) if (alive(handle.pid)) total += treeCpuSeconds(handle.pid);
+  return total;
+}
+
+/** CPU seconds of `rootPid` and every live process below it, each with what it reaped. */
+export function treeCpuSeconds(rootPid) {
+  let total = cpuSeconds(rootPid, { withReaped: true }) || 0;
+  for (const p of descendants(rootPid)) total += cpuSeconds(p.pid, { withReaped: true }) || 0;
   return total;
 }
 

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { ProblemList } from '../../../shared/domain-error.js';
 import { parseYamlText } from '../../../shared/yaml-text.js';
 import type { InterceptedCall } from '../domain/intercepted-call.js';
 import type { InterceptorPhase } from '../domain/interceptor.js';
+import { checkInterceptorSpec } from '../domain/interceptor-spec.js';
 import { webhookVerdict } from '../domain/webhook-answer.js';
 import { webhookRequestBody } from '../domain/webhook-request.js';
 
@@ -38,6 +40,17 @@ const call: InterceptedCall = {
   isError: true,
   traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
 };
+
+describe('docs/interceptor-webhook.md', () => {
+  it('writes its webhook interceptor as the interceptors API takes it', () => {
+    const blocks = [...read('docs/interceptor-webhook.md').matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1]!) as Record<string, unknown>);
+    const interceptors = blocks.filter((block) => block.kind === 'webhook');
+    expect(interceptors).toHaveLength(1);
+    const problems = new ProblemList();
+    checkInterceptorSpec(interceptors[0]!, problems);
+    expect(problems.all).toEqual([]);
+  });
+});
 
 describe('docs/examples/interceptor-webhook.mjs', () => {
   it('stays under 50 lines', () => {
