@@ -31,4 +31,23 @@ describe('sameJson', () => {
     fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => sameJson(a, b) === (JSON.stringify(sortedCopy(a)) === JSON.stringify(sortedCopy(b)))), { numRuns: 1000 });
     fc.assert(fc.property(fc.jsonValue(), (a) => sameJson(a, JSON.parse(JSON.stringify(a)))), { numRuns: 1000 });
   });
+
+  it('agrees with canonicalJson on objects holding what JSON cannot (undefined, NaN, -0, functions)', () => {
+    const odd = fc.oneof(fc.constant(undefined), fc.constant(Number.NaN), fc.constant(-0), fc.constant(() => 1), fc.constant(null), fc.integer({ min: -1, max: 1 }));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, odd, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    const object = fc.dictionary(fc.constantFrom('a', 'b', 'c'), value, { maxKeys: 3 });
+    fc.assert(fc.property(object, object, (a, b) => sameJson(a, b) === (canonicalJson(a) === canonicalJson(b))), { numRuns: 3000 });
+  });
+
+  it('compares values nested deeper than the stack', () => {
+    const nest = (leaf: unknown) => {
+      let value: unknown = leaf;
+      for (let i = 0; i < 200_000; i++) value = i % 2 ? { items: value } : [value];
+      return value;
+    };
+    expect(sameJson(nest('leaf'), nest('leaf'))).toBe(true);
+    expect(sameJson(nest('leaf'), nest('other'))).toBe(false);
+  });
 });

@@ -10,11 +10,57 @@ export function canonicalJson(value: unknown): string {
   return canonicalJsonWith(value, JSON.stringify)!;
 }
 
-/** Whether two JSON values are equal, key order aside (deep equality of what JSON can hold). */
+/**
+ * Whether two JSON values are equal, key order aside: whether their canonicalJson texts are,
+ * answered without writing them and without recursion (an upstream's or a caller's JSON may be
+ * nested deeper than the stack). Two values that are not both objects are equal only if identical.
+ */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  return canonicalJson(a) === canonicalJson(b);
+  const pending: [unknown, unknown][] = [[a, b]];
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!;
+    if (x === y) continue;
+    const xIsObject = typeof x === 'object' && x !== null;
+    const yIsObject = typeof y === 'object' && y !== null;
+    if (!xIsObject || !yIsObject) {
+      if (xIsObject || yIsObject || leafJson(x) !== leafJson(y)) return false;
+      continue;
+    }
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const other = y as unknown[];
+      if (x.length !== other.length) return false;
+      // In an array, what JSON cannot hold is written null.
+      for (let i = 0; i < x.length; i++) pending.push([orNull(x[i]), orNull(other[i])]);
+      continue;
+    }
+    const xRecord = x as Record<string, unknown>;
+    const yRecord = y as Record<string, unknown>;
+    // In an object, a member JSON cannot hold is left out.
+    const xKeys = Object.keys(xRecord).filter((key) => writable(xRecord[key]));
+    const yKeys = Object.keys(yRecord).filter((key) => writable(yRecord[key]));
+    if (xKeys.length !== yKeys.length) return false;
+    for (const key of xKeys) {
+      if (!Object.prototype.hasOwnProperty.call(yRecord, key) || !writable(yRecord[key])) return false;
+      pending.push([xRecord[key], yRecord[key]]);
+    }
+  }
+  return true;
+}
+
+/** A value that is not an object, as canonicalJson writes it (undefined: left out). */
+function leafJson(value: unknown): string | undefined {
+  return value === null || typeof value === 'string' ? JSON.stringify(value) : canonicalJsonWith(value, JSON.stringify);
+}
+
+function writable(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+function orNull(value: unknown): unknown {
+  return writable(value) ? value : null;
 }
 
 /** canonicalJson with each string written by `stringJson` (its JSON text, quotes included). */
