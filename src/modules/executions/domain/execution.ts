@@ -69,6 +69,16 @@ export interface UpstreamRpcError {
   data?: unknown;
 }
 
+/** What an interceptor changed, as the record keeps it: paths and counts, never the values. */
+export interface InterceptorChanges {
+  /** JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
+  paths?: string[];
+  /** Counts by what was found (redact: masks by kind, e.g. `{ email: 2, card: 1 }`). */
+  counts?: Record<string, number>;
+  /** cap: the result was truncated. */
+  truncated?: boolean;
+}
+
 /** One interceptor that ran on a call: its decision, what it changed (paths and counts, never values) and how long it took. */
 export interface InterceptorRun {
   name: string;
@@ -80,7 +90,7 @@ export interface InterceptorRun {
   failure?: string;
   message?: string;
   warning?: string;
-  changes?: { paths?: string[]; counts?: Record<string, number>; truncated?: boolean };
+  changes?: InterceptorChanges;
   durationMs: number;
 }
 

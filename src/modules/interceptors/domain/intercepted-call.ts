@@ -1,4 +1,4 @@
-import type { ExecutionResult } from '../../executions/domain/execution.js';
+import type { ExecutionResult, InterceptorChanges } from '../../executions/domain/execution.js';
 import type { InterceptorKind, InterceptorPhase, InterceptorSpec } from './interceptor.js';
 
 /** What an interceptor sees of a call: the tool, who calls it and how, and its arguments or result. */
@@ -28,15 +28,8 @@ export interface InterceptedCall {
   traceparent?: string;
 }
 
-/** What changed, for the record: paths and counts, never the values. */
-export interface InterceptorChanges {
-  /** JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
-  paths?: string[];
-  /** Counts by what was found (redact: masks by kind, e.g. `{ email: 2, card: 1 }`). */
-  counts?: Record<string, number>;
-  /** cap: the result was truncated. */
-  truncated?: boolean;
-}
+/** What changed, for the record: declared with the run the execution keeps. */
+export type { InterceptorChanges };
 
 /** An interceptor's answer for one call. */
 export type InterceptorVerdict =

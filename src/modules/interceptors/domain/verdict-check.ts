@@ -1,6 +1,6 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { isRecord } from '../../../shared/is-record.js';
-import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
+import type { ExecutionResult } from '../../executions/domain/execution.js';
 import type { InterceptorChanges, InterceptorVerdict } from './intercepted-call.js';
 import type { InterceptorPhase } from './interceptor.js';
 
@@ -61,7 +61,7 @@ export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Interc
 /** What changed, as the record keeps it: paths and counts, bounded; never values. */
 export function boundedChanges(changes: unknown): InterceptorChanges {
   if (!isRecord(changes)) return {};
-  const kept: InterceptorRun['changes'] & object = {};
+  const kept: InterceptorChanges = {};
   if (Array.isArray(changes.paths)) {
     const paths = changes.paths.filter((path): path is string => typeof path === 'string').slice(0, MAX_PATHS);
     kept.paths = paths.map((path) => bounded(path, MAX_PATH_CHARS));
