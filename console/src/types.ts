@@ -3,6 +3,8 @@
  * console declares none of its own. What it declares here is how it reads the foreign JSON the
  * API passes through as open objects: a tool's JSON Schema and the content blocks of a result.
  */
+import type { Execution as RecordedExecution } from '../../src/api-types/rest-api.js';
+
 export type {
   ApiKey,
   ApiKeyPage,
@@ -70,4 +72,39 @@ export interface ContentBlock {
   uri?: string;
   name?: string;
   resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/**
+ * The approvals API (GET /api/v1/approvals, GET /api/v1/approvals/{id}), declared here as its
+ * contract describes it until openapi.yaml documents it; then these give way to the generated types.
+ */
+export interface Approval {
+  id: string;
+  executionId: string;
+  status: 'pending' | 'approved' | 'denied' | 'expired';
+  /** The approval interceptor that held the call. */
+  interceptor: string;
+  qualifiedName: string;
+  sourceName: string | null;
+  group: string | null;
+  caller: { principalId: string; principalName: string; clientName?: string };
+  /** Why the call waits, for the approver. */
+  message?: string | null;
+  requestedAt: string;
+  expiresAt: string;
+  decidedAt?: string | null;
+  decidedBy?: { id: string; name: string } | null;
+  comment?: string | null;
+}
+
+export interface ApprovalPage {
+  items: Approval[];
+  nextCursor: string | null;
+}
+
+/** One approval with the call it would let run: the arguments, the tool as it was described, the caller's recent calls. */
+export interface ApprovalDetail extends Approval {
+  arguments: unknown;
+  tool: { description: string | null; annotations: Record<string, unknown> | null };
+  recentCalls: Pick<RecordedExecution, 'id' | 'qualifiedName' | 'status' | 'startedAt' | 'durationMs'>[];
 }
