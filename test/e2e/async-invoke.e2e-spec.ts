@@ -116,7 +116,7 @@ describe('asynchronous REST invoke', () => {
   it('takes the preference on a group invoke too', async () => {
     const accepted = await alice.request('POST', '/api/v1/groups/team/tools/echo/invoke', { arguments: { message: 'later' } }, { headers: ASYNC });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toMatchObject({ group: 'team', status: 'working' });
+    expect(accepted.body).toMatchObject({ status: 'working', caller: { principalName: 'alice' } });
     const { final } = await pollUntilFinal(alice, accepted.headers.get('location')!);
     expect(final).toMatchObject({ status: 'succeeded', group: 'team', result: { content: [{ type: 'text', text: 'Echo: later' }] } });
   });
