@@ -1,6 +1,6 @@
 import { Get, HttpCode, Inject, Param, Post, Res, type StreamableFile } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { Conflict } from '../../../shared/domain-error.js';
@@ -40,8 +40,7 @@ export class RunningExecutionsController {
       'An execution already final gets its `result` alone. A comment every 15 s keeps a quiet stream open; leaving it does not touch the call.',
   })
   @Requires('executions:read')
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({ description: 'The events, as text/event-stream.' })
+  @ApiOkResponse({ description: 'The events.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
   @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND: unknown, or the call of another principal without executions:read-all.' })
   async events(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     const shown = shownTo(principal, await this.queries.execute(new GetExecutionQuery(id)));
