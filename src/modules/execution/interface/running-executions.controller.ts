@@ -100,6 +100,7 @@ export class RunningExecutionsController {
       () => undefined, // the client left, or the task is gone: the stream just ends
     );
     void final.finally(() => (ended = true));
+    const left = new Promise<void>((resolve) => leaving.addEventListener('abort', () => resolve(), { once: true }));
     while (!ended && !leaving.aborted) {
       if (!relaying) {
         const events = this.tasks.events(id);
@@ -108,12 +109,13 @@ export class RunningExecutionsController {
           void relay(events, stream, tell, () => ended || leaving.aborted).finally(() => (relaying = false));
         }
       }
-      await Promise.race([final, new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS).unref())]);
+      await Promise.race([final, left, new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS).unref())]);
       if (ended || leaving.aborted) break;
       const state = await this.tasks.state(id, owner).catch(() => undefined);
       if (state && !state.final) tell(state.task!.status);
     }
-    await final;
+    // A client that left has nothing more to hear; awaitFinal lets go of it on its own.
+    if (!leaving.aborted) await final;
   }
 
   private viewOf(state: TaskState): ShownExecution {
