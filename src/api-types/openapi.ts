@@ -4585,12 +4585,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events, as text/event-stream. */
+            /** @description The events. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description EXECUTION_NOT_FOUND: unknown, or the call of another principal without executions:read-all. */
             404: {
@@ -4598,7 +4600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };

@@ -103,7 +103,7 @@ describe('RunningExecutionsController', () => {
       const shown = await controller.cancel(id, agent('alice'));
       expect(shown).toMatchObject({ id, status: 'working', caller: { principalId: 'alice' }, result: null, error: null });
       expect((await tasks.get(id))!.cancelRequested).toBe(true);
-      expect(calls[0]!.command.signal.aborted).toBe(true);
+      expect(calls[0]!.command.signal!.aborted).toBe(true);
     });
   });
 
@@ -143,7 +143,7 @@ describe('RunningExecutionsController', () => {
       const stream = await controller.events(state.task!.id, agent('alice'), reply);
       reply.raw.emit('close');
       expect(await eventsOf(stream)).toEqual([{ event: 'status', data: { status: 'working' } }]);
-      expect(calls[0]!.command.signal.aborted).toBe(false);
+      expect(calls[0]!.command.signal!.aborted).toBe(false);
       expect((await tasks.get(state.task!.id))!.cancelRequested).toBe(false);
     });
   });

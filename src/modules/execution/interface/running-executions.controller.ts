@@ -100,7 +100,7 @@ export class RunningExecutionsController {
       () => undefined, // the client left, or the task is gone: the stream just ends
     );
     void final.finally(() => (ended = true));
-    const left = new Promise<void>((resolve) => leaving.addEventListener('abort', () => resolve(), { once: true }));
+    const left = new Promise<void>((resolve) => leaving.addEventListener('abort', () => resolve()));
     while (!ended && !leaving.aborted) {
       if (!relaying) {
         const events = this.tasks.events(id);
