@@ -37,7 +37,7 @@ const NAV: NavItem[] = [
   { to: '/groups', label: 'Groups', permission: 'groups:manage' },
   { to: '/interceptors', label: 'Interceptors', permission: 'interceptors:manage' },
   { to: '/reviews', label: 'Reviews', permission: 'reviews:read' },
-  { to: '/approvals', label: 'Approvals', permission: 'approvals:read' },
+  { to: '/approvals', label: 'Approvals', permission: 'approvals:decide' },
   { to: '/stats', label: 'Charts', permission: 'stats:read' },
   { to: '/audit', label: 'Audit', permission: 'audit:read' },
   { to: '/keys', label: 'API keys', permission: 'keys:manage' },

@@ -75,8 +75,9 @@ export interface ContentBlock {
 }
 
 /**
- * The approvals API (GET /api/v1/approvals, GET /api/v1/approvals/{id}), declared here as its
- * contract describes it until openapi.yaml documents it; then these give way to the generated types.
+ * The approvals API (GET /api/v1/approvals, GET /api/v1/approvals/{id}) as its DTOs declare it
+ * (ApprovalDto, ApprovalDetailDto), until openapi.yaml here documents it; then these give way to
+ * the generated `Approval`, `ApprovalDetail` and `ApprovalPage`.
  */
 export interface Approval {
   id: string;
@@ -84,17 +85,20 @@ export interface Approval {
   status: 'pending' | 'approved' | 'denied' | 'expired';
   /** The approval interceptor that held the call. */
   interceptor: string;
-  qualifiedName: string;
-  sourceName: string | null;
-  group: string | null;
-  caller: { principalId: string; principalName: string; clientName?: string };
   /** Why the call waits, for the approver. */
-  message?: string | null;
-  requestedAt: string;
+  message: string | null;
+  tool: { qualifiedName: string; source: string; description: string | null; annotations: Record<string, unknown> | null };
+  group: string | null;
+  caller: { principalId: string; principalName: string; clientName?: string; correlationId?: string };
+  channel: string;
+  arguments: unknown;
+  argumentsHash: string;
+  approvers: { roles?: string[]; principals?: string[] };
+  createdAt: string;
   expiresAt: string;
-  decidedAt?: string | null;
-  decidedBy?: { id: string; name: string } | null;
-  comment?: string | null;
+  decidedAt: string | null;
+  decidedBy: { id: string; name: string } | null;
+  comment: string | null;
 }
 
 export interface ApprovalPage {
@@ -102,9 +106,7 @@ export interface ApprovalPage {
   nextCursor: string | null;
 }
 
-/** One approval with the call it would let run: the arguments, the tool as it was described, the caller's recent calls. */
+/** One approval with the caller's latest executions, newest first. */
 export interface ApprovalDetail extends Approval {
-  arguments: unknown;
-  tool: { description: string | null; annotations: Record<string, unknown> | null };
-  recentCalls: Pick<RecordedExecution, 'id' | 'qualifiedName' | 'status' | 'startedAt' | 'durationMs'>[];
+  callerRecentExecutions: RecordedExecution[];
 }

@@ -75,10 +75,10 @@ function ApprovalItem(props: { approval: Approval; open: boolean; onToggle: () =
     <article class="card review" aria-labelledby={headingId}>
       <div class="review-head">
         <h2 id={headingId}>
-          <Visible text={approval.qualifiedName} />
+          <Visible text={approval.tool.qualifiedName} />
         </h2>
         <span class="muted">
-          called by {approval.caller.principalName}, <When at={approval.requestedAt} />
+          called by {approval.caller.principalName}, <When at={approval.createdAt} />
           {approval.status === 'pending' && (
             <>
               , expires <time dateTime={approval.expiresAt}>{new Date(approval.expiresAt).toLocaleString()}</time>
@@ -87,7 +87,7 @@ function ApprovalItem(props: { approval: Approval; open: boolean; onToggle: () =
         </span>
         <Badge value={approval.status === 'pending' ? 'degraded' : approval.status === 'approved' ? 'active' : approval.status === 'denied' ? 'deny' : 'expired'} label={approval.status} />
         <button type="button" class="secondary small" aria-expanded={props.open} aria-controls={`approval-${approval.id}-body`} onClick={props.onToggle}>
-          {props.open ? 'Close' : 'Open'} <span class="visually-hidden">the call of {approval.qualifiedName}</span>
+          {props.open ? 'Close' : 'Open'} <span class="visually-hidden">the call of {approval.tool.qualifiedName}</span>
         </button>
       </div>
       {approval.message && (
@@ -116,10 +116,10 @@ function ApprovalBody(props: { id: string; onDecided: (message: string) => void 
       <dl class="facts">
         <dt>Tool</dt>
         <dd>
-          <Link to={`/catalog/${encodeURIComponent(a.qualifiedName)}`}>
-            <Visible text={a.qualifiedName} />
+          <Link to={`/catalog/${encodeURIComponent(a.tool.qualifiedName)}`}>
+            <Visible text={a.tool.qualifiedName} />
           </Link>
-          {a.sourceName ? ` (source ${a.sourceName})` : ''}
+          {` (source ${a.tool.source})`}
           {a.group ? `, through group ${a.group}` : ''}
         </dd>
         <dt>Caller</dt>
@@ -167,7 +167,7 @@ function ApprovalBody(props: { id: string; onDecided: (message: string) => void 
       <h3>Arguments</h3>
       <JsonView value={a.arguments} label="Arguments of the call (secrets redacted)" />
       <h3>Recent calls of {a.caller.principalName}</h3>
-      {a.recentCalls.length === 0 ? (
+      {a.callerRecentExecutions.length === 0 ? (
         <p class="muted">No other calls recorded.</p>
       ) : (
         <div class="table-wrap" tabIndex={0} role="region" aria-label={`Recent calls of ${a.caller.principalName}`}>
@@ -181,7 +181,7 @@ function ApprovalBody(props: { id: string; onDecided: (message: string) => void 
               </tr>
             </thead>
             <tbody>
-              {a.recentCalls.map((call) => (
+              {a.callerRecentExecutions.map((call) => (
                 <tr key={call.id}>
                   <td>
                     <Link to={`/executions/${encodeURIComponent(call.id)}`}>
@@ -205,7 +205,7 @@ function ApprovalBody(props: { id: string; onDecided: (message: string) => void 
         <Decision approval={a} onDecided={props.onDecided} />
       ) : (
         <p>
-          {a.status} <When at={a.decidedAt ?? null} /> {a.decidedBy ? `by ${a.decidedBy.name}` : ''}
+          {a.status} <When at={a.decidedAt} /> {a.decidedBy ? `by ${a.decidedBy.name}` : ''}
           {a.comment ? (
             <>
               : <Visible text={a.comment} />
@@ -227,7 +227,7 @@ function Decision(props: { approval: ApprovalDetail; onDecided: (message: string
     setError(null);
     try {
       await send('POST', `/api/v1/approvals/${encodeURIComponent(props.approval.id)}/${decision}`, { comment: comment || undefined });
-      props.onDecided(`${decision === 'approve' ? 'Approved' : 'Denied'} the call of ${props.approval.qualifiedName} by ${props.approval.caller.principalName}.`);
+      props.onDecided(`${decision === 'approve' ? 'Approved' : 'Denied'} the call of ${props.approval.tool.qualifiedName} by ${props.approval.caller.principalName}.`);
     } catch (failure) {
       setError(describeError(failure));
     } finally {
