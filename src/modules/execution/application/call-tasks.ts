@@ -270,7 +270,8 @@ function withEvents(listeners: CallListeners, events: TaskEvents): CallListeners
       events.push({ kind: 'progress', progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
     },
     log: {
-      level: 'debug',
+      // The level a caller held open listens at, else `info`: the upstream is asked for no more than someone may hear.
+      level: listeners.log?.level ?? 'info',
       onMessage: (message) => {
         if (listeners.log && isAtLeast(message.level, listeners.log.level)) listeners.log.onMessage(message);
         events.push({ kind: 'log', level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) });
