@@ -41,8 +41,9 @@ import { CallerDeparture, type CallerSignal } from '../../shared/caller-signal.j
 import { partitionPoint } from '../../shared/partition-point.js';
 import { CallTasks } from '../execution/application/call-tasks.js';
 import type { TaskState } from '../executions/application/task-state.js';
+import { recordOfView } from '../executions/application/execution-view.js';
 import { createTaskResult, taskViewOf } from './tasks/task-answers.js';
-import { boundedTtl, declaredTaskSupport, declaresTasksExtension, LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks/task-wire.js';
+import { declaredTaskSupport, declaresTasksExtension, LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
 export const CATALOG_LIST_TTL_MS = 30_000;
@@ -407,11 +408,9 @@ export class McpToolServers {
         const support = await this.taskSupportOf(exchange, qualifiedName);
         if (context.task.mode === 'start') {
           if (support === 'forbidden') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${qualifiedName.slice(0, 200)} does not run as a task (its execution.taskSupport is "forbidden")`);
-          // No ttl asked: kept as long as the execution (the row's null).
-          const ttlMs = context.task.ttlMs === undefined ? undefined : (boundedTtl(context.task.ttlMs, this.config.executionRetentionMs) ?? undefined);
-          return { task: await this.tasks.start(command, ttlMs === undefined ? {} : { ttlMs }) };
+          return { task: await this.tasks.start(detached(command), context.task.ttlMs === undefined ? {} : { ttlMs: context.task.ttlMs }) };
         }
-        if (support === 'optional' || support === 'required') return { task: await this.tasks.start(command) };
+        if (support === 'optional' || support === 'required') return { task: await this.tasks.start(detached(command)) };
         if (support !== 'forbidden') {
           const outcome = await this.tasks.runOrTask(command, this.config.taskAfterMs === null ? {} : { taskAfterMs: this.config.taskAfterMs });
           if ('task' in outcome) return outcome;
@@ -451,7 +450,7 @@ export class McpToolServers {
       }
     })().catch(() => undefined);
     try {
-      return await this.tasks.awaitFinal(id, principalId, gone.signal);
+      return recordOfView(await this.tasks.awaitFinal(id, principalId, gone.signal));
     } finally {
       relaying = false;
       signal.removeEventListener('abort', leave);
@@ -635,6 +634,11 @@ function decodeCursor(cursor: string): { name: string; next?: number } {
   } catch {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: not one this endpoint issued');
   }
+}
+
+/** The call as a task runs it: detached from the request, its notifications told to the task's followers only. */
+function detached(command: ExecuteToolCommand): ExecuteToolCommand {
+  return new ExecuteToolCommand(command.input, command.caller, command.channel);
 }
 
 const TASK_OPTIONAL = { taskSupport: 'optional' } as const;

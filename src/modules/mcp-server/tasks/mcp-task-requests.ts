@@ -115,7 +115,7 @@ export class McpTaskRequests {
       return { ...toTaskV1(this.view(await this.cancel(taskId, principalId))) };
     }
     // tasks/result: once the call has its final record, what it would have answered.
-    const record = state.record ? recordOfView(state.record) : await this.tasks.awaitFinal(taskId, principalId, signal);
+    const record = recordOfView(state.record ?? (await this.tasks.awaitFinal(taskId, principalId, signal)));
     const related = { [RELATED_TASK_META_KEY]: { taskId } };
     try {
       const result = finalCallResult('legacy', record, record.qualifiedName, await this.outputSchemaOf(record.qualifiedName));

@@ -20,7 +20,9 @@ export function taskViewOf(state: TaskState, retentionMs: number | null): McpTas
   const ended = record ? new Date(new Date(record.startedAt).getTime() + record.durationMs) : undefined;
   const updatedAt = task?.updatedAt;
   const lastUpdatedAt = ended && (!updatedAt || ended > updatedAt) ? ended : (updatedAt ?? createdAt);
-  const statusMessage = mapped.statusMessage ?? (record ? undefined : (task?.statusMessage ?? undefined)) ?? failureMessage(state);
+  // While it waits, what its row says; once final, why it failed (if it did).
+  const waitingMessage = record || !task?.statusMessage ? undefined : task.statusMessage;
+  const statusMessage = mapped.statusMessage ?? waitingMessage ?? failureMessage(state);
   return {
     taskId: task?.id ?? record!.id,
     status: mapped.status,

@@ -3,7 +3,6 @@ import { GetTaskResultV1Schema, TaskV1Schema } from '@modelcontextprotocol/ext-t
 import { CreateTaskResultV2Schema, GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { EXECUTION_STATUSES } from '../../executions/domain/execution.js';
 import {
-  boundedTtl,
   decodeTaskCursor,
   declaresTasksExtension,
   declaredTaskSupport,
@@ -116,14 +115,6 @@ describe('reading what a caller sends', () => {
     expect(decodeTaskCursor('not a cursor')).toBeUndefined();
     fc.assert(fc.property(fc.uuid(), (id) => decodeTaskCursor(encodeTaskCursor(id)) === (isTaskIdShape(id) ? id : undefined)));
     fc.assert(fc.property(fc.anything(), (cursor) => decodeTaskCursor(cursor) === undefined || isTaskIdShape(decodeTaskCursor(cursor)!)));
-  });
-
-  it('bounds the ttl by the retention', () => {
-    expect(boundedTtl(undefined, 86_400_000)).toBe(86_400_000);
-    expect(boundedTtl(5000, 86_400_000)).toBe(5000);
-    expect(boundedTtl(10 * 86_400_000, 86_400_000)).toBe(86_400_000);
-    expect(boundedTtl(5000, null)).toBe(5000);
-    expect(boundedTtl(undefined, null)).toBeNull();
   });
 
   it('finds the tasks extension in client capabilities, and the task support a tool declares', () => {

@@ -111,12 +111,6 @@ export function readTaskParam(params: unknown): { ttlMs?: number } | { problem: 
   return ttl === undefined ? {} : { ttlMs: ttl };
 }
 
-/** The TTL a task is kept for: what the caller asked, never past the executions' retention (null: kept as long as executions are). */
-export function boundedTtl(requestedMs: number | undefined, retentionMs: number | null): number | null {
-  if (requestedMs === undefined) return retentionMs;
-  return retentionMs === null ? requestedMs : Math.min(requestedMs, retentionMs);
-}
-
 /** Whether a 2026-07-28 request's client capabilities declare the tasks extension. */
 export function declaresTasksExtension(capabilities: unknown): boolean {
   return isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION]);
