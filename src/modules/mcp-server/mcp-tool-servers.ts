@@ -179,11 +179,7 @@ export class McpToolServers {
           ? serverOptions('group', era, `The tools of the "${surface.group}" tool group. Tool calls go through Toolplane: validated, policed and recorded.`)
           : OPTIONS[surface.kind][era];
     const server = new Server(SERVER_INFO, options);
-    server.setRequestHandler('tools/list', async (request, ctx) => {
-      const list = await this.listTools(exchangeOf(ctx.http?.authInfo) ?? exchange, request.params?.cursor);
-      // The gateway's search_tools answers at once: it runs as no task.
-      return era === 'legacy' ? { ...list, tools: list.tools.map((tool) => (surface.kind === 'gateway' && tool.name === SEARCH_TOOLS ? tool : withTaskSupport(tool))) } : list;
-    });
+    server.setRequestHandler('tools/list', async (request, ctx) => this.listTools(exchangeOf(ctx.http?.authInfo) ?? exchange, request.params?.cursor));
     // A 2025-era session's server serves many requests: each call goes on its own request's exchange.
     server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, exchangeOf(ctx.http?.authInfo) ?? exchange, era, request, ctx));
     if (surface.kind === 'source') this.primitives.serve(server, surface.source, exchange.principal.id, era, this.calls);
@@ -639,24 +635,6 @@ function decodeCursor(cursor: string): { name: string; next?: number } {
 /** The call as a task runs it: detached from the request, its notifications told to the task's followers only. */
 function detached(command: ExecuteToolCommand): ExecuteToolCommand {
   return new ExecuteToolCommand(command.input, command.caller, command.channel);
-}
-
-const TASK_OPTIONAL = { taskSupport: 'optional' } as const;
-const taskSupportAdded = new WeakMap<Tool, Tool>();
-
-/**
- * A tool as a 2025-11-25 client is told of it: one whose upstream says nothing of tasks may be
- * called as one (Toolplane runs any call as a task of its own); what an upstream declares stands.
- * Remembered per definition object (a reading of the catalog shares them).
- */
-function withTaskSupport(tool: Tool): Tool {
-  if (tool.execution?.taskSupport !== undefined) return tool;
-  let added = taskSupportAdded.get(tool);
-  if (!added) {
-    added = { ...tool, execution: { ...tool.execution, ...TASK_OPTIONAL } };
-    taskSupportAdded.set(tool, added);
-  }
-  return added;
 }
 
 function invalidArguments(tool: string, problem: string): CallToolResult {
