@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js'
 import type { CallerSignal } from '../../../../../shared/caller-signal.js';
 import { Clock } from '../../../../../shared/unit-of-work.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../../domain/retry-policy.js';
+import { runsAsUpstreamTask } from '../../../domain/upstream-task.js';
 import { InvocationFailure, ToolInvoker, type InvocationOutcome, type InvocationRequest } from '../../../domain/tool-invoker.port.js';
 import type { Call } from '../call.js';
 import { refuse, type Outcome, type Refusal } from '../outcome.js';
@@ -35,6 +36,7 @@ export class InvokeStage {
     const { input } = call;
     const listeners = scrubbedListeners(call.command.listeners, call.scrubber);
     const retryable = isRetryable(tool.annotations);
+    const task = runsAsUpstreamTask(tool.taskSupport, input.asTask === true) ? { required: tool.taskSupport === 'required' } : undefined;
     for (let attempt = 1; ; attempt++) {
       call.attempts = attempt;
       const sentAt = performance.now();
@@ -54,6 +56,7 @@ export class InvokeStage {
           clientCapabilities: input.clientCapabilities,
           ...listeners,
         };
+        if (task) request.task = task;
         answer = await this.invoker.invoke(request);
       } catch (error) {
         call.upstreamMs = (call.upstreamMs ?? 0) + (performance.now() - sentAt);
