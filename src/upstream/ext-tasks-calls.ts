@@ -2,6 +2,7 @@ import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { ToolplaneClient } from './toolplane-client.js';
+import { UpstreamError } from './upstream-error.js';
 import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls } from './upstream-task-call.js';
 
 /** A schema-free result codec: the tool's result is recorded as the upstream answered it. */
@@ -25,6 +26,9 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
 
   async start(call: TaskCallStart): Promise<StartedTaskCall> {
     this.session ??= createTaskSessionFromClient(this.client, { endpointId: this.endpointId });
+    if (call.preference === 'require' && !this.session.capabilities.execution) {
+      throw new UpstreamError('protocol', `${call.name} must run as a task, and its server declares no tasks for tools/call`);
+    }
     const declaration = toolDeclaration({ name: call.name, inputSchema: {}, taskSupport: call.preference === 'require' ? 'required' : 'optional' });
     let execution;
     try {

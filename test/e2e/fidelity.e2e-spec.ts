@@ -113,7 +113,6 @@ describe('fidelity', () => {
   const mcpList = async (path: string): Promise<Json[]> => (await mcpPost(path, 'tools/list', {})).result.tools;
 
   const byName = (tools: Json[]) => new Map(tools.map((tool) => [tool.name as string, tool]));
-  const servable = (tool: Json) => (tool.execution as Json | undefined)?.taskSupport !== 'required';
 
   it.each(['everything', 'memory', 'filesystem', 'fidelity', 'fidelity-modern'])('passes on %s tools exactly as declared, on MCP and in the REST catalog', async (name) => {
     const upstream = byName(await upstreamTools(name));
@@ -121,7 +120,7 @@ describe('fidelity', () => {
     const rest = (await h.api.get(`/api/v1/tools?source=${name}&format=mcp&limit=500`)).body.items as Json[];
     const overRest = new Map(rest.map((tool) => [(tool.name as string).slice(name.length + 2), { ...tool, name: (tool.name as string).slice(name.length + 2) }]));
 
-    const expected = [...upstream.values()].filter(servable);
+    const expected = [...upstream.values()];
     expect(expected.length).toBeGreaterThan(0);
     expect([...overMcp.keys()].sort()).toEqual(expected.map((tool) => tool.name).sort());
     expect([...overRest.keys()].sort()).toEqual(expected.map((tool) => tool.name).sort());
@@ -142,14 +141,13 @@ describe('fidelity', () => {
     expect(row!.text).toBe(JSON.stringify(FIDELITY_TOOLS[0]));
   });
 
-  it('lists a tool that must run as a task as unusable, offers it nowhere, and refuses calls to it', async () => {
+  it('offers a tool that must run as a task, and fails a call to it when its server declares no tasks', async () => {
     const tool = await h.api.get('/api/v1/tools/fidelity__task-only');
-    expect(tool.body).toMatchObject({ unusableReason: expect.stringContaining('must run as a task'), definition: { execution: { taskSupport: 'required' } } });
-    expect((await h.api.get('/api/v1/tools?q=task&source=fidelity')).body.items).toEqual([]);
-    expect((await mcpList('/mcp')).map((t) => t.name)).not.toContain('fidelity__task-only');
+    expect(tool.body).toMatchObject({ unusableReason: null, definition: { execution: { taskSupport: 'required' } } });
+    expect((await mcpList('/mcp')).map((t) => t.name)).toContain('fidelity__task-only');
     const refused = await h.api.post('/api/v1/tools/fidelity__task-only/invoke', { arguments: {} });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('TOOL_UNUSABLE');
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_PROTOCOL_ERROR', message: expect.stringContaining('must run as a task, and its server declares no tasks') });
     // taskSupport "optional" is a normal call.
     expect((await h.api.post('/api/v1/tools/fidelity__order-kept/invoke', { arguments: { zeta: 'z' } })).body.status).toBe('succeeded');
   });

@@ -42,6 +42,22 @@ describe('InvokeStage', () => {
     call.pass!.release();
   });
 
+  it.each([
+    ['required', false, { required: true }],
+    ['required', true, { required: true }],
+    ['optional', true, { required: false }],
+    ['optional', false, undefined],
+    ['forbidden', true, undefined],
+  ] as const)('calls a tool whose taskSupport is %s, a task asked for: %s, with task %j upstream', async (taskSupport, asTask, task) => {
+    const tasked = aRoute('tasks__research', { tool: { taskSupport } });
+    const harness = new ExecuteToolHarness().withTool(tasked);
+    harness.invoker.answers([{ type: 'text', text: 'done' }]);
+    const call = await readyCall(harness, tasked, { asTask });
+    expect(await harness.stages.invoke.run(call)).toBeUndefined();
+    expect(harness.invoker.requests[0]!.task).toEqual(task);
+    call.pass!.release();
+  });
+
   it('retries a read-only or idempotent tool after transport failures, within the deadline', async () => {
     const readOnly = aRoute('everything__read', { tool: { annotations: { idempotentHint: true } } });
     const harness = new ExecuteToolHarness().withTool(readOnly);
