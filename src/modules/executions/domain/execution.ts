@@ -84,15 +84,31 @@ export interface InterceptorRun {
   name: string;
   kind: string;
   phase: 'pre' | 'post';
-  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). */
-  decision: 'allow' | 'modify' | 'deny' | 'error';
+  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). `hold`: the call waits for a person's decision. */
+  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold' | 'hold';
   onError?: 'deny' | 'allow';
   failure?: string;
   message?: string;
   warning?: string;
   changes?: InterceptorChanges;
+  /** An approval interceptor on a call resumed after the decision: who decided what, and when. */
+  approval?: ApprovalRun;
   durationMs: number;
 }
+
+/** A person's decision on a held call, as the record (and so the chain) keeps it. */
+export interface ApprovalRun {
+  id: string;
+  decision: ApprovalDecision;
+  decidedBy?: { id: string; name: string };
+  comment?: string;
+  /** ISO timestamps. */
+  requestedAt: string;
+  decidedAt: string;
+}
+
+/** `expired`: nobody decided before the approval's timeout, which counts as a denial; `withdrawn`: the caller cancelled the call. */
+export type ApprovalDecision = 'approved' | 'denied' | 'expired' | 'withdrawn';
 
 /** One call of one tool, whatever its outcome; written before the answer is sent. */
 export interface ExecutionRecord {

@@ -5,7 +5,8 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { NO_TELEMETRY, Telemetry } from '../../../shared/telemetry.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
 import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
-import type { InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
+import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
+import type { HoldRequest, InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
 import { InterceptorsInForce, type InterceptorPhase, type InterceptorSpec } from '../domain/interceptor.js';
 import { outOfScope } from '../domain/interceptor-scope.js';
 import { bounded, checkedVerdict, DENIED_CODE } from '../domain/verdict-check.js';
@@ -43,7 +44,20 @@ export interface ChainDenial {
   retryable: boolean;
 }
 
-/** What a chain left of the call: the arguments (pre) or the result (post) as the last interceptor left them, the runs, and the denial if one refused it. */
+/** How a chain held the call for a person's decision: the approval interceptor, what it waits for, and the arguments it is bound to. */
+export interface ChainHold {
+  interceptor: string;
+  request: HoldRequest;
+  /** SHA-256 (hex) of the canonical JSON of the arguments as the approver will see them: any change is another call. */
+  argumentsHash: string;
+}
+
+/** The hash a held call's arguments are bound to (see ChainHold). */
+export function argumentsHashOf(args: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(args));
+}
+
+/** What a chain left of the call: the arguments (pre) or the result (post) as the last interceptor left them, the runs, and the denial (or hold) if one ended it. */
 export interface ChainOutcome {
   arguments: Record<string, unknown>;
   result: ExecutionResult | undefined;
@@ -51,6 +65,7 @@ export interface ChainOutcome {
   isError: boolean | undefined;
   runs: InterceptorRun[];
   denial?: ChainDenial;
+  hold?: ChainHold;
 }
 
 export interface ChainOptions {
@@ -107,6 +122,7 @@ export class InterceptorChain {
       const answer = await operation.run(() => this.runOne(spec, phase, seen, options));
       let run: InterceptorRun;
       let denial: ChainDenial | undefined;
+      let hold: ChainHold | undefined;
       if (answer instanceof Failure) {
         run = { name: spec.name, kind: spec.kind, phase, decision: 'error', onError: spec.onError, failure: answer.message, durationMs: 0 };
         if (spec.onError === 'deny') {
@@ -128,7 +144,12 @@ export class InterceptorChain {
           ...(answer.details ? { details: answer.details } : {}),
           retryable: false,
         };
+        if (answer.approval) run.approval = answer.approval;
         operation.end('deny');
+      } else if (answer.decision === 'hold') {
+        run = { name: spec.name, kind: spec.kind, phase, decision: 'hold', durationMs: 0 };
+        hold = { interceptor: spec.name, request: answer.hold, argumentsHash: argumentsHashOf(seen.arguments) };
+        operation.end('hold');
       } else {
         run = { name: spec.name, kind: spec.kind, phase, decision: answer.decision, durationMs: 0 };
         if (answer.decision === 'modify') {
@@ -137,6 +158,7 @@ export class InterceptorChain {
           if (phase === 'post' && answer.result) seen = { ...seen, result: answer.result, ...(answer.isError !== undefined ? { isError: answer.isError } : {}) };
         }
         if (answer.warning !== undefined) run.warning = answer.warning;
+        if (answer.decision === 'allow' && answer.approval) run.approval = answer.approval;
         operation.end(answer.decision);
       }
       const seconds = (performance.now() - started) / 1000;
@@ -144,6 +166,7 @@ export class InterceptorChain {
       runs.push(run);
       this.metrics?.interceptorRan({ interceptor: spec.name, phase, decision: run.decision, seconds });
       if (denial) return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, denial };
+      if (hold) return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, hold };
     }
     return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs };
   }
@@ -156,6 +179,12 @@ export class InterceptorChain {
     if (answer instanceof Failure) return answer;
     const verdict = checkedVerdict(answer, phase);
     if ('invalid' in verdict) return new Failure('invalid_verdict', verdict.invalid);
+    if (spec.kind !== APPROVAL_KIND) {
+      if (verdict.decision === 'hold') return new Failure('invalid_verdict', 'only an approval interceptor may hold a call');
+    } else if ((verdict.decision === 'allow' || verdict.decision === 'deny') && isApprovalAnswer(answer)) {
+      // The approval engine is Toolplane's own: the decision it reports goes on the record as it is.
+      verdict.approval = answer.approval;
+    }
     if (verdict.decision !== 'modify') return verdict;
     if (phase === 'pre' && verdict.arguments && options.checkArguments) {
       const problems = await options.checkArguments(verdict.arguments);
@@ -182,7 +211,14 @@ export class InterceptorChain {
   }
 }
 
+/** The one kind that may hold a call for a person's decision. */
+const APPROVAL_KIND = 'approval' as InterceptorSpec['kind'];
+
 type Verdict = Exclude<ReturnType<typeof checkedVerdict>, { invalid: string }>;
+
+function isApprovalAnswer(answer: unknown): answer is { approval: NonNullable<InterceptorRun['approval']> } {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { approval?: unknown }).approval === 'object' && (answer as { approval?: unknown }).approval !== null;
+}
 
 /** The interceptors of one phase, and which of them apply to each (source, group, tool) seen so far. */
 class PhaseSelection {

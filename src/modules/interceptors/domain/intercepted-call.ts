@@ -1,4 +1,4 @@
-import type { ExecutionResult, InterceptorChanges } from '../../executions/domain/execution.js';
+import type { ApprovalDecision, ApprovalRun, ExecutionResult, InterceptorChanges } from '../../executions/domain/execution.js';
 import type { InterceptorKind, InterceptorPhase, InterceptorSpec } from './interceptor.js';
 
 /** What an interceptor sees of a call: the tool, who calls it and how, and its arguments or result. */
@@ -26,6 +26,34 @@ export interface InterceptedCall {
   isError?: boolean;
   /** W3C trace context of the call, when traces are on. */
   traceparent?: string;
+  /** pre, on a held call run again after a person's decision: that decision. */
+  approval?: ApprovalGrant;
+}
+
+/** A person's decision on a held call, carried by the call when it runs again. */
+export interface ApprovalGrant {
+  id: string;
+  /** The approval interceptor that held the call. */
+  interceptor: string;
+  decision: ApprovalDecision;
+  /** SHA-256 (hex) of the canonical JSON of the arguments the approver saw. */
+  argumentsHash: string;
+  decidedBy?: { id: string; name: string };
+  comment?: string;
+  /** ISO timestamps. */
+  requestedAt: string;
+  decidedAt: string;
+}
+
+/** What a held call waits for: a decision by one of the approvers, within the timeout. */
+export interface HoldRequest {
+  approvers: { roles?: string[]; principals?: string[] };
+  /** How long the call waits; past it, the approval expires (a denial). */
+  timeoutMs: number;
+  /** Why the call is held, for the approvers. */
+  message?: string;
+  /** Where approvers are told that a call waits (Slack-compatible JSON, signed). */
+  notify?: { url: string; signingSecret: string };
 }
 
 /** What changed, for the record: declared with the run the execution keeps. */
@@ -33,7 +61,7 @@ export type { InterceptorChanges };
 
 /** An interceptor's answer for one call. */
 export type InterceptorVerdict =
-  | { decision: 'allow'; warning?: string }
+  | { decision: 'allow'; warning?: string; approval?: ApprovalRun }
   | {
       decision: 'modify';
       /** pre: the arguments to send instead (checked against the input schema again by the pipeline). */
@@ -52,7 +80,10 @@ export type InterceptorVerdict =
       /** Default INTERCEPTOR_DENIED; `lock` answers ARGUMENT_LOCKED. */
       code?: string;
       details?: { path: string; message: string }[];
-    };
+      approval?: ApprovalRun;
+    }
+  /** pre, `approval` interceptors only: the call waits for a person's decision. */
+  | { decision: 'hold'; hold: HoldRequest };
 
 /**
  * Runs one kind of interceptor. An engine throws (or the signal aborts) when it fails; the chain

@@ -1,7 +1,7 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { isRecord } from '../../../shared/is-record.js';
 import type { ExecutionResult } from '../../executions/domain/execution.js';
-import type { InterceptorChanges, InterceptorVerdict } from './intercepted-call.js';
+import type { HoldRequest, InterceptorChanges, InterceptorVerdict } from './intercepted-call.js';
 import type { InterceptorPhase } from './interceptor.js';
 
 /** What an interceptor may say (a denial's message, a warning) is kept up to this many characters. */
@@ -53,6 +53,10 @@ export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Interc
         ...warning,
       };
     }
+    case 'hold':
+      // Only the approval engine holds calls; the chain refuses a hold from any other kind.
+      if (phase !== 'pre' || !isRecord(answer.hold)) return { invalid: 'it answered a hold without what it waits for' };
+      return { decision: 'hold', hold: answer.hold as unknown as HoldRequest };
     default:
       return { invalid: 'it answered no known decision' };
   }
