@@ -38,7 +38,7 @@ describe('tasks upstream', () => {
       body: JSON.stringify({ arguments: args }),
       ...(signal ? { signal } : {}),
     });
-    const body = await response.json();
+    const body = (await response.json()) as any;
     answers.push(body);
     return { status: response.status, body };
   };

@@ -21,11 +21,6 @@ export interface ExecuteToolInput {
   requestState?: string;
   /** The input kinds an MCP caller declared it can answer (its `clientCapabilities`); see InvocationRequest. */
   clientCapabilities?: Record<string, unknown>;
-  /**
-   * The caller asked for the call to run as a task (an MCP task, an asynchronous REST call): a tool
-   * whose upstream may run it as a task (`execution.taskSupport` `optional`) is called as one there.
-   */
-  asTask?: boolean;
   /** Problems with the request itself (e.g. a bad timeoutMs), recorded as invalid_arguments. */
   shapeProblems?: ProblemDetail[];
   /** The tools the caller may call, when it is restricted (its principal's scope). */

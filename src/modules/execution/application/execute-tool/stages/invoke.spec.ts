@@ -54,7 +54,22 @@ describe('InvokeStage', () => {
     harness.invoker.answers([{ type: 'text', text: 'done' }]);
     const call = await readyCall(harness, tasked, { asTask });
     expect(await harness.stages.invoke.run(call)).toBeUndefined();
-    expect(harness.invoker.requests[0]!.task).toEqual(task);
+    expect(harness.invoker.requests[0]!.task).toEqual(task && { ...task, onCreated: expect.any(Function) });
+    call.pass!.release();
+  });
+
+  it("keeps the upstream's task id on the call's task row, and only there", async () => {
+    const tasked = aRoute('tasks__research', { tool: { taskSupport: 'required' } });
+    const harness = new ExecuteToolHarness().withTool(tasked);
+    harness.invoker.answers([{ type: 'text', text: 'done' }]);
+    const call = await readyCall(harness, tasked, { asTask: true });
+    const now = new Date();
+    await harness.tasks.create({ id: call.id, principalId: 'p', principalName: 'p', qualifiedName: 'tasks__research', channel: 'rest', status: 'working', statusMessage: null, createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: null });
+    expect(await harness.stages.invoke.run(call)).toBeUndefined();
+    harness.invoker.requests[0]!.task!.onCreated!('upstream-7');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await harness.tasks.get(call.id))?.upstreamTaskId).toBe('upstream-7');
+    expect(JSON.stringify(call.outcome)).not.toContain('upstream-7');
     call.pass!.release();
   });
 
