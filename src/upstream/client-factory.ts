@@ -1,6 +1,4 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  Client,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   type ClientCapabilities,
   type FetchLike,
@@ -9,7 +7,6 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
-import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
 import type { Deadline } from './deadline.js';
 import { DirectToolCaller, type DirectCaller, type NegotiatedSession } from './http/direct-tool-call.js';
 import { StdioDirectToolCaller } from './stdio/stdio-direct-tool-call.js';
@@ -24,7 +21,6 @@ import { speaksLegacySse } from './http/legacy-sse-probe.js';
 import { abortSignalOf } from '../shared/caller-signal.js';
 import { isEventStream, reworkLargeMessages } from './http/large-message-rework.js';
 import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
-import { trimOversizedSchemas } from '../shared/json-schema/listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
 import { LEGACY_INPUT_CAPABILITIES, ToolplaneClient } from './toolplane-client.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
