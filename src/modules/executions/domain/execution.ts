@@ -85,7 +85,7 @@ export interface InterceptorRun {
   kind: string;
   phase: 'pre' | 'post';
   /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). `hold`: the call waits for a person's decision. */
-  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold' | 'hold';
+  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
   onError?: 'deny' | 'allow';
   failure?: string;
   message?: string;
