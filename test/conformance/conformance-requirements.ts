@@ -56,3 +56,32 @@ export const KNOWN_GAPS: Record<ConformanceEra, Readonly<Record<string, string>>
   '2026-07-28': {
   },
 };
+
+/**
+ * The tasks extension's scenarios (`io.modelcontextprotocol/tasks`, 2026-07-28 release): listed as
+ * `[extension]`, not part of what the revision requires, run one by one (`--scenario`) against
+ * `/mcp/sources/conformance-tasks` (test/fixtures/conformance-task-server.mjs, a 2025-11-25 server
+ * whose tools declare `execution.taskSupport`). Every `tasks-*` scenario the release lists is in
+ * exactly one of the three lists below; the spec checks that too.
+ */
+export const TASK_SCENARIOS_PASSING: readonly string[] = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-request-headers',
+];
+
+/** Task scenarios Toolplane fails, with the reason; the spec fails when one of them starts passing. */
+export const TASK_GAPS: Readonly<Record<string, string>> = {
+  'tasks-dispatch-and-envelope': 'TBD',
+  'tasks-mrtr-input': 'TBD',
+  'tasks-required-task-error': 'TBD',
+  'tasks-mrtr-composition': 'TBD',
+};
+
+/** Task scenarios that test nothing of a server in this release (every check SKIPPED), with the reason. */
+export const TASK_NOT_APPLICABLE: Readonly<Record<string, string>> = {
+  'tasks-status-notifications':
+    'the release skips it: its harness does not listen on subscriptions/listen yet, where SEP-2663 sends notifications/tasks (Toolplane sends none: they are optional)',
+};
