@@ -49,7 +49,7 @@ function renderTaskRun(run: SuiteRun): string {
     .map((result) => {
       const notApplicable = TASK_NOT_APPLICABLE[result.scenario];
       const verdict = notApplicable ? 'not applicable' : result.passed ? 'pass' : result.scenario in TASK_GAPS ? '**fail** (known gap)' : '**fail**';
-      const note = notApplicable ?? (result.passed ? warnings(result) : `${TASK_GAPS[result.scenario] ?? ''} (${failures(result)})`);
+      const note = notApplicable ?? (result.passed ? warnings(result) : `${TASK_GAPS[result.scenario]?.reason ?? ''} (${failures(result)})`);
       return `| \`${result.scenario}\` | ${verdict} | ${counts(result)} | ${escape(note)} |`;
     });
   return [
@@ -57,7 +57,7 @@ function renderTaskRun(run: SuiteRun): string {
     '',
     '`conformance server --url <toolplane>/mcp/sources/conformance-tasks --scenario <tasks-…>`, one run per scenario',
     '',
-    `${passed} of ${run.scenarios.length} pass.`,
+    `${passed} of ${run.scenarios.length} pass (in ${Math.round(run.durationMs / 1000)} s).`,
     '',
     '| scenario | result | checks (pass / fail / warn) | notes |',
     '|---|---|---|---|',
