@@ -58,31 +58,58 @@ export function conformanceNode(): string {
   throw new Error(`the MCP conformance suite needs Node.js 22 or later: ${pinned} is not installed (linux-x64 only) and this is Node ${process.version}`);
 }
 
-/** Runs one release's server scenarios against `url` and reads every scenario's checks.json. */
+/** Runs one release's server scenarios (its selection) against `url` and reads every scenario's checks.json. */
 export async function runConformanceSuite(release: SuiteRelease, url: string, timeoutMs: number): Promise<SuiteRun> {
-  const cli = resolve(ROOT, 'node_modules', release.packageName, 'dist/index.js');
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm install"`);
+  return runSelections(release, url, [release.selection], timeoutMs);
+}
+
+/**
+ * Runs the named scenarios of a release against `url`, one CLI run each (`--scenario` takes one;
+ * extension scenarios, such as the tasks extension's, run only when named), within `timeoutMs` in all.
+ */
+export async function runConformanceScenarios(release: SuiteRelease, url: string, scenarios: readonly string[], timeoutMs: number): Promise<SuiteRun> {
+  return runSelections(release, url, scenarios.map((scenario) => ['--scenario', scenario]), timeoutMs);
+}
+
+/** The server scenarios of a release whose names start with `prefix`, as its CLI lists them. */
+export async function listServerScenarios(release: SuiteRelease, prefix: string): Promise<string[]> {
+  const output = await runCli(release, ['list', '--server'], tmpdir(), 30_000);
+  return [...output.matchAll(/^\s*-\s*(\S+)/gm)].map((match) => match[1]!).filter((scenario) => scenario.startsWith(prefix));
+}
+
+async function runSelections(release: SuiteRelease, url: string, selections: string[][], timeoutMs: number): Promise<SuiteRun> {
   const outputDir = mkdtempSync(join(tmpdir(), `toolplane-conformance-${release.era}-`));
   const started = Date.now();
   try {
-    const output = await new Promise<string>((done, fail) => {
-      execFile(
-        conformanceNode(),
-        [cli, 'server', '--url', url, ...release.selection, '--output-dir', outputDir],
-        // The suite exits non-zero whenever a scenario fails; the results are read from its files.
-        { cwd: outputDir, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? outputDir, NO_COLOR: '1' } },
-        (error, stdout, stderr) => {
-          if (error && error.killed) fail(new Error(`the ${release.era} suite did not finish in ${timeoutMs} ms:\n${(stdout + stderr).slice(-4000)}`));
-          else done(`${stdout}${stderr}`);
-        },
-      );
-    });
+    let output = '';
+    for (const selection of selections) {
+      const left = timeoutMs - (Date.now() - started);
+      output += await runCli(release, ['server', '--url', url, ...selection, '--output-dir', outputDir], outputDir, left);
+    }
     const scenarios = readScenarioResults(outputDir);
     if (scenarios.length === 0) throw new Error(`the ${release.era} suite wrote no results:\n${output.slice(-4000)}`);
     return { release, scenarios, durationMs: Date.now() - started, output };
   } finally {
     rmSync(outputDir, { recursive: true, force: true });
   }
+}
+
+/** One run of the release's CLI; what it printed (it exits non-zero whenever a scenario fails: results are read from its files). */
+function runCli(release: SuiteRelease, args: string[], cwd: string, timeoutMs: number): Promise<string> {
+  const cli = resolve(ROOT, 'node_modules', release.packageName, 'dist/index.js');
+  if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run "npm install"`));
+  if (timeoutMs <= 0) return Promise.reject(new Error(`the ${release.era} suite ran out of time before ${args.join(' ')}`));
+  return new Promise<string>((done, fail) => {
+    execFile(
+      conformanceNode(),
+      [cli, ...args],
+      { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        if (error && error.killed) fail(new Error(`the ${release.era} suite did not finish in ${timeoutMs} ms:\n${(stdout + stderr).slice(-4000)}`));
+        else done(`${stdout}${stderr}`);
+      },
+    );
+  });
 }
 
 /** `server-<scenario>-<ISO timestamp with : and . replaced by ->/checks.json`, one directory per scenario. */

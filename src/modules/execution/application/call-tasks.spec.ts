@@ -130,6 +130,24 @@ describe('CallTasks', () => {
     const listed = await tasks.list(ALICE.principalId, undefined, 10);
     expect(listed.map((state) => [state.task!.id, state.status])).toEqual([[first.task!.id, 'succeeded']]);
   });
+
+  it('survives a detached task whose call throws (its record cannot be written at shutdown): nothing is left unhandled', async () => {
+    const { harness } = setUp();
+    const closed = new Error('Toolplane is shutting down; the call was not recorded.');
+    const bus = { execute: () => Promise.reject(closed) } as unknown as CommandBus;
+    const tasks = new CallTasks(bus, harness.tasks, new InMemoryExecutionReads(), harness.clock, loadConfig({}));
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const started = await tasks.start(command());
+      await tasks.resume(command({ executionId: started.task!.id }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
 });
 
 function viewOf(record: ExecutionRecord): ExecutionView {

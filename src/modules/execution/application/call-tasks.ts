@@ -63,7 +63,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
     const task = this.newTask(id, command, options);
     await this.tasks.create(task);
-    void this.launch(command, id);
+    this.detach(this.launch(command, id));
     return taskStateOf(task, undefined);
   }
 
@@ -94,7 +94,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   async resume(command: ExecuteToolCommand): Promise<void> {
     const id = command.input.executionId!;
     await this.tasks.update(id, { status: 'working', statusMessage: null });
-    void this.launch(command, id);
+    this.detach(this.launch(command, id));
   }
 
   /** The task or execution as its principal sees it; undefined when there is none, it expired, or it is another principal's. */
@@ -200,6 +200,11 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
         events.end();
         this.ended.emit(id);
       });
+  }
+
+  /** A call nobody awaits: its failure is logged by launch, and must not end the process as an unhandled rejection. */
+  private detach(run: Promise<ExecutedCall>): void {
+    run.catch(() => undefined);
   }
 
   private newTask(id: string, command: ExecuteToolCommand, options: TaskOptions): ExecutionTask {
