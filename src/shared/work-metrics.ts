@@ -28,7 +28,7 @@ export interface McpOperationObservation {
 export interface InterceptorObservation {
   interceptor: string;
   phase: 'pre' | 'post';
-  decision: 'allow' | 'modify' | 'deny' | 'error';
+  decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error';
   seconds: number;
 }
 

@@ -84,14 +84,29 @@ export interface InterceptorRun {
   name: string;
   kind: string;
   phase: 'pre' | 'post';
-  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). */
-  decision: 'allow' | 'modify' | 'deny' | 'error';
+  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`); `hold`: the call waits for approval. */
+  decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error';
   onError?: 'deny' | 'allow';
   failure?: string;
   message?: string;
   warning?: string;
   changes?: InterceptorChanges;
   durationMs: number;
+  /** An approval interceptor's run on a call resumed after the decision: the decision, on the record (and so in the chain). */
+  approval?: ApprovalRun;
+}
+
+/** The decision on a held call, as its record keeps it. */
+export interface ApprovalRun {
+  /** The approval's id. */
+  id: string;
+  decision: 'approved' | 'denied' | 'expired';
+  decidedBy?: { id: string; name: string };
+  comment?: string;
+  /** ISO */
+  requestedAt: string;
+  /** ISO */
+  decidedAt: string;
 }
 
 /** One call of one tool, whatever its outcome; written before the answer is sent. */

@@ -5,7 +5,8 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { NO_TELEMETRY, Telemetry } from '../../../shared/telemetry.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
 import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
-import type { InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
+import { argumentsHash } from '../domain/arguments-hash.js';
+import type { HoldRequest, InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
 import { InterceptorsInForce, type InterceptorPhase, type InterceptorSpec } from '../domain/interceptor.js';
 import { outOfScope } from '../domain/interceptor-scope.js';
 import { bounded, checkedVerdict, DENIED_CODE } from '../domain/verdict-check.js';
@@ -51,6 +52,15 @@ export interface ChainOutcome {
   isError: boolean | undefined;
   runs: InterceptorRun[];
   denial?: ChainDenial;
+  /** pre: an approval interceptor holds the call until a person decides it; the chain stopped there. */
+  hold?: ChainHold;
+}
+
+/** The call held by an approval interceptor: what it asks for, and the hash of the arguments the approver will see. */
+export interface ChainHold {
+  interceptor: string;
+  request: HoldRequest;
+  argumentsHash: string;
 }
 
 export interface ChainOptions {
@@ -121,6 +131,8 @@ export class InterceptorChain {
         operation.end('error', answer.failed);
       } else if (answer.decision === 'deny') {
         run = { name: spec.name, kind: spec.kind, phase, decision: 'deny', message: answer.message, durationMs: 0 };
+        const approval = approvalRun(spec, seen);
+        if (approval) run.approval = approval;
         denial = {
           interceptor: spec.name,
           code: answer.code ?? DENIED_CODE,
@@ -129,8 +141,19 @@ export class InterceptorChain {
           retryable: false,
         };
         operation.end('deny');
+      } else if (answer.decision === 'hold') {
+        run = { name: spec.name, kind: spec.kind, phase, decision: 'hold', durationMs: 0 };
+        const hold: ChainHold = { interceptor: spec.name, request: answer.hold, argumentsHash: argumentsHash(seen.arguments) };
+        operation.end('hold');
+        const seconds = (performance.now() - started) / 1000;
+        run.durationMs = Math.round(seconds * 100_000) / 100;
+        runs.push(run);
+        this.metrics?.interceptorRan({ interceptor: spec.name, phase, decision: 'hold', seconds });
+        return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, hold };
       } else {
         run = { name: spec.name, kind: spec.kind, phase, decision: answer.decision, durationMs: 0 };
+        const approval = approvalRun(spec, seen);
+        if (approval) run.approval = approval;
         if (answer.decision === 'modify') {
           run.changes = answer.changes;
           if (phase === 'pre' && answer.arguments) seen = { ...seen, arguments: answer.arguments };
@@ -154,6 +177,8 @@ export class InterceptorChain {
     if (!engine) return new Failure('unknown_kind', `no engine runs interceptors of kind "${spec.kind}"`);
     const answer = await withinTimeout(engine, spec, phase, call, options.signal);
     if (answer instanceof Failure) return answer;
+    // Only an approval interceptor, before the upstream is called, may hold a call.
+    if (spec.kind === 'approval' && phase === 'pre' && isHold(answer)) return answer;
     const verdict = checkedVerdict(answer, phase);
     if ('invalid' in verdict) return new Failure('invalid_verdict', verdict.invalid);
     if (verdict.decision !== 'modify') return verdict;
@@ -182,7 +207,25 @@ export class InterceptorChain {
   }
 }
 
-type Verdict = Exclude<ReturnType<typeof checkedVerdict>, { invalid: string }>;
+type Verdict = Exclude<ReturnType<typeof checkedVerdict>, { invalid: string }> | { decision: 'hold'; hold: HoldRequest };
+
+function isHold(answer: unknown): answer is { decision: 'hold'; hold: HoldRequest } {
+  return typeof answer === 'object' && answer !== null && (answer as { decision?: unknown }).decision === 'hold' && typeof (answer as { hold?: unknown }).hold === 'object';
+}
+
+/** The decision an approval interceptor ran on, for the record: only on a call resumed after its own approval. */
+function approvalRun(spec: InterceptorSpec, call: InterceptedCall): InterceptorRun['approval'] {
+  const grant = call.approval;
+  if (spec.kind !== 'approval' || grant === undefined || grant.interceptor !== spec.name) return undefined;
+  return {
+    id: grant.id,
+    decision: grant.decision,
+    ...(grant.decidedBy ? { decidedBy: grant.decidedBy } : {}),
+    ...(grant.comment !== undefined ? { comment: grant.comment } : {}),
+    requestedAt: grant.requestedAt,
+    decidedAt: grant.decidedAt,
+  };
+}
 
 /** The interceptors of one phase, and which of them apply to each (source, group, tool) seen so far. */
 class PhaseSelection {

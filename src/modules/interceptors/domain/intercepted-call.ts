@@ -26,6 +26,32 @@ export interface InterceptedCall {
   isError?: boolean;
   /** W3C trace context of the call, when traces are on. */
   traceparent?: string;
+  /** Set only when the call is resumed after a decision on its approval. */
+  approval?: ApprovalGrant;
+}
+
+/** The decision on a held call, as the call is resumed with it. */
+export interface ApprovalGrant {
+  id: string;
+  /** The approval interceptor that asked. */
+  interceptor: string;
+  decision: 'approved' | 'denied' | 'expired';
+  /** sha256 hex of the canonical JSON of the arguments the approver saw. */
+  argumentsHash: string;
+  decidedBy?: { id: string; name: string };
+  comment?: string;
+  requestedAt: string;
+  decidedAt: string;
+}
+
+/** What an `approval` interceptor asks for when it holds a call. */
+export interface HoldRequest {
+  approvers: { roles?: string[]; principals?: string[] };
+  /** How long it waits; then `expired` (a denial). */
+  timeoutMs: number;
+  /** Why, for the approver. */
+  message?: string;
+  notify?: { url: string; signingSecret: string };
 }
 
 /** What changed, for the record: declared with the run the execution keeps. */
@@ -52,7 +78,8 @@ export type InterceptorVerdict =
       /** Default INTERCEPTOR_DENIED; `lock` answers ARGUMENT_LOCKED. */
       code?: string;
       details?: { path: string; message: string }[];
-    };
+    }
+  | { decision: 'hold'; hold: HoldRequest };
 
 /**
  * Runs one kind of interceptor. An engine throws (or the signal aborts) when it fails; the chain

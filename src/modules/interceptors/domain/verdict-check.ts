@@ -21,7 +21,7 @@ export const DENIED_CODE = 'INTERCEPTOR_DENIED';
  * it reaches the call or its record: texts cut, lists and counts limited, a denial's code one
  * of stable-code form.
  */
-export function checkedVerdict(answer: unknown, phase: InterceptorPhase): InterceptorVerdict | { invalid: string } {
+export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Exclude<InterceptorVerdict, { decision: 'hold' }> | { invalid: string } {
   if (!isRecord(answer)) return { invalid: 'it answered no verdict' };
   const warning = typeof answer.warning === 'string' ? { warning: bounded(answer.warning) } : {};
   switch (answer.decision) {
