@@ -2,6 +2,7 @@ import type { ToolScope } from '../../../../shared/principal/tool-scope.js';
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../../executions/domain/execution.js';
+import type { ApprovalGrant } from '../../../interceptors/domain/intercepted-call.js';
 import type { CallListeners } from '../../domain/tool-invoker.port.js';
 import type { CallerSignal } from '../../../../shared/caller-signal.js';
 
@@ -32,6 +33,8 @@ export interface ExecuteToolInput {
   rateLimitPerMinute?: number;
   /** The HTTP request that carried the call (its X-Request-Id), named in the call's log line. */
   requestId?: string;
+  /** Set only when a held call is resumed after the decision on its approval. */
+  approval?: ApprovalGrant;
 }
 
 /**

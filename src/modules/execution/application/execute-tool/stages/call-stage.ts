@@ -1,4 +1,7 @@
+import type { ExecutionCaller, ExecutionChannel } from '../../../../executions/domain/execution.js';
+import type { HoldRequest } from '../../../../interceptors/domain/intercepted-call.js';
 import type { Call } from '../call.js';
+import type { ExecuteToolInput } from '../execute-tool.command.js';
 import type { Refusal } from '../outcome.js';
 
 /** What a stage answers: a refusal ends the call there (and is recorded as its outcome); nothing lets it go on. */
@@ -26,4 +29,29 @@ export interface CallStage {
 export abstract class CallInterceptors {
   abstract readonly pre: readonly CallStage[];
   abstract readonly post: readonly CallStage[];
+}
+
+/** A call an approval interceptor holds: what the approval shows, and what is needed to run it again. */
+export interface HeldCall {
+  executionId: string;
+  interceptor: string;
+  request: HoldRequest;
+  argumentsHash: string;
+  /** What the record shows (redacted). */
+  recordedArguments: unknown;
+  /** Exact, as the call ran (arguments as given by the caller), to seal. */
+  input: ExecuteToolInput;
+  caller: ExecutionCaller;
+  channel: ExecutionChannel;
+  qualifiedName: string;
+  sourceName: string;
+  group: string | null;
+  tool: { description: string | null; annotations: Record<string, unknown> | null };
+  requestedAt: Date;
+}
+
+/** Port: where held calls wait for their decision (the approvals module provides it). */
+export abstract class HeldCalls {
+  /** Stores the waiting call (its exact input sealed) and its approval; answers the approval id. */
+  abstract hold(call: HeldCall): Promise<{ approvalId: string; expiresAt: Date }>;
 }
