@@ -26,7 +26,7 @@ export class Approvals1797730000000 implements MigrationInterface {
       tool_annotations jsonb,
       message text,
       approvers jsonb NOT NULL,
-      status text NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'expired')),
+      status text NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'withdrawn')),
       decided_by jsonb,
       comment text,
       created_at timestamptz NOT NULL,

@@ -48,7 +48,7 @@ export interface InterceptorOperation {
   /** Runs the engine with this span as the active one (what it sends out goes under it). */
   run<T>(work: () => T): T;
   /** Ends the span with the run's decision; `failure` names why it failed (decision `error`): timeout, engine_error, … */
-  end(decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error', failure?: string): void;
+  end(decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold', failure?: string): void;
 }
 
 /** The span of one REST request. */

@@ -28,7 +28,7 @@ export interface McpOperationObservation {
 export interface InterceptorObservation {
   interceptor: string;
   phase: 'pre' | 'post';
-  decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error';
+  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
   seconds: number;
 }
 

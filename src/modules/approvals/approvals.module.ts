@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { HeldCalls } from '../execution/application/execute-tool/stages/call-stage.js';
 import { ExecutionModule } from '../execution/execution.module.js';
 import { SecretRepository } from '../secrets/domain/secret.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
@@ -25,8 +26,10 @@ import { ApprovalsController } from './interface/approvals.controller.js';
  * Approvals: calls an approval interceptor holds until a person decides them
  * (`/api/v1/approvals`, docs/approvals.md). ApprovalHeldCalls is where ExecuteTool hands a held
  * call (its HeldCalls port); a decision, or the sweeper's expiry, runs the call again through
- * CallTasks.resume with the decision on it.
+ * CallTasks.resume with the decision on it. Global, so that ExecuteTool (and CallTasks) find
+ * HeldCalls without the execution module importing this one, which imports it.
  */
+@Global()
 @Module({
   imports: [AuditModule, SecretsModule, ExecutionModule],
   controllers: [ApprovalsController],
@@ -45,13 +48,14 @@ import { ApprovalsController } from './interface/approvals.controller.js';
     },
     { provide: ApprovalSweepSettings, useFactory: (config: AppConfig): ApprovalSweepSettings => ({ intervalMs: config.approvalSweepMs }), inject: [APP_CONFIG] },
     ApprovalHeldCalls,
+    { provide: HeldCalls, useExisting: ApprovalHeldCalls },
     ResumeHeldCall,
     ApprovalSweeper,
     ListApprovalsHandler,
     GetApprovalHandler,
     DecideApprovalHandler,
   ],
-  exports: [ApprovalHeldCalls],
+  exports: [HeldCalls],
 })
 export class ApprovalsModule {
   /** The tables this module maps (the database opens with every module's). */

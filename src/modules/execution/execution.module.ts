@@ -24,7 +24,9 @@ import { RecordOutcomeStage } from './application/execute-tool/stages/record-out
 import { RecordStartStage } from './application/execute-tool/stages/record-start.js';
 import { ReportStage } from './application/execute-tool/stages/report.js';
 import { ResolveStage } from './application/execute-tool/stages/resolve.js';
+import { ParkStage } from './application/execute-tool/stages/park.js';
 import { InFlightCalls } from './application/in-flight-calls.js';
+import { CallTasks } from './application/call-tasks.js';
 import { RouteCache } from './application/route-cache.js';
 import { ArgumentValidator } from './domain/argument-validator.port.js';
 import { RateBuckets } from './domain/rate-buckets.port.js';
@@ -61,6 +63,7 @@ import { InvokeController } from './interface/invoke.controller.js';
     InvokeStage,
     RecordOutcomeStage,
     ReportStage,
+    ParkStage,
     // The configured stages: the interceptors in force, before the guard (pre) and after the upstream answered (post).
     {
       provide: CallInterceptors,
@@ -68,7 +71,8 @@ import { InvokeController } from './interface/invoke.controller.js';
       inject: [InterceptorChain, ArgumentValidator],
     },
     ExecuteToolHandler,
+    CallTasks,
   ],
-  exports: [InFlightCalls, RouteCache],
+  exports: [InFlightCalls, RouteCache, CallTasks],
 })
 export class ExecutionModule {}

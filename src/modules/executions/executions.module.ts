@@ -16,12 +16,14 @@ import { GetExecutionHandler } from './application/get-execution/get-execution.h
 import { ListExecutionsHandler } from './application/list-executions/list-executions.handler.js';
 import { VerifyExecutionChainHandler } from './application/verify-execution-chain/verify-execution-chain.handler.js';
 import { ExecutionRecorder } from './domain/execution.js';
+import { ExecutionTasks } from './domain/execution-task.js';
 import { ExecutionChainSealer } from './infrastructure/execution-chain-sealer.js';
 import { ExecutionPurger } from './infrastructure/execution-purger.js';
 import { GroupCommitExecutionRecorder } from './infrastructure/group-commit-execution-recorder.js';
 import { InterruptedCallSweeper } from './infrastructure/interrupted-call-sweeper.js';
 import { StartedCallJournal } from './infrastructure/started-call-journal.js';
 import { TypeormExecutionReads } from './infrastructure/typeorm-execution-reads.js';
+import { TypeormExecutionTasks } from './infrastructure/typeorm-execution-tasks.js';
 import { ExecutionsController } from './interface/executions.controller.js';
 
 /**
@@ -81,12 +83,13 @@ import { ExecutionsController } from './interface/executions.controller.js';
       inject: [DATABASE, TypeormUnitOfWork, AuditLog, AuditSigner, WorkMetrics, Clock, APP_CONFIG],
     },
     { provide: ExecutionReads, useFactory: (uow: TypeormUnitOfWork) => new TypeormExecutionReads(uow), inject: [TypeormUnitOfWork] },
+    { provide: ExecutionTasks, useFactory: (db: Database) => new TypeormExecutionTasks(db.dataSource), inject: [DATABASE] },
     VerifyExecutionChainHandler,
     ListExecutionsHandler,
     GetExecutionHandler,
     ExecutionStatsHandler,
   ],
-  exports: [ExecutionRecorder],
+  exports: [ExecutionRecorder, ExecutionTasks, ExecutionReads],
 })
 export class ExecutionsModule {
   /** The tables this module maps (the database opens with every module's). */

@@ -169,7 +169,7 @@ export class InterceptorSpanOperation implements InterceptorOperation {
     return context.with(this.ctx, work);
   }
 
-  end(decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error', failure?: string): void {
+  end(decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold', failure?: string): void {
     this.span.setAttribute('toolplane.interceptor.decision', decision);
     // A denial is the interceptor doing its work, not an error; a failure is.
     if (decision === 'error') {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { CallTasks } from '../../execution/application/call-tasks.js';
 import { ExecuteToolCommand, type ExecuteToolInput } from '../../execution/application/execute-tool/execute-tool.command.js';
 import type { ApprovalGrant } from '../../interceptors/domain/intercepted-call.js';
@@ -16,8 +17,13 @@ export class ResumeHeldCall {
 
   constructor(
     @Inject(ApprovalRepository) private readonly approvals: ApprovalRepository,
-    @Inject(CallTasks) private readonly tasks: CallTasks,
+    // CallTasks is looked up when first needed: it asks for HeldCalls, which this module provides with this class.
+    @Inject(ModuleRef) private readonly modules: ModuleRef,
   ) {}
+
+  private get tasks(): CallTasks {
+    return this.modules.get(CallTasks, { strict: false });
+  }
 
   /** Resumes in the background: the decision is made and answered whatever the call then does. */
   inBackground(approval: Approval): void {

@@ -1,6 +1,7 @@
 import type { ExecutionCaller, ExecutionChannel } from '../../executions/domain/execution.js';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
+/** `withdrawn`: the caller cancelled the call before anyone decided it. */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired', 'withdrawn'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 export type ApprovalDecision = Exclude<ApprovalStatus, 'pending'>;
 
@@ -63,6 +64,8 @@ export abstract class ApprovalRepository {
   abstract decide(id: string, decision: 'approved' | 'denied', by: Decider, comment: string | null): Promise<Approval | undefined>;
   /** Marks up to `limit` pending approvals past their expiry as expired, in one conditional statement; answers them. */
   abstract expireDue(limit: number): Promise<Approval[]>;
+  /** Withdraws the pending approval of a call (its caller cancelled it), conditionally as a decision; undefined when it was decided first. */
+  abstract withdraw(executionId: string): Promise<Approval | undefined>;
   /** The sealed input of an approval, opened. */
   abstract heldInput(id: string): Promise<HeldInput | undefined>;
 }

@@ -99,6 +99,14 @@ export class TypeormApprovalRepository extends ApprovalRepository {
     return rows[0] ? toApproval(rows[0]) : undefined;
   }
 
+  async withdraw(executionId: string): Promise<Approval | undefined> {
+    const rows = await this.query<ApprovalRow[]>(
+      `UPDATE approvals SET status = 'withdrawn', decided_at = now() WHERE execution_id = $1 AND status = 'pending' RETURNING ${APPROVAL_COLUMNS}`,
+      [executionId],
+    );
+    return rows[0] ? toApproval(rows[0]) : undefined;
+  }
+
   async expireDue(limit: number): Promise<Approval[]> {
     const rows = await this.query<ApprovalRow[]>(
       `UPDATE approvals SET status = 'expired', decided_at = now()

@@ -27,6 +27,7 @@ export type AuditAction =
   | 'approval.approved'
   | 'approval.denied'
   | 'approval.expired'
+  | 'approval.withdrawn'
   | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */

@@ -31,6 +31,9 @@ import { RecordOutcomeStage } from '../application/execute-tool/stages/record-ou
 import { RecordStartStage } from '../application/execute-tool/stages/record-start.js';
 import { ReportStage } from '../application/execute-tool/stages/report.js';
 import { ResolveStage } from '../application/execute-tool/stages/resolve.js';
+import { ParkStage } from '../application/execute-tool/stages/park.js';
+import type { HeldCalls } from '../application/execute-tool/stages/call-stage.js';
+import { InMemoryExecutionTasks } from '../../executions/testing/in-memory-execution-tasks.js';
 import { InFlightCalls } from '../application/in-flight-calls.js';
 import { RateLimits } from '../application/rate-limits.js';
 import { RouteCache } from '../application/route-cache.js';
@@ -80,6 +83,8 @@ export class ExecuteToolHarness {
   readonly circuits: CircuitBreakers;
   readonly bulkheads: Bulkheads;
   readonly inFlight = new InFlightCalls();
+  /** The tasks of calls that outlive their request (held calls park theirs here). */
+  readonly tasks = new InMemoryExecutionTasks();
   readonly stages: {
     resolve: ResolveStage;
     intake: IntakeStage;
@@ -92,6 +97,7 @@ export class ExecuteToolHarness {
     invoke: InvokeStage;
     recordOutcome: RecordOutcomeStage;
     report: ReportStage;
+    park: ParkStage;
   };
   /** The interceptors' stages, when built over `interceptorChain`. */
   readonly interceptorStages: { interceptArguments: InterceptArgumentsStage; interceptResult: InterceptResultStage } | undefined;
@@ -101,7 +107,7 @@ export class ExecuteToolHarness {
    * `interceptors`: stages for the seam; `interceptorChain`: the interceptors' stages over this chain,
    * as ExecutionModule plugs them (with the harness's validator).
    */
-  constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors; interceptorChain?: InterceptorChain } = {}) {
+  constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors; interceptorChain?: InterceptorChain; heldCalls?: HeldCalls } = {}) {
     this.config = { ...loadConfig({}), ...options.config };
     this.routes = new RouteCache(this.snapshots, this.targets);
     this.circuits = new CircuitBreakers(this.metrics);
@@ -118,6 +124,7 @@ export class ExecuteToolHarness {
       invoke: new InvokeStage(this.invoker, this.config, this.clock),
       recordOutcome: new RecordOutcomeStage(this.recorder, this.config),
       report: new ReportStage(this.metrics),
+      park: new ParkStage(this.tasks, this.clock, options.heldCalls),
     };
     const s = this.stages;
     const chain = options.interceptorChain;
@@ -134,6 +141,7 @@ export class ExecuteToolHarness {
       s.invoke,
       s.recordOutcome,
       s.report,
+      s.park,
       this.inFlight,
       this.clock,
       this.interceptorStages ? { pre: [this.interceptorStages.interceptArguments], post: [this.interceptorStages.interceptResult] } : options.interceptors,

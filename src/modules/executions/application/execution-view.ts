@@ -7,6 +7,11 @@ export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'gro
 
 export type ExecutionPage = Page<ExecutionView>;
 
+/** The record a view shows (for the codecs that answer from a record). */
+export function recordOfView(view: ExecutionView): ExecutionRecord {
+  return { ...view, startedAt: new Date(view.startedAt), interceptors: view.interceptors };
+}
+
 export function executionNotFound(id: string): NotFound {
   return new NotFound('EXECUTION_NOT_FOUND', `No execution with id "${id.slice(0, 100)}".`);
 }

@@ -84,30 +84,31 @@ export interface InterceptorRun {
   name: string;
   kind: string;
   phase: 'pre' | 'post';
-  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`); `hold`: the call waits for approval. */
-  decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error';
+  /** `error`: it failed or timed out, and its onError decided (`onError`, `failure`). `hold`: the call waits for a person's decision. */
+  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
   onError?: 'deny' | 'allow';
   failure?: string;
   message?: string;
   warning?: string;
   changes?: InterceptorChanges;
-  durationMs: number;
-  /** An approval interceptor's run on a call resumed after the decision: the decision, on the record (and so in the chain). */
+  /** An approval interceptor on a call resumed after the decision: who decided what, and when. */
   approval?: ApprovalRun;
+  durationMs: number;
 }
 
-/** The decision on a held call, as its record keeps it. */
+/** A person's decision on a held call, as the record (and so the chain) keeps it. */
 export interface ApprovalRun {
-  /** The approval's id. */
   id: string;
-  decision: 'approved' | 'denied' | 'expired';
+  decision: ApprovalDecision;
   decidedBy?: { id: string; name: string };
   comment?: string;
-  /** ISO */
+  /** ISO timestamps. */
   requestedAt: string;
-  /** ISO */
   decidedAt: string;
 }
+
+/** `expired`: nobody decided before the approval's timeout, which counts as a denial; `withdrawn`: the caller cancelled the call. */
+export type ApprovalDecision = 'approved' | 'denied' | 'expired' | 'withdrawn';
 
 /** One call of one tool, whatever its outcome; written before the answer is sent. */
 export interface ExecutionRecord {

@@ -2,7 +2,7 @@ import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { RecordingWorkMetrics } from '../../../shared/testing/recording-work-metrics.js';
 import type { ExecutionResult } from '../../executions/domain/execution.js';
 import type { InterceptedCall, InterceptorVerdict } from '../domain/intercepted-call.js';
-import { argumentsHash } from '../domain/arguments-hash.js';
+import { argumentsHashOf } from '../domain/arguments-hash.js';
 import { FixedInterceptors } from '../testing/fixed-interceptors.js';
 import { anInterceptor } from '../testing/interceptor-specs.js';
 import { ScriptedEngine } from '../testing/scripted-engine.js';
@@ -286,7 +286,7 @@ describe('InterceptorChain', () => {
       const metrics = new RecordingWorkMetrics();
       const chain = new InterceptorChain(inForce, [approvals, webhooks], undefined, metrics);
       const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall());
-      expect(outcome.hold).toEqual({ interceptor: 'four-eyes', request: hold.hold, argumentsHash: argumentsHash({ path: '/tmp/b' }) });
+      expect(outcome.hold).toEqual({ interceptor: 'four-eyes', request: hold.hold, argumentsHash: argumentsHashOf({ path: '/tmp/b' }) });
       expect(outcome.denial).toBeUndefined();
       expect(outcome.runs.map((run) => [run.name, run.decision])).toEqual([
         ['fill', 'modify'],
@@ -302,13 +302,13 @@ describe('InterceptorChain', () => {
       expect(outcome.denial).toMatchObject({ code: FAILED_CODE });
     });
 
-    it("puts the decision on the approval's run of a resumed call", async () => {
-      const approvals = new ScriptedEngine('approval');
-      const inForce = new FixedInterceptors([approvalSpec('four-eyes')]);
-      const chain = new InterceptorChain(inForce, [approvals]);
-      const approval = { id: 'a-1', interceptor: 'four-eyes', decision: 'approved' as const, argumentsHash: 'x', decidedBy: { id: 'k2', name: 'ops' }, comment: 'ok', requestedAt: 'r', decidedAt: 'd' };
-      const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall({ approval }));
-      expect(outcome.runs[0]).toMatchObject({ decision: 'allow', approval: { id: 'a-1', decision: 'approved', decidedBy: { id: 'k2', name: 'ops' }, comment: 'ok', requestedAt: 'r', decidedAt: 'd' } });
+    it("puts the decision an approval reports on its run, and takes it from no other kind", async () => {
+      const approval = { id: 'a-1', decision: 'approved' as const, decidedBy: { id: 'k2', name: 'ops' }, comment: 'ok', requestedAt: 'r', decidedAt: 'd' };
+      const approvals = new ScriptedEngine('approval').answer('four-eyes', { decision: 'allow', approval });
+      const webhooks = new ScriptedEngine('webhook').answer('remote', { decision: 'allow', approval } as InterceptorVerdict);
+      const chain = new InterceptorChain(new FixedInterceptors([approvalSpec('four-eyes'), anInterceptor('remote', { order: 200 })]), [approvals, webhooks]);
+      const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall());
+      expect(outcome.runs.map((run) => run.approval)).toEqual([approval, undefined]);
     });
   });
 });

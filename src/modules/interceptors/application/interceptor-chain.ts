@@ -5,7 +5,7 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { NO_TELEMETRY, Telemetry } from '../../../shared/telemetry.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
 import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
-import { argumentsHash } from '../domain/arguments-hash.js';
+import { argumentsHashOf } from '../domain/arguments-hash.js';
 import type { HoldRequest, InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
 import { InterceptorsInForce, type InterceptorPhase, type InterceptorSpec } from '../domain/interceptor.js';
 import { outOfScope } from '../domain/interceptor-scope.js';
@@ -44,7 +44,17 @@ export interface ChainDenial {
   retryable: boolean;
 }
 
-/** What a chain left of the call: the arguments (pre) or the result (post) as the last interceptor left them, the runs, and the denial if one refused it. */
+/** How a chain held the call for a person's decision: the approval interceptor, what it waits for, and the arguments it is bound to. */
+export interface ChainHold {
+  interceptor: string;
+  request: HoldRequest;
+  /** SHA-256 (hex) of the canonical JSON of the arguments as the approver will see them: any change is another call. */
+  argumentsHash: string;
+}
+
+export { argumentsHashOf };
+
+/** What a chain left of the call: the arguments (pre) or the result (post) as the last interceptor left them, the runs, and the denial (or hold) if one ended it. */
 export interface ChainOutcome {
   arguments: Record<string, unknown>;
   result: ExecutionResult | undefined;
@@ -52,15 +62,7 @@ export interface ChainOutcome {
   isError: boolean | undefined;
   runs: InterceptorRun[];
   denial?: ChainDenial;
-  /** pre: an approval interceptor holds the call until a person decides it; the chain stopped there. */
   hold?: ChainHold;
-}
-
-/** The call held by an approval interceptor: what it asks for, and the hash of the arguments the approver will see. */
-export interface ChainHold {
-  interceptor: string;
-  request: HoldRequest;
-  argumentsHash: string;
 }
 
 export interface ChainOptions {
@@ -117,6 +119,7 @@ export class InterceptorChain {
       const answer = await operation.run(() => this.runOne(spec, phase, seen, options));
       let run: InterceptorRun;
       let denial: ChainDenial | undefined;
+      let hold: ChainHold | undefined;
       if (answer instanceof Failure) {
         run = { name: spec.name, kind: spec.kind, phase, decision: 'error', onError: spec.onError, failure: answer.message, durationMs: 0 };
         if (spec.onError === 'deny') {
@@ -131,8 +134,6 @@ export class InterceptorChain {
         operation.end('error', answer.failed);
       } else if (answer.decision === 'deny') {
         run = { name: spec.name, kind: spec.kind, phase, decision: 'deny', message: answer.message, durationMs: 0 };
-        const approval = approvalRun(spec, seen);
-        if (approval) run.approval = approval;
         denial = {
           interceptor: spec.name,
           code: answer.code ?? DENIED_CODE,
@@ -140,26 +141,21 @@ export class InterceptorChain {
           ...(answer.details ? { details: answer.details } : {}),
           retryable: false,
         };
+        if (answer.approval) run.approval = answer.approval;
         operation.end('deny');
       } else if (answer.decision === 'hold') {
         run = { name: spec.name, kind: spec.kind, phase, decision: 'hold', durationMs: 0 };
-        const hold: ChainHold = { interceptor: spec.name, request: answer.hold, argumentsHash: argumentsHash(seen.arguments) };
+        hold = { interceptor: spec.name, request: answer.hold, argumentsHash: argumentsHashOf(seen.arguments) };
         operation.end('hold');
-        const seconds = (performance.now() - started) / 1000;
-        run.durationMs = Math.round(seconds * 100_000) / 100;
-        runs.push(run);
-        this.metrics?.interceptorRan({ interceptor: spec.name, phase, decision: 'hold', seconds });
-        return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, hold };
       } else {
         run = { name: spec.name, kind: spec.kind, phase, decision: answer.decision, durationMs: 0 };
-        const approval = approvalRun(spec, seen);
-        if (approval) run.approval = approval;
         if (answer.decision === 'modify') {
           run.changes = answer.changes;
           if (phase === 'pre' && answer.arguments) seen = { ...seen, arguments: answer.arguments };
           if (phase === 'post' && answer.result) seen = { ...seen, result: answer.result, ...(answer.isError !== undefined ? { isError: answer.isError } : {}) };
         }
         if (answer.warning !== undefined) run.warning = answer.warning;
+        if (answer.decision === 'allow' && answer.approval) run.approval = answer.approval;
         operation.end(answer.decision);
       }
       const seconds = (performance.now() - started) / 1000;
@@ -167,6 +163,7 @@ export class InterceptorChain {
       runs.push(run);
       this.metrics?.interceptorRan({ interceptor: spec.name, phase, decision: run.decision, seconds });
       if (denial) return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, denial };
+      if (hold) return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs, hold };
     }
     return { arguments: seen.arguments, result: seen.result, isError: seen.isError, runs };
   }
@@ -177,10 +174,14 @@ export class InterceptorChain {
     if (!engine) return new Failure('unknown_kind', `no engine runs interceptors of kind "${spec.kind}"`);
     const answer = await withinTimeout(engine, spec, phase, call, options.signal);
     if (answer instanceof Failure) return answer;
-    // Only an approval interceptor, before the upstream is called, may hold a call.
-    if (spec.kind === 'approval' && phase === 'pre' && isHold(answer)) return answer;
     const verdict = checkedVerdict(answer, phase);
     if ('invalid' in verdict) return new Failure('invalid_verdict', verdict.invalid);
+    if (spec.kind !== APPROVAL_KIND) {
+      if (verdict.decision === 'hold') return new Failure('invalid_verdict', 'only an approval interceptor may hold a call');
+    } else if ((verdict.decision === 'allow' || verdict.decision === 'deny') && isApprovalAnswer(answer)) {
+      // The approval engine is Toolplane's own: the decision it reports goes on the record as it is.
+      verdict.approval = answer.approval;
+    }
     if (verdict.decision !== 'modify') return verdict;
     if (phase === 'pre' && verdict.arguments && options.checkArguments) {
       const problems = await options.checkArguments(verdict.arguments);
@@ -207,24 +208,13 @@ export class InterceptorChain {
   }
 }
 
-type Verdict = Exclude<ReturnType<typeof checkedVerdict>, { invalid: string }> | { decision: 'hold'; hold: HoldRequest };
+/** The one kind that may hold a call for a person's decision. */
+const APPROVAL_KIND = 'approval' as InterceptorSpec['kind'];
 
-function isHold(answer: unknown): answer is { decision: 'hold'; hold: HoldRequest } {
-  return typeof answer === 'object' && answer !== null && (answer as { decision?: unknown }).decision === 'hold' && typeof (answer as { hold?: unknown }).hold === 'object';
-}
+type Verdict = Exclude<ReturnType<typeof checkedVerdict>, { invalid: string }>;
 
-/** The decision an approval interceptor ran on, for the record: only on a call resumed after its own approval. */
-function approvalRun(spec: InterceptorSpec, call: InterceptedCall): InterceptorRun['approval'] {
-  const grant = call.approval;
-  if (spec.kind !== 'approval' || grant === undefined || grant.interceptor !== spec.name) return undefined;
-  return {
-    id: grant.id,
-    decision: grant.decision,
-    ...(grant.decidedBy ? { decidedBy: grant.decidedBy } : {}),
-    ...(grant.comment !== undefined ? { comment: grant.comment } : {}),
-    requestedAt: grant.requestedAt,
-    decidedAt: grant.decidedAt,
-  };
+function isApprovalAnswer(answer: unknown): answer is { approval: NonNullable<InterceptorRun['approval']> } {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { approval?: unknown }).approval === 'object' && (answer as { approval?: unknown }).approval !== null;
 }
 
 /** The interceptors of one phase, and which of them apply to each (source, group, tool) seen so far. */

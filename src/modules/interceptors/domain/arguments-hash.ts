@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../shared/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
 
-/** sha256 hex of the canonical JSON of a call's arguments: what an approval binds its decision to. */
-export function argumentsHash(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('hex');
+/** The hash a held call's arguments are bound to: SHA-256 (hex) of their canonical JSON. Any change is another call. */
+export function argumentsHashOf(args: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(args));
 }

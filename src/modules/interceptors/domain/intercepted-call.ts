@@ -1,4 +1,4 @@
-import type { ExecutionResult, InterceptorChanges } from '../../executions/domain/execution.js';
+import type { ApprovalDecision, ApprovalRun, ExecutionResult, InterceptorChanges } from '../../executions/domain/execution.js';
 import type { InterceptorKind, InterceptorPhase, InterceptorSpec } from './interceptor.js';
 
 /** What an interceptor sees of a call: the tool, who calls it and how, and its arguments or result. */
@@ -26,31 +26,33 @@ export interface InterceptedCall {
   isError?: boolean;
   /** W3C trace context of the call, when traces are on. */
   traceparent?: string;
-  /** Set only when the call is resumed after a decision on its approval. */
+  /** pre, on a held call run again after a person's decision: that decision. */
   approval?: ApprovalGrant;
 }
 
-/** The decision on a held call, as the call is resumed with it. */
+/** A person's decision on a held call, carried by the call when it runs again. */
 export interface ApprovalGrant {
   id: string;
-  /** The approval interceptor that asked. */
+  /** The approval interceptor that held the call. */
   interceptor: string;
-  decision: 'approved' | 'denied' | 'expired';
-  /** sha256 hex of the canonical JSON of the arguments the approver saw. */
+  decision: ApprovalDecision;
+  /** SHA-256 (hex) of the canonical JSON of the arguments the approver saw. */
   argumentsHash: string;
   decidedBy?: { id: string; name: string };
   comment?: string;
+  /** ISO timestamps. */
   requestedAt: string;
   decidedAt: string;
 }
 
-/** What an `approval` interceptor asks for when it holds a call. */
+/** What a held call waits for: a decision by one of the approvers, within the timeout. */
 export interface HoldRequest {
   approvers: { roles?: string[]; principals?: string[] };
-  /** How long it waits; then `expired` (a denial). */
+  /** How long the call waits; past it, the approval expires (a denial). */
   timeoutMs: number;
-  /** Why, for the approver. */
+  /** Why the call is held, for the approvers. */
   message?: string;
+  /** Where approvers are told that a call waits (Slack-compatible JSON, signed). */
   notify?: { url: string; signingSecret: string };
 }
 
@@ -59,7 +61,7 @@ export type { InterceptorChanges };
 
 /** An interceptor's answer for one call. */
 export type InterceptorVerdict =
-  | { decision: 'allow'; warning?: string }
+  | { decision: 'allow'; warning?: string; approval?: ApprovalRun }
   | {
       decision: 'modify';
       /** pre: the arguments to send instead (checked against the input schema again by the pipeline). */
@@ -78,7 +80,9 @@ export type InterceptorVerdict =
       /** Default INTERCEPTOR_DENIED; `lock` answers ARGUMENT_LOCKED. */
       code?: string;
       details?: { path: string; message: string }[];
+      approval?: ApprovalRun;
     }
+  /** pre, `approval` interceptors only: the call waits for a person's decision. */
   | { decision: 'hold'; hold: HoldRequest };
 
 /**

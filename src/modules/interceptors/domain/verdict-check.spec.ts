@@ -72,6 +72,7 @@ describe('checkedVerdict', () => {
           }
           return;
         }
+        if (verdict.decision === 'hold') return;
         if (verdict.warning !== undefined) expect(verdict.warning.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
         if (verdict.decision !== 'modify') return;
         const { paths, counts, truncated } = verdict.changes;

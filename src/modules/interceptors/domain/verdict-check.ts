@@ -1,7 +1,7 @@
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { isRecord } from '../../../shared/is-record.js';
 import type { ExecutionResult } from '../../executions/domain/execution.js';
-import type { InterceptorChanges, InterceptorVerdict } from './intercepted-call.js';
+import type { HoldRequest, InterceptorChanges, InterceptorVerdict } from './intercepted-call.js';
 import type { InterceptorPhase } from './interceptor.js';
 
 /** What an interceptor may say (a denial's message, a warning) is kept up to this many characters. */
@@ -21,7 +21,7 @@ export const DENIED_CODE = 'INTERCEPTOR_DENIED';
  * it reaches the call or its record: texts cut, lists and counts limited, a denial's code one
  * of stable-code form.
  */
-export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Exclude<InterceptorVerdict, { decision: 'hold' }> | { invalid: string } {
+export function checkedVerdict(answer: unknown, phase: InterceptorPhase): InterceptorVerdict | { invalid: string } {
   if (!isRecord(answer)) return { invalid: 'it answered no verdict' };
   const warning = typeof answer.warning === 'string' ? { warning: bounded(answer.warning) } : {};
   switch (answer.decision) {
@@ -53,6 +53,10 @@ export function checkedVerdict(answer: unknown, phase: InterceptorPhase): Exclud
         ...warning,
       };
     }
+    case 'hold':
+      // Only the approval engine holds calls; the chain refuses a hold from any other kind.
+      if (phase !== 'pre' || !isRecord(answer.hold)) return { invalid: 'it answered a hold without what it waits for' };
+      return { decision: 'hold', hold: answer.hold as unknown as HoldRequest };
     default:
       return { invalid: 'it answered no known decision' };
   }

@@ -4,6 +4,7 @@ import { AuditLog } from '../../../audit/domain/audit-event.js';
 import { HeldCalls, type HeldCall } from '../../../execution/application/execute-tool/stages/call-stage.js';
 import { ApprovalRepository, type Approval, type HeldInput } from '../../domain/approval.js';
 import { ApprovalNotifier } from '../../domain/approval-notifier.port.js';
+import { ResumeHeldCall } from '../resume-held-call.js';
 
 /**
  * Where ExecuteTool hands a call an approval interceptor holds: the approval is stored with the
@@ -21,6 +22,7 @@ export class ApprovalHeldCalls extends HeldCalls {
     @Inject(IdGenerator) private readonly ids: IdGenerator,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(ApprovalNotifier) private readonly notifier: ApprovalNotifier,
+    @Inject(ResumeHeldCall) private readonly resumer: ResumeHeldCall,
   ) {
     super();
   }
@@ -64,6 +66,26 @@ export class ApprovalHeldCalls extends HeldCalls {
       this.notifier.notify(approval, notify).catch((error: unknown) => this.logger.warn(`notifying approval ${approval.id} failed: ${String(error)}`));
     }
     return { approvalId: approval.id, expiresAt: approval.expiresAt };
+  }
+
+  /** The caller cancelled the held call: its approval is withdrawn (one conditional statement) and the call resumed, which ends it `cancelled`. */
+  async withdraw(executionId: string): Promise<boolean> {
+    const withdrawn = await this.uow.run(async () => {
+      const approval = await this.approvals.withdraw(executionId);
+      if (!approval) return undefined;
+      await this.audit.record({
+        actor: approval.caller.principalId,
+        action: 'approval.withdrawn',
+        targetType: 'approval',
+        targetId: approval.id,
+        targetName: approval.qualifiedName,
+        details: { execution: approval.executionId, interceptor: approval.interceptor, caller: approval.caller.principalName },
+      });
+      return approval;
+    });
+    if (!withdrawn) return false;
+    await this.resumer.resume(withdrawn);
+    return true;
   }
 }
 

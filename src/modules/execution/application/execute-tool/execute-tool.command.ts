@@ -2,8 +2,9 @@ import type { ToolScope } from '../../../../shared/principal/tool-scope.js';
 import { Command } from '@nestjs/cqrs';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { ExecutionCaller, ExecutionChannel, ExecutionRecord } from '../../../executions/domain/execution.js';
-import type { ApprovalGrant } from '../../../interceptors/domain/intercepted-call.js';
 import type { CallListeners } from '../../domain/tool-invoker.port.js';
+import type { ApprovalGrant } from '../../../interceptors/domain/intercepted-call.js';
+import type { ExecutionTask } from '../../../executions/domain/execution-task.js';
 import type { CallerSignal } from '../../../../shared/caller-signal.js';
 
 export interface ExecuteToolInput {
@@ -33,8 +34,21 @@ export interface ExecuteToolInput {
   rateLimitPerMinute?: number;
   /** The HTTP request that carried the call (its X-Request-Id), named in the call's log line. */
   requestId?: string;
-  /** Set only when a held call is resumed after the decision on its approval. */
+  /**
+   * The call runs as a task (the caller asked for one, or it outlived its request): its start is
+   * always recorded, so that a restart leaves it `interrupted` rather than unknown; a tool whose
+   * upstream offers tasks is called as one.
+   */
+  asTask?: boolean;
+  /** A held call run again after a person's decision: that decision (the approval interceptor reads it). */
   approval?: ApprovalGrant;
+}
+
+/** A call that has no outcome yet: its task (the execution is the task) and, when it waits for one, its approval. */
+export interface WaitingCall {
+  task: ExecutionTask;
+  approvalId?: string;
+  expiresAt?: Date;
 }
 
 /**
@@ -45,6 +59,12 @@ export interface ExecuteToolInput {
 export interface ExecutedCall {
   record: ExecutionRecord;
   outputSchema: Record<string, unknown> | null;
+  /**
+   * Set when the call has no outcome yet (it waits for approval): every channel answers the
+   * waiting call instead of the record, which then only names the call (an APPROVAL_PENDING
+   * refusal, never written to the history).
+   */
+  waiting?: WaitingCall;
 }
 
 /** One call of one tool, from REST or MCP: every entry point runs this one command (see ExecuteToolHandler). */

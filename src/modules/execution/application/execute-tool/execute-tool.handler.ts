@@ -6,14 +6,15 @@ import type { ExecutionRecord } from '../../../executions/domain/execution.js';
 import { InFlightCalls } from '../in-flight-calls.js';
 import { Call } from './call.js';
 import { ExecuteToolCommand, type ExecutedCall } from './execute-tool.command.js';
-import { refuse, type Outcome } from './outcome.js';
+import { Hold, refuse, type Outcome } from './outcome.js';
 import { AdmitStage } from './stages/admit.js';
-import { CallInterceptors, type CallStage, type StageVerdict } from './stages/call-stage.js';
+import { CallInterceptors, type CallStage, type PreStageVerdict } from './stages/call-stage.js';
 import { GuardStage } from './stages/guard.js';
 import { GroupArgumentsStage } from './stages/group-arguments.js';
 import { IntakeStage } from './stages/intake.js';
 import { InvokeStage } from './stages/invoke.js';
 import { LocateUpstreamStage } from './stages/locate-upstream.js';
+import { ParkStage, waitingRecord } from './stages/park.js';
 import { PrepareArgumentsStage } from './stages/prepare-arguments.js';
 import { RecordOutcomeStage } from './stages/record-outcome.js';
 import { RecordStartStage } from './stages/record-start.js';
@@ -29,12 +30,14 @@ import { scrubOutcome } from './stages/scrub.js';
  *   resolve → intake → admit → group-arguments → prepare-arguments → [pre] → guard → locate-upstream →
  *   record-start → invoke → [post] → scrub → record-outcome → report
  *
- * `[pre]` and `[post]` are the interceptors' seam (CallInterceptors). docs/architecture.md lists
+ * `[pre]` and `[post]` are the interceptors' seam (CallInterceptors). A pre interceptor may hold
+ * the call for approval instead: `park` stores it and the call ends without an outcome (its
+ * ExecutedCall is `waiting`) until it runs again after the decision. docs/architecture.md lists
  * what each stage refuses.
  */
 @CommandHandler(ExecuteToolCommand)
 export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, ExecutedCall> {
-  private readonly pre: readonly CallStage[];
+  private readonly pre: readonly CallStage<PreStageVerdict>[];
   private readonly post: readonly CallStage[];
 
   constructor(
@@ -49,6 +52,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     @Inject(InvokeStage) private readonly invoke: InvokeStage,
     @Inject(RecordOutcomeStage) private readonly recordOutcome: RecordOutcomeStage,
     @Inject(ReportStage) private readonly report: ReportStage,
+    @Inject(ParkStage) private readonly park: ParkStage,
     @Inject(InFlightCalls) private readonly inFlight: InFlightCalls,
     @Inject(Clock) private readonly clock: Clock,
     @Optional() @Inject(CallInterceptors) interceptors?: CallInterceptors,
@@ -62,7 +66,15 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     const done = this.inFlight.enter();
     let outcome: Outcome;
     try {
-      outcome = await this.run(call);
+      const ran = await this.run(call);
+      if (ran instanceof Hold) {
+        const parked = await this.park.run(call, ran);
+        if (!('task' in parked)) outcome = parked;
+        else {
+          done();
+          return { record: waitingRecord(call, parked), outputSchema: call.route?.tool.outputSchema ?? null, waiting: parked };
+        }
+      } else outcome = ran;
     } catch (error) {
       outcome = refuse('upstream_error', 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
     }
@@ -79,8 +91,8 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     return { record, outputSchema: call.route?.tool.outputSchema ?? null };
   }
 
-  /** The stages up to the outcome: a refusal, or what the upstream answered as the post stages left it. */
-  private async run(call: Call): Promise<Outcome> {
+  /** The stages up to the outcome: a refusal, a hold, or what the upstream answered as the post stages left it. */
+  private async run(call: Call): Promise<Outcome | Hold> {
     await this.resolve.run(call);
     const refused =
       this.intake.run(call) ?? (await this.admit.run(call)) ?? this.groupArguments.run(call) ?? (await this.prepareArguments.run(call)) ?? (await firstRefusal(this.pre, call)) ?? (await this.guard.run(call));
@@ -98,7 +110,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
   }
 }
 
-async function firstRefusal(stages: readonly CallStage[], call: Call): Promise<StageVerdict> {
+async function firstRefusal(stages: readonly CallStage<PreStageVerdict>[], call: Call): Promise<PreStageVerdict> {
   for (const stage of stages) {
     const refusal = await stage.run(call);
     if (refusal) return refusal;

@@ -1,4 +1,5 @@
 import type { ExecutionError, ExecutionResult, ExecutionStatus } from '../../../executions/domain/execution.js';
+import type { ChainHold } from '../../../interceptors/application/interceptor-chain.js';
 
 /** How a call ended, as its record keeps it. */
 export interface Outcome {
@@ -29,4 +30,9 @@ export function refuse(
   extra?: Pick<ExecutionError, 'retryAfterMs' | 'rateLimit' | 'upstream'>,
 ): Refusal {
   return new Refusal(status, { code, message, retryable, ...(details ? { details } : {}), ...extra });
+}
+
+/** A call held by an approval interceptor until a person decides: no outcome yet, nothing was sent. */
+export class Hold {
+  constructor(readonly hold: ChainHold) {}
 }

@@ -11,7 +11,7 @@ export interface InterceptorPreview {
   /** The tool the sample calls: as the inventory knows it, or a stand-in (no schema, its source read from the name) for a name it does not know. */
   tool: { qualifiedName: string; source: string; known: boolean };
   /** `error`: it failed or timed out; its onError then decides (`refused`). */
-  decision: 'allow' | 'modify' | 'deny' | 'hold' | 'error';
+  decision: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
   /** Whether the call would be refused: a denial, or a failure under onError deny. */
   refused: boolean;
   /** deny: what the caller would be told; error: why it failed. */

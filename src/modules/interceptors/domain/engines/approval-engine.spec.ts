@@ -1,6 +1,6 @@
 import type { ApprovalGrant } from '../intercepted-call.js';
 import type { ApprovalSettings } from '../interceptor.js';
-import { argumentsHash } from '../arguments-hash.js';
+import { argumentsHashOf } from '../arguments-hash.js';
 import { anInterceptedCall, anInterceptor } from '../../testing/engine-fixtures.js';
 import { ApprovalEngine } from './approval-engine.js';
 
@@ -11,7 +11,7 @@ describe('ApprovalEngine', () => {
     id: 'approval-1',
     interceptor: 'four-eyes',
     decision: 'approved',
-    argumentsHash: argumentsHash({ message: 'hi' }),
+    argumentsHash: argumentsHashOf({ message: 'hi' }),
     decidedBy: { id: 'k2', name: 'ops' },
     comment: 'fine',
     requestedAt: '2026-01-01T00:00:00.000Z',

@@ -1,11 +1,14 @@
-import type { InterceptedCall, InterceptorEngine, InterceptorVerdict } from '../intercepted-call.js';
+import type { ApprovalRun } from '../../../executions/domain/execution.js';
+import type { ApprovalGrant, InterceptedCall, InterceptorEngine, InterceptorVerdict } from '../intercepted-call.js';
 import type { ApprovalSettings, InterceptorPhase, InterceptorSpec } from '../interceptor.js';
-import { argumentsHash } from '../arguments-hash.js';
+import { argumentsHashOf } from '../arguments-hash.js';
 import { argumentMeets, compileRule, type CompiledRule } from './deny-engine.js';
 
 export const APPROVAL_DENIED = 'APPROVAL_DENIED';
 export const APPROVAL_TIMED_OUT = 'APPROVAL_TIMED_OUT';
 export const APPROVAL_MISMATCH = 'APPROVAL_MISMATCH';
+/** A held call its caller cancelled before the decision: recorded `cancelled`. */
+export const APPROVAL_WITHDRAWN = 'CALL_CANCELLED';
 
 /** MCP's defaults of the tool annotations: what an annotation a tool does not declare means. */
 const ANNOTATION_DEFAULTS: Readonly<Record<string, boolean>> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
@@ -15,7 +18,8 @@ const ANNOTATION_DEFAULTS: Readonly<Record<string, boolean>> = { readOnlyHint: f
  * its `when` conditions hold (every part given: the tool's annotations, any argument condition,
  * the caller listed), else allowed. A call resumed after this interceptor's decision is allowed
  * when it was approved for the very arguments it now has, else denied: APPROVAL_DENIED,
- * APPROVAL_TIMED_OUT, or APPROVAL_MISMATCH when its arguments are not those the approver saw.
+ * APPROVAL_TIMED_OUT, APPROVAL_MISMATCH when its arguments are not those the approver saw, or
+ * CALL_CANCELLED when its caller withdrew it. The decision goes on the run's record (`approval`).
  */
 export class ApprovalEngine implements InterceptorEngine {
   readonly kind = 'approval';
@@ -26,14 +30,20 @@ export class ApprovalEngine implements InterceptorEngine {
     const settings = interceptor.settings;
     const grant = call.approval;
     if (grant !== undefined && grant.interceptor === interceptor.name) {
+      const approval = approvalRun(grant);
       const by = grant.decidedBy ? ` by ${grant.decidedBy.name}` : '';
       const why = grant.comment ? `: ${grant.comment}` : '';
-      if (grant.decision === 'denied') return { decision: 'deny', code: APPROVAL_DENIED, message: `the call was denied${by}${why}` };
-      if (grant.decision === 'expired') return { decision: 'deny', code: APPROVAL_TIMED_OUT, message: `nobody decided the call within ${interceptor.timeoutMs} ms` };
-      if (argumentsHash(call.arguments) !== grant.argumentsHash) {
-        return { decision: 'deny', code: APPROVAL_MISMATCH, message: 'the arguments are not those the approver saw' };
+      switch (grant.decision) {
+        case 'denied':
+          return { decision: 'deny', code: APPROVAL_DENIED, message: `the call was denied${by}${why}`, approval };
+        case 'expired':
+          return { decision: 'deny', code: APPROVAL_TIMED_OUT, message: `nobody decided the call within ${interceptor.timeoutMs} ms`, approval };
+        case 'withdrawn':
+          return { decision: 'deny', code: APPROVAL_WITHDRAWN, message: 'the caller cancelled the call before it was decided', approval };
+        case 'approved':
+          if (argumentsHashOf(call.arguments) !== grant.argumentsHash) return { decision: 'deny', code: APPROVAL_MISMATCH, message: 'the arguments are not those the approver saw', approval };
+          return { decision: 'allow', approval };
       }
-      return { decision: 'allow' };
     }
     if (!this.holds(interceptor, settings, call)) return { decision: 'allow' };
     return {
@@ -69,4 +79,16 @@ export class ApprovalEngine implements InterceptorEngine {
     }
     return rules;
   }
+}
+
+/** The decision as the record keeps it. */
+function approvalRun(grant: ApprovalGrant): ApprovalRun {
+  return {
+    id: grant.id,
+    decision: grant.decision,
+    ...(grant.decidedBy ? { decidedBy: grant.decidedBy } : {}),
+    ...(grant.comment !== undefined ? { comment: grant.comment } : {}),
+    requestedAt: grant.requestedAt,
+    decidedAt: grant.decidedAt,
+  };
 }

@@ -1,18 +1,21 @@
 import type { ExecutionCaller, ExecutionChannel } from '../../../../executions/domain/execution.js';
 import type { HoldRequest } from '../../../../interceptors/domain/intercepted-call.js';
-import type { Call } from '../call.js';
 import type { ExecuteToolInput } from '../execute-tool.command.js';
-import type { Refusal } from '../outcome.js';
+import type { Call } from '../call.js';
+import type { Hold, Refusal } from '../outcome.js';
 
 /** What a stage answers: a refusal ends the call there (and is recorded as its outcome); nothing lets it go on. */
 export type StageVerdict = Refusal | undefined;
+
+/** What a pre interceptor stage answers: as any stage, or a hold, which parks the call until a person decides. */
+export type PreStageVerdict = StageVerdict | Hold;
 
 /**
  * One stage of ExecuteTool. It reads what the stages before it found out on the call, adds what it
  * finds out itself, and refuses for one reason only.
  */
-export interface CallStage {
-  run(call: Call): StageVerdict | Promise<StageVerdict>;
+export interface CallStage<Verdict = StageVerdict> {
+  run(call: Call): Verdict | Promise<Verdict>;
 }
 
 /**
@@ -27,19 +30,20 @@ export interface CallStage {
  *   replaces the outcome with the refusal. They run only for calls that reached the upstream.
  */
 export abstract class CallInterceptors {
-  abstract readonly pre: readonly CallStage[];
+  abstract readonly pre: readonly CallStage<PreStageVerdict>[];
   abstract readonly post: readonly CallStage[];
 }
 
-/** A call an approval interceptor holds: what the approval shows, and what is needed to run it again. */
+/** A call an approval interceptor held: what its approval shows, and what is needed to run it again. */
 export interface HeldCall {
   executionId: string;
   interceptor: string;
   request: HoldRequest;
+  /** The arguments it is bound to (see ChainHold). */
   argumentsHash: string;
-  /** What the record shows (redacted). */
+  /** The arguments as the record shows them (redacted). */
   recordedArguments: unknown;
-  /** Exact, as the call ran (arguments as given by the caller), to seal. */
+  /** The call's input exactly as it was given, to run it again after the decision (to be kept sealed). */
   input: ExecuteToolInput;
   caller: ExecutionCaller;
   channel: ExecutionChannel;
@@ -50,8 +54,17 @@ export interface HeldCall {
   requestedAt: Date;
 }
 
-/** Port: where held calls wait for their decision (the approvals module provides it). */
+/**
+ * Port: where held calls wait for a decision, provided by the module that keeps approvals (the
+ * same kind of seam as CallInterceptors). Without a provider no call can be held: a hold refuses it.
+ */
 export abstract class HeldCalls {
-  /** Stores the waiting call (its exact input sealed) and its approval; answers the approval id. */
+  /** Stores the approval and the call's sealed input; answers the approval's id and when it expires. */
   abstract hold(call: HeldCall): Promise<{ approvalId: string; expiresAt: Date }>;
+  /**
+   * The caller cancelled a call that waits for approval: its approval is withdrawn and the call
+   * runs again with that decision (ApprovalGrant `withdrawn`), which ends it `cancelled`. Answers
+   * false when it was decided meanwhile.
+   */
+  abstract withdraw(executionId: string): Promise<boolean>;
 }

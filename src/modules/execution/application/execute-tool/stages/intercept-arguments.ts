@@ -3,8 +3,9 @@ import type { InterceptorChain } from '../../../../interceptors/application/inte
 import type { InterceptorSpec } from '../../../../interceptors/domain/interceptor.js';
 import type { ArgumentValidator } from '../../../domain/argument-validator.port.js';
 import type { Call } from '../call.js';
-import type { CallStage, StageVerdict } from './call-stage.js';
+import type { CallStage, PreStageVerdict } from './call-stage.js';
 import { interceptedCallOf, refusalOf } from './interception.js';
+import { Hold } from '../outcome.js';
 
 /**
  * The pre interceptors: those in force that apply to the call (InterceptorChain), on the checked
@@ -14,19 +15,19 @@ import { interceptedCallOf, refusalOf } from './interception.js';
  * (INTERCEPTOR_DENIED or the denial's code, INTERCEPTOR_FAILED); nothing is sent. A call none
  * applies to passes at the cost of the selection's lookup.
  */
-export class InterceptArgumentsStage implements CallStage {
+export class InterceptArgumentsStage implements CallStage<PreStageVerdict> {
   constructor(
     private readonly chain: InterceptorChain,
     private readonly validator: ArgumentValidator,
   ) {}
 
-  run(call: Call): StageVerdict | Promise<StageVerdict> {
+  run(call: Call): PreStageVerdict | Promise<PreStageVerdict> {
     const { tool, source } = call.route!;
     const applying = this.chain.applying('pre', source.name, call.input.group ?? null, tool.qualifiedName);
     return applying.length === 0 ? undefined : this.intercept(call, applying);
   }
 
-  private async intercept(call: Call, applying: readonly InterceptorSpec[]): Promise<StageVerdict> {
+  private async intercept(call: Call, applying: readonly InterceptorSpec[]): Promise<PreStageVerdict> {
     const given = call.arguments!;
     const outcome = await this.chain.run('pre', applying, interceptedCallOf(call), { signal: call.command.signal, checkArguments: (args) => this.problems(call, args) });
     call.interceptors = [...call.interceptors, ...outcome.runs];
@@ -34,6 +35,7 @@ export class InterceptArgumentsStage implements CallStage {
       call.arguments = outcome.arguments;
       call.argumentsReplaced = true;
     }
+    if (outcome.hold) return new Hold(outcome.hold);
     return outcome.denial ? refusalOf(outcome.denial) : undefined;
   }
 

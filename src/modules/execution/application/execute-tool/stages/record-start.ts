@@ -7,7 +7,7 @@ import { refuse } from '../outcome.js';
 import type { StageVerdict } from './call-stage.js';
 
 /**
- * Puts a call to a tool that is not read-only on the record before it is sent: should Toolplane
+ * Puts a call to a tool that is not read-only (and every task) on the record before it is sent: should Toolplane
  * stop before its outcome is recorded, the next start records it as `interrupted`. Group-committed
  * with the other calls' starts, so under load many share one commit. Refuses RECORD_UNAVAILABLE
  * when the start cannot be written: nothing is sent then.
@@ -17,7 +17,8 @@ export class RecordStartStage {
   constructor(@Inject(ExecutionRecorder) private readonly recorder: ExecutionRecorder) {}
 
   run(call: Call): StageVerdict | Promise<StageVerdict> {
-    return call.route!.tool.annotations?.readOnlyHint === true ? undefined : this.recordStarted(call);
+    // A task's start is recorded whatever the tool: a restart must leave every task with a known end.
+    return call.route!.tool.annotations?.readOnlyHint === true && call.input.asTask !== true ? undefined : this.recordStarted(call);
   }
 
   private async recordStarted(call: Call): Promise<StageVerdict> {

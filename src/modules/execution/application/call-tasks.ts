@@ -1,0 +1,267 @@
+import { EventEmitter } from 'node:events';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
+import { CallerDeparture, type CallerSignal } from '../../../shared/caller-signal.js';
+import { timeOrderedId } from '../../../shared/time-ordered-id.js';
+import { Clock } from '../../../shared/unit-of-work.js';
+import { ExecutionReads } from '../../executions/application/execution-reads.js';
+import { taskStateOf, type TaskState } from '../../executions/application/task-state.js';
+import type { ExecutionView } from '../../executions/application/execution-view.js';
+import { ExecutionTasks, type ExecutionTask } from '../../executions/domain/execution-task.js';
+import { isAtLeast, type CallListeners } from '../domain/tool-invoker.port.js';
+import { ExecuteToolCommand, type ExecutedCall } from './execute-tool/execute-tool.command.js';
+import { HeldCalls } from './execute-tool/stages/call-stage.js';
+import { TaskEvents, type TaskEvent } from './task-events.js';
+
+/** How often a caller is told to poll a task, and how often a running task looks for a cancellation asked elsewhere. */
+export const TASK_POLL_MS = 1_000;
+
+export interface TaskOptions {
+  /** How long the task is kept after it was created, as the caller asked; bounded by execution retention. */
+  ttlMs?: number;
+}
+
+interface Running {
+  departure: LinkedDeparture;
+  events: TaskEvents;
+}
+
+/**
+ * Calls that outlive their request. The execution is the task: its id is the execution's, its
+ * row (`execution_tasks`) says where it stands until ExecuteTool writes its final record, and both
+ * are in PostgreSQL, so any replica answers for it and it survives a restart (a task sent upstream
+ * when Toolplane stopped is recorded `interrupted`: a task's start is always recorded).
+ *
+ * A task runs in the process that started (or resumed) it, detached from the request that asked
+ * for it; a cancellation asked of another replica reaches it through the row within TASK_POLL_MS.
+ */
+@Injectable()
+export class CallTasks implements OnModuleDestroy {
+  private readonly logger = new Logger('tasks');
+  private readonly running = new Map<string, Running>();
+  /** Wakes those awaiting a task of this process when it ends (others poll). */
+  private readonly ended = new EventEmitter();
+
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(ExecutionTasks) private readonly tasks: ExecutionTasks,
+    @Inject(ExecutionReads) private readonly reads: ExecutionReads,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(HeldCalls) private readonly held?: HeldCalls,
+  ) {
+    this.ended.setMaxListeners(0);
+  }
+
+  /** Runs the call detached as a task: its row is stored (`working`) before this answers, and the call goes on in the background. */
+  async start(command: ExecuteToolCommand, options: TaskOptions = {}): Promise<TaskState> {
+    const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
+    const task = this.newTask(id, command, options);
+    await this.tasks.create(task);
+    void this.launch(command, id);
+    return taskStateOf(task, undefined);
+  }
+
+  /**
+   * Runs the call for a caller that can take a task: answers the ExecutedCall when it ends within
+   * `taskAfterMs` (absent: however long it takes), or the task it became — because it waits for
+   * approval, or because the time passed first (then the call goes on detached from the caller).
+   */
+  async runOrTask(command: ExecuteToolCommand, options: TaskOptions & { taskAfterMs?: number }): Promise<{ executed: ExecutedCall } | { task: TaskState }> {
+    const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
+    const caller = command.signal;
+    const running = this.launch(command, id, caller);
+    let timer: NodeJS.Timeout | undefined;
+    const late = options.taskAfterMs === undefined ? undefined : new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), options.taskAfterMs)));
+    const first = await (late ? Promise.race([running, late]) : running).finally(() => clearTimeout(timer));
+    if (first !== 'late') {
+      if (!first.waiting) return { executed: first };
+      return { task: taskStateOf(first.waiting.task, undefined) };
+    }
+    const task = this.newTask(id, command, options);
+    await this.tasks.create(task);
+    // A task now: the caller leaving no longer cancels it.
+    this.running.get(id)?.departure.detach();
+    return { task: (await this.stateOf(id)) ?? taskStateOf(task, undefined) };
+  }
+
+  /** Runs a held call again after its decision: the same execution, its task `working` again. */
+  async resume(command: ExecuteToolCommand): Promise<void> {
+    const id = command.input.executionId!;
+    await this.tasks.update(id, { status: 'working', statusMessage: null });
+    void this.launch(command, id);
+  }
+
+  /** The task or execution as its principal sees it; undefined when there is none, it expired, or it is another principal's. */
+  async state(id: string, principalId: string): Promise<TaskState | undefined> {
+    const state = await this.stateOf(id);
+    if (!state) return undefined;
+    const owner = state.task?.principalId ?? state.record?.caller.principalId;
+    if (owner !== principalId) return undefined;
+    const task = state.task;
+    if (task?.ttlMs != null && task.createdAt.getTime() + task.ttlMs < this.clock.now().getTime()) return undefined;
+    return state;
+  }
+
+  /** Resolves with the final record once there is one (woken at once by a task of this process, else by polling); rejects when `signal` aborts. */
+  async awaitFinal(id: string, principalId: string, signal?: CallerSignal): Promise<ExecutionView> {
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const state = await this.state(id, principalId);
+      if (!state) throw new Error(`no task ${id}`);
+      if (state.final) return state.record!;
+      await this.nextLook(id, signal, state.task?.pollIntervalMs ?? TASK_POLL_MS);
+    }
+  }
+
+  /**
+   * Asks for the task to be cancelled: a call running in this process is aborted at once (the
+   * upstream is told); one running elsewhere sees the request within TASK_POLL_MS; a call waiting
+   * for approval is withdrawn. Answers the state as it is now (undefined: no such task).
+   */
+  async cancel(id: string, principalId: string): Promise<TaskState | undefined> {
+    const state = await this.state(id, principalId);
+    if (!state || state.final || !state.task) return state;
+    await this.tasks.requestCancel(id);
+    const running = this.running.get(id);
+    if (running) running.departure.abort(new DOMException('The task was cancelled.', 'AbortError'));
+    else if (state.task.status === 'pending_approval') await this.held?.withdraw(id);
+    return (await this.stateOf(id)) ?? state;
+  }
+
+  /** The principal's tasks, newest first. */
+  async list(principalId: string, after: string | undefined, limit: number): Promise<TaskState[]> {
+    const tasks = await this.tasks.listByPrincipal(principalId, after, limit);
+    const now = this.clock.now().getTime();
+    const live = tasks.filter((task) => task.ttlMs === null || task.createdAt.getTime() + task.ttlMs >= now);
+    return Promise.all(live.map(async (task) => taskStateOf(task, await this.reads.get(task.id))));
+  }
+
+  /** The events of a task running in this process, from now until it ends; undefined when it does not run here. */
+  events(id: string): AsyncIterable<TaskEvent> | undefined {
+    return this.running.get(id)?.events.follow();
+  }
+
+  onModuleDestroy(): void {
+    this.ended.removeAllListeners();
+  }
+
+  private async stateOf(id: string): Promise<TaskState | undefined> {
+    const [task, record] = await Promise.all([this.tasks.get(id), this.reads.get(id)]);
+    if (!task && !record) return undefined;
+    return taskStateOf(task, record);
+  }
+
+  /**
+   * Runs the call under the task's own signal (a `caller` signal, while given, cancels it too) with
+   * its events told to followers, and watches the row for a cancellation asked elsewhere.
+   */
+  private launch(command: ExecuteToolCommand, id: string, caller?: CallerSignal): Promise<ExecutedCall> {
+    const departure = new LinkedDeparture(caller);
+    const events = new TaskEvents();
+    this.running.set(id, { departure, events });
+    const detached = new ExecuteToolCommand({ ...command.input, executionId: id, asTask: true }, command.caller, command.channel, departure, withEvents(command.listeners, events));
+    const watch = setInterval(() => {
+      this.tasks
+        .get(id)
+        .then((task) => {
+          if (task?.cancelRequested) departure.abort(new DOMException('The task was cancelled.', 'AbortError'));
+        })
+        .catch(() => undefined);
+    }, TASK_POLL_MS);
+    watch.unref();
+    const run = this.commands.execute(detached) as Promise<ExecutedCall>;
+    return run
+      .then((executed) => {
+        events.push(executed.waiting ? { kind: 'status', status: executed.waiting.task.status } : { kind: 'status', status: executed.record.status });
+        return executed;
+      })
+      .catch((error: unknown) => {
+        this.logger.error(`task ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
+      })
+      .finally(() => {
+        clearInterval(watch);
+        this.running.delete(id);
+        events.end();
+        this.ended.emit(id);
+      });
+  }
+
+  private newTask(id: string, command: ExecuteToolCommand, options: TaskOptions): ExecutionTask {
+    const now = this.clock.now();
+    return {
+      id,
+      principalId: command.caller.principalId,
+      principalName: command.caller.principalName,
+      qualifiedName: command.input.qualifiedName.slice(0, 200),
+      channel: command.channel,
+      status: 'working',
+      statusMessage: null,
+      createdAt: now,
+      updatedAt: now,
+      ttlMs: this.boundedTtl(options.ttlMs),
+      pollIntervalMs: TASK_POLL_MS,
+      cancelRequested: false,
+      upstreamTaskId: null,
+      approvalId: null,
+    };
+  }
+
+  /** The caller's ttl within execution retention (the record, and so the result, is kept no longer); none asked: as long as the record is. */
+  private boundedTtl(asked: number | undefined): number | null {
+    const retention = this.config.executionRetentionMs;
+    if (asked === undefined || !Number.isFinite(asked) || asked <= 0) return retention;
+    return retention === null ? Math.floor(asked) : Math.min(Math.floor(asked), retention);
+  }
+
+  private nextLook(id: string, signal: CallerSignal | undefined, pollMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.ended.off(id, done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(Math.max(pollMs, 100), 5_000));
+      this.ended.once(id, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** A task's own signal: aborted by a cancellation, or by the caller while it stays linked (until the call becomes a task). */
+class LinkedDeparture extends CallerDeparture {
+  private readonly follow = () => this.abort(this.caller?.reason);
+
+  constructor(private caller: CallerSignal | undefined) {
+    super();
+    if (caller?.aborted) this.abort(caller.reason);
+    else caller?.addEventListener('abort', this.follow, { once: true });
+  }
+
+  /** The caller leaving no longer cancels the call. */
+  detach(): void {
+    this.caller?.removeEventListener('abort', this.follow);
+    this.caller = undefined;
+  }
+}
+
+/** The call's own listeners (a caller held open hears them), and the task's followers. */
+function withEvents(listeners: CallListeners, events: TaskEvents): CallListeners {
+  return {
+    ...listeners,
+    onProgress: (update) => {
+      listeners.onProgress?.(update);
+      events.push({ kind: 'progress', progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
+    },
+    log: {
+      level: 'debug',
+      onMessage: (message) => {
+        if (listeners.log && isAtLeast(message.level, listeners.log.level)) listeners.log.onMessage(message);
+        events.push({ kind: 'log', level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) });
+      },
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { ExecutionChannel } from './execution.js';
+
+/**
+ * The states of a call that has no final record yet: running detached (`working`) or held until a
+ * person decides (`pending_approval`). Never stored in `executions`, whose rows are final.
+ */
+export type WaitingStatus = 'working' | 'pending_approval';
+
+export const WAITING_STATUSES: readonly WaitingStatus[] = ['working', 'pending_approval'];
+
+/**
+ * A call that outlives its request: the execution is the task. Its id is the execution's; while
+ * the call has no final record this row says where it stands; once it has one, the record does.
+ */
+export interface ExecutionTask {
+  id: string;
+  /** Only this principal sees the task (to anyone else it does not exist). */
+  principalId: string;
+  principalName: string;
+  qualifiedName: string;
+  channel: ExecutionChannel;
+  status: WaitingStatus;
+  statusMessage: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** How long the task (and its result) is kept after it was created; null: as long as the execution is. */
+  ttlMs: number | null;
+  /** How often a caller should poll it. */
+  pollIntervalMs: number;
+  cancelRequested: boolean;
+  /** The upstream's own task, when the call runs as one upstream: never shown to a caller. */
+  upstreamTaskId: string | null;
+  /** The approval the call waits for, or waited for. */
+  approvalId: string | null;
+}
+
+export type ExecutionTaskPatch = Partial<Pick<ExecutionTask, 'status' | 'statusMessage' | 'upstreamTaskId' | 'approvalId'>>;
+
+/** Port: the rows of calls that outlive their request (`execution_tasks`). */
+export abstract class ExecutionTasks {
+  /** Stores a new task; a task of that id already stored is left as it is. */
+  abstract create(task: ExecutionTask): Promise<void>;
+  abstract get(id: string): Promise<ExecutionTask | undefined>;
+  abstract update(id: string, patch: ExecutionTaskPatch): Promise<void>;
+  abstract requestCancel(id: string): Promise<void>;
+  /** The principal's tasks, newest first, after the task `after` (exclusive). */
+  abstract listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]>;
+}

@@ -1,0 +1,105 @@
+import type { DataSource } from 'typeorm';
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../domain/execution-task.js';
+
+interface TaskRow {
+  id: string;
+  caller_principal: string;
+  caller_name: string;
+  qualified_name: string;
+  channel: string;
+  status: string;
+  status_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+  ttl_ms: string | number | null;
+  poll_interval_ms: number;
+  cancel_requested: boolean;
+  upstream_task_id: string | null;
+  approval_id: string | null;
+}
+
+const PATCH_COLUMNS: Record<keyof ExecutionTaskPatch, string> = {
+  status: 'status',
+  statusMessage: 'status_message',
+  upstreamTaskId: 'upstream_task_id',
+  approvalId: 'approval_id',
+};
+
+/** `execution_tasks` in PostgreSQL, outside any request transaction: a task is visible to every replica once stored. */
+export class TypeormExecutionTasks extends ExecutionTasks {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async create(task: ExecutionTask): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO execution_tasks (id, caller_principal, caller_name, qualified_name, channel, status, status_message, created_at, updated_at,
+                                    ttl_ms, poll_interval_ms, cancel_requested, upstream_task_id, approval_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING`,
+      [
+        task.id,
+        task.principalId,
+        task.principalName,
+        task.qualifiedName,
+        task.channel,
+        task.status,
+        task.statusMessage,
+        task.createdAt,
+        task.updatedAt,
+        task.ttlMs,
+        task.pollIntervalMs,
+        task.cancelRequested,
+        task.upstreamTaskId,
+        task.approvalId,
+      ],
+    );
+  }
+
+  async get(id: string): Promise<ExecutionTask | undefined> {
+    const rows: TaskRow[] = await this.dataSource.query(`SELECT * FROM execution_tasks WHERE id = $1`, [id]);
+    return rows[0] ? toTask(rows[0]) : undefined;
+  }
+
+  async update(id: string, patch: ExecutionTaskPatch): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof ExecutionTaskPatch, string][]) {
+      if (!(key in patch)) continue;
+      params.push(patch[key] ?? null);
+      sets.push(`${column} = $${params.length}`);
+    }
+    if (sets.length === 0) return;
+    await this.dataSource.query(`UPDATE execution_tasks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  async requestCancel(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE execution_tasks SET cancel_requested = true, updated_at = now() WHERE id = $1`, [id]);
+  }
+
+  async listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]> {
+    const rows: TaskRow[] =
+      after === undefined
+        ? await this.dataSource.query(`SELECT * FROM execution_tasks WHERE caller_principal = $1 ORDER BY id DESC LIMIT $2`, [principalId, limit])
+        : await this.dataSource.query(`SELECT * FROM execution_tasks WHERE caller_principal = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [principalId, after, limit]);
+    return rows.map(toTask);
+  }
+}
+
+function toTask(row: TaskRow): ExecutionTask {
+  return {
+    id: row.id,
+    principalId: row.caller_principal,
+    principalName: row.caller_name,
+    qualifiedName: row.qualified_name,
+    channel: row.channel === 'mcp' ? 'mcp' : 'rest',
+    status: row.status === 'pending_approval' ? 'pending_approval' : 'working',
+    statusMessage: row.status_message,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    ttlMs: row.ttl_ms === null ? null : Number(row.ttl_ms),
+    pollIntervalMs: row.poll_interval_ms,
+    cancelRequested: row.cancel_requested,
+    upstreamTaskId: row.upstream_task_id,
+    approvalId: row.approval_id,
+  };
+}

@@ -1,0 +1,33 @@
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../domain/execution-task.js';
+
+/** ExecutionTasks in memory, for unit specs. */
+export class InMemoryExecutionTasks extends ExecutionTasks {
+  readonly rows = new Map<string, ExecutionTask>();
+
+  create(task: ExecutionTask): Promise<void> {
+    if (!this.rows.has(task.id)) this.rows.set(task.id, { ...task });
+    return Promise.resolve();
+  }
+
+  get(id: string): Promise<ExecutionTask | undefined> {
+    const row = this.rows.get(id);
+    return Promise.resolve(row ? { ...row } : undefined);
+  }
+
+  update(id: string, patch: ExecutionTaskPatch): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) this.rows.set(id, { ...row, ...patch, updatedAt: new Date() });
+    return Promise.resolve();
+  }
+
+  requestCancel(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) row.cancelRequested = true;
+    return Promise.resolve();
+  }
+
+  listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]> {
+    const mine = [...this.rows.values()].filter((row) => row.principalId === principalId && (after === undefined || row.id < after));
+    return Promise.resolve(mine.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit).map((row) => ({ ...row })));
+  }
+}
