@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { CallerDeparture, type CallerSignal } from '../../../shared/caller-signal.js';
@@ -16,6 +16,9 @@ import { TaskEvents, type TaskEvent } from './task-events.js';
 
 /** How often a caller is told to poll a task, and how often a running task looks for a cancellation asked elsewhere. */
 export const TASK_POLL_MS = 1_000;
+
+/** How often tasks past their ttl are looked for. */
+const EXPIRY_SWEEP_MS = 600_000;
 
 export interface TaskOptions {
   /** How long the task is kept after it was created, as the caller asked; bounded by execution retention. */
@@ -37,11 +40,12 @@ interface Running {
  * for it; a cancellation asked of another replica reaches it through the row within TASK_POLL_MS.
  */
 @Injectable()
-export class CallTasks implements OnModuleDestroy {
+export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('tasks');
   private readonly running = new Map<string, Running>();
   /** Wakes those awaiting a task of this process when it ends (others poll). */
   private readonly ended = new EventEmitter();
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
@@ -143,7 +147,16 @@ export class CallTasks implements OnModuleDestroy {
     return this.running.get(id)?.events.follow();
   }
 
+  /** Tasks past their ttl are forgotten now and then, by every replica (a DELETE is idempotent). */
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => {
+      this.tasks.removeExpired(this.clock.now()).catch((error: unknown) => this.logger.warn(`forgetting expired tasks failed: ${String(error)}`));
+    }, EXPIRY_SWEEP_MS);
+    this.sweeper.unref();
+  }
+
   onModuleDestroy(): void {
+    clearInterval(this.sweeper);
     this.ended.removeAllListeners();
   }
 
@@ -257,7 +270,8 @@ function withEvents(listeners: CallListeners, events: TaskEvents): CallListeners
       events.push({ kind: 'progress', progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
     },
     log: {
-      level: 'debug',
+      // The level a caller held open listens at, else `info`: the upstream is asked for no more than someone may hear.
+      level: listeners.log?.level ?? 'info',
       onMessage: (message) => {
         if (listeners.log && isAtLeast(message.level, listeners.log.level)) listeners.log.onMessage(message);
         events.push({ kind: 'log', level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) });

@@ -45,4 +45,6 @@ export abstract class ExecutionTasks {
   abstract requestCancel(id: string): Promise<void>;
   /** The principal's tasks, newest first, after the task `after` (exclusive). */
   abstract listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]>;
+  /** Forgets the tasks whose ttl passed before `now` (their records follow execution retention); answers how many. */
+  abstract removeExpired(now: Date): Promise<number>;
 }

@@ -83,6 +83,14 @@ export class TypeormExecutionTasks extends ExecutionTasks {
         : await this.dataSource.query(`SELECT * FROM execution_tasks WHERE caller_principal = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [principalId, after, limit]);
     return rows.map(toTask);
   }
+
+  async removeExpired(now: Date): Promise<number> {
+    const [, count] = (await this.dataSource.query(
+      `DELETE FROM execution_tasks WHERE ttl_ms IS NOT NULL AND created_at + make_interval(secs => ttl_ms / 1000.0) < $1`,
+      [now],
+    )) as [unknown, number];
+    return count;
+  }
 }
 
 function toTask(row: TaskRow): ExecutionTask {

@@ -30,4 +30,12 @@ export class InMemoryExecutionTasks extends ExecutionTasks {
     const mine = [...this.rows.values()].filter((row) => row.principalId === principalId && (after === undefined || row.id < after));
     return Promise.resolve(mine.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit).map((row) => ({ ...row })));
   }
+
+  removeExpired(now: Date): Promise<number> {
+    let removed = 0;
+    for (const [id, row] of this.rows) {
+      if (row.ttlMs !== null && row.createdAt.getTime() + row.ttlMs < now.getTime() && this.rows.delete(id)) removed += 1;
+    }
+    return Promise.resolve(removed);
+  }
 }

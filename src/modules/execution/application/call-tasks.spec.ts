@@ -1,0 +1,137 @@
+import type { CommandBus } from '@nestjs/cqrs';
+import { loadConfig } from '../../../config/app-config.js';
+import { CallerDeparture } from '../../../shared/caller-signal.js';
+import type { ExecutionView } from '../../executions/application/execution-view.js';
+import type { ExecutionRecord } from '../../executions/domain/execution.js';
+import { InMemoryExecutionReads } from '../../executions/testing/in-memory-execution-reads.js';
+import { InvocationFailure } from '../domain/tool-invoker.port.js';
+import { ExecuteToolHarness } from '../testing/execute-tool-harness.js';
+import { aRoute } from '../testing/routes.js';
+import { CallTasks } from './call-tasks.js';
+import { ExecuteToolCommand, type ExecuteToolInput } from './execute-tool/execute-tool.command.js';
+
+const SLOW = 'lab__research';
+const ALICE = { principalId: 'key-alice', principalName: 'alice' };
+const BOB = { principalId: 'key-bob', principalName: 'bob' };
+
+/** CallTasks over the pipeline's harness: its commands run the real handler, its records are read back as the history does. */
+function setUp(retentionMs: number | null = null) {
+  const harness = new ExecuteToolHarness().withTool(aRoute(SLOW));
+  const reads = new InMemoryExecutionReads();
+  const recorder = harness.recorder;
+  const record = recorder.record.bind(recorder);
+  recorder.record = async (execution: ExecutionRecord) => {
+    await record(execution);
+    reads.record(viewOf(execution));
+  };
+  const bus = { execute: (command: ExecuteToolCommand) => harness.handler.execute(command) } as unknown as CommandBus;
+  const tasks = new CallTasks(bus, harness.tasks, reads, harness.clock, { ...loadConfig({}), executionRetentionMs: retentionMs });
+  return { harness, tasks, reads };
+}
+
+function command(input: Partial<ExecuteToolInput> = {}, caller = ALICE, signal?: CallerDeparture): ExecuteToolCommand {
+  return new ExecuteToolCommand({ qualifiedName: SLOW, arguments: { message: 'tides' }, ...input }, caller, 'mcp', signal);
+}
+
+/** An upstream that answers only when told to, and says when it was cancelled. */
+function gated(harness: ExecuteToolHarness) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let cancelled = false;
+  harness.invoker.next(async (request) => {
+    request.onProgress?.({ progress: 1, total: 2, message: 'reading' });
+    await Promise.race([gate, new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => ((cancelled = true), resolve())))]);
+    if (cancelled) throw new InvocationFailure('cancelled', 'the caller cancelled the call');
+    return { kind: 'result' as const, isError: false, content: [{ type: 'text', text: 'done' }], truncated: false, originalBytes: 30 };
+  });
+  return { release, wasCancelled: () => cancelled };
+}
+
+describe('CallTasks', () => {
+  it('runs a task detached: working until its final record, which its principal alone can see', async () => {
+    const { harness, tasks } = setUp();
+    const upstream = gated(harness);
+    const started = await tasks.start(command());
+    const id = started.task!.id;
+    expect(started).toMatchObject({ status: 'working', final: false });
+    expect((await tasks.state(id, ALICE.principalId))?.status).toBe('working');
+    expect(await tasks.state(id, BOB.principalId)).toBeUndefined();
+    upstream.release();
+    const record = await tasks.awaitFinal(id, ALICE.principalId);
+    expect([record.id, record.status]).toEqual([id, 'succeeded']);
+    expect(await tasks.state(id, ALICE.principalId)).toMatchObject({ status: 'succeeded', final: true });
+    // Its start is recorded even though nothing says the tool writes: a restart leaves it interrupted, not unknown.
+    expect(harness.recorder.started.map((started) => started.id)).toEqual([id]);
+  });
+
+  it('tells followers the progress and the end of a task running here', async () => {
+    const { harness, tasks } = setUp();
+    const upstream = gated(harness);
+    const started = await tasks.start(command());
+    const events = tasks.events(started.task!.id)!;
+    const seen: unknown[] = [];
+    const following = (async () => {
+      for await (const event of events) seen.push(event);
+    })();
+    upstream.release();
+    await following;
+    expect(seen).toEqual([
+      { kind: 'progress', progress: 1, total: 2, message: 'reading' },
+      { kind: 'status', status: 'succeeded' },
+    ]);
+    // Once it ended there is nothing to follow.
+    expect(tasks.events(started.task!.id)).toBeUndefined();
+  });
+
+  it('cancels a running task: the upstream is told and the record says cancelled; another principal cannot', async () => {
+    const { harness, tasks } = setUp();
+    const upstream = gated(harness);
+    const started = await tasks.start(command());
+    const id = started.task!.id;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await tasks.cancel(id, BOB.principalId)).toBeUndefined();
+    expect(upstream.wasCancelled()).toBe(false);
+    await tasks.cancel(id, ALICE.principalId);
+    const record = await tasks.awaitFinal(id, ALICE.principalId);
+    expect(upstream.wasCancelled()).toBe(true);
+    expect(record.status).toBe('cancelled');
+  });
+
+  it('answers the result of a call that ends in time, and a task for one that outlives the threshold; the caller leaving then no longer cancels it', async () => {
+    const { harness, tasks } = setUp();
+    const quick = await tasks.runOrTask(command(), { taskAfterMs: 5_000 });
+    expect('executed' in quick && quick.executed.record.status).toBe('succeeded');
+
+    const upstream = gated(harness);
+    const caller = new CallerDeparture();
+    const slow = await tasks.runOrTask(command({}, ALICE, caller), { taskAfterMs: 20 });
+    expect('task' in slow && slow.task.status).toBe('working');
+    const id = 'task' in slow ? slow.task.task!.id : '';
+    caller.abort();
+    upstream.release();
+    expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');
+    expect(upstream.wasCancelled()).toBe(false);
+  });
+
+  it('keeps a task no longer than execution retention, however long its caller asked', async () => {
+    const { tasks } = setUp(60_000);
+    const started = await tasks.start(command(), { ttlMs: 86_400_000 });
+    expect(started.task!.ttlMs).toBe(60_000);
+    const { tasks: unbounded } = setUp(null);
+    expect((await unbounded.start(command(), { ttlMs: 5_000 })).task!.ttlMs).toBe(5_000);
+  });
+
+  it('lists a principal’s tasks, newest first, with where each stands', async () => {
+    const { tasks } = setUp();
+    const first = await tasks.start(command());
+    await tasks.awaitFinal(first.task!.id, ALICE.principalId);
+    const second = await tasks.start(command({}, BOB));
+    await tasks.awaitFinal(second.task!.id, BOB.principalId);
+    const listed = await tasks.list(ALICE.principalId, undefined, 10);
+    expect(listed.map((state) => [state.task!.id, state.status])).toEqual([[first.task!.id, 'succeeded']]);
+  });
+});
+
+function viewOf(record: ExecutionRecord): ExecutionView {
+  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null, interceptors: record.interceptors ?? [] };
+}

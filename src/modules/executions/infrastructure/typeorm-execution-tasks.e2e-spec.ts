@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ExecutionTasks1797720000000 } from '../../../../migrations/1797720000000-execution-tasks.js';
+import { adminQuery, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
+import { timeOrderedId } from '../../../shared/time-ordered-id.js';
+import type { ExecutionTask } from '../domain/execution-task.js';
+import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
+
+function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  return {
+    id: timeOrderedId(),
+    principalId: 'key-alice',
+    principalName: 'alice',
+    qualifiedName: 'lab__research',
+    channel: 'mcp',
+    status: 'working',
+    statusMessage: null,
+    createdAt: now,
+    updatedAt: now,
+    ttlMs: 3_600_000,
+    pollIntervalMs: 1000,
+    cancelRequested: false,
+    upstreamTaskId: null,
+    approvalId: null,
+    ...overrides,
+  };
+}
+
+describe('execution tasks in PostgreSQL (the test server)', () => {
+  const dbName = `tp_tasks_${randomBytes(4).toString('hex')}`;
+  // Two connection pools stand for two Toolplane processes.
+  let one: DataSource;
+  let two: DataSource;
+
+  beforeAll(async () => {
+    await adminQuery(`CREATE DATABASE ${dbName}`);
+    const url = withDatabase(testServerUrl(), dbName);
+    one = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
+    two = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
+    await new ExecutionTasks1797720000000().up(one.createQueryRunner());
+  });
+
+  afterAll(async () => {
+    await one?.destroy();
+    await two?.destroy();
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  it('stores a task once, and another process reads, updates and cancels it', async () => {
+    const here = new TypeormExecutionTasks(one);
+    const there = new TypeormExecutionTasks(two);
+    const task = aTask();
+    await here.create(task);
+    await here.create({ ...task, status: 'pending_approval', principalId: 'key-mallory' });
+    expect(await there.get(task.id)).toEqual(task);
+
+    await there.update(task.id, { status: 'pending_approval', statusMessage: 'Waiting for approval.', approvalId: '00000000-0000-4000-a000-000000000001', upstreamTaskId: 'up-1' });
+    await there.requestCancel(task.id);
+    const updated = await here.get(task.id);
+    expect(updated).toMatchObject({ status: 'pending_approval', statusMessage: 'Waiting for approval.', approvalId: '00000000-0000-4000-a000-000000000001', upstreamTaskId: 'up-1', cancelRequested: true });
+    expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(task.updatedAt.getTime());
+    expect(await here.get(timeOrderedId())).toBeUndefined();
+  });
+
+  it('refuses a status that is not a waiting one', async () => {
+    await expect(new TypeormExecutionTasks(one).create(aTask({ status: 'succeeded' as ExecutionTask['status'] }))).rejects.toThrow(/check/i);
+  });
+
+  it("lists one principal's tasks, newest first, page after page", async () => {
+    const tasks = new TypeormExecutionTasks(one);
+    const mine: ExecutionTask[] = [];
+    for (let i = 0; i < 5; i++) {
+      const task = aTask({ principalId: 'key-lister', ttlMs: null });
+      mine.push(task);
+      await tasks.create(task);
+      await tasks.create(aTask({ principalId: 'key-other' }));
+    }
+    const newestFirst = mine.map((task) => task.id).reverse();
+    const first = await tasks.listByPrincipal('key-lister', undefined, 3);
+    const second = await tasks.listByPrincipal('key-lister', first.at(-1)!.id, 3);
+    expect([...first, ...second].map((task) => task.id)).toEqual(newestFirst);
+    expect(second[0]!.ttlMs).toBeNull();
+  });
+
+  it('forgets the tasks whose ttl passed, and keeps those without one', async () => {
+    const tasks = new TypeormExecutionTasks(one);
+    const old = new Date(Date.now() - 10_000);
+    const expired = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 5_000 });
+    const live = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 60_000 });
+    const kept = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: null });
+    for (const task of [expired, live, kept]) await tasks.create(task);
+    expect(await tasks.removeExpired(new Date())).toBeGreaterThanOrEqual(1);
+    expect(await tasks.get(expired.id)).toBeUndefined();
+    expect(await tasks.get(live.id)).toBeDefined();
+    expect(await tasks.get(kept.id)).toBeDefined();
+  });
+});
