@@ -32,7 +32,8 @@ export const APPROVAL_COLUMNS = `id, execution_id, interceptor, qualified_name, 
   tool_description, tool_annotations, message, approvers, status, decided_by, comment, created_at, expires_at, decided_at`;
 
 /**
- * Approvals in `approvals`, in the current unit of work. The held input is sealed with the cipher
+ * Approvals in `approvals` (an UPDATE … RETURNING is read through a CTE: the driver answers a bare
+ * one as [rows, count]), in the current unit of work. The held input is sealed with the cipher
  * given (a key derived for this purpose), the approval's id bound in as associated data, so a
  * sealed input cannot be moved to another approval. Decisions and expiries are conditional
  * statements on `status = 'pending'` and the database's clock, so any number of processes may
@@ -91,9 +92,11 @@ export class TypeormApprovalRepository extends ApprovalRepository {
 
   async decide(id: string, decision: 'approved' | 'denied', by: Decider, comment: string | null): Promise<Approval | undefined> {
     const rows = await this.query<ApprovalRow[]>(
-      `UPDATE approvals SET status = $2, decided_by = $3, comment = $4, decided_at = now()
-       WHERE id = $1 AND status = 'pending' AND expires_at > now()
-       RETURNING ${APPROVAL_COLUMNS}`,
+      `WITH decided AS (
+         UPDATE approvals SET status = $2, decided_by = $3, comment = $4, decided_at = now()
+         WHERE id = $1 AND status = 'pending' AND expires_at > now()
+         RETURNING ${APPROVAL_COLUMNS}
+       ) SELECT * FROM decided`,
       [id, decision, JSON.stringify(by), comment],
     );
     return rows[0] ? toApproval(rows[0]) : undefined;
@@ -101,7 +104,9 @@ export class TypeormApprovalRepository extends ApprovalRepository {
 
   async withdraw(executionId: string): Promise<Approval | undefined> {
     const rows = await this.query<ApprovalRow[]>(
-      `UPDATE approvals SET status = 'withdrawn', decided_at = now() WHERE execution_id = $1 AND status = 'pending' RETURNING ${APPROVAL_COLUMNS}`,
+      `WITH withdrawn AS (
+         UPDATE approvals SET status = 'withdrawn', decided_at = now() WHERE execution_id = $1 AND status = 'pending' RETURNING ${APPROVAL_COLUMNS}
+       ) SELECT * FROM withdrawn`,
       [executionId],
     );
     return rows[0] ? toApproval(rows[0]) : undefined;
@@ -109,10 +114,12 @@ export class TypeormApprovalRepository extends ApprovalRepository {
 
   async expireDue(limit: number): Promise<Approval[]> {
     const rows = await this.query<ApprovalRow[]>(
-      `UPDATE approvals SET status = 'expired', decided_at = now()
-       WHERE id IN (SELECT id FROM approvals WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         AND status = 'pending'
-       RETURNING ${APPROVAL_COLUMNS}`,
+      `WITH expired AS (
+         UPDATE approvals SET status = 'expired', decided_at = now()
+         WHERE id IN (SELECT id FROM approvals WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+           AND status = 'pending'
+         RETURNING ${APPROVAL_COLUMNS}
+       ) SELECT * FROM expired`,
       [limit],
     );
     return rows.map(toApproval);
