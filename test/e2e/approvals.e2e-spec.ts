@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, MEMORY_DIR } from '../helpers/upstreams.js';
@@ -258,6 +259,50 @@ describe('approvals', () => {
     expect(metrics).toMatch(/toolplane_approvals_total\{decision="denied"\} [1-9]/);
     expect(metrics).toMatch(/toolplane_approvals_total\{decision="expired"\} [1-9]/);
     expect(metrics).toMatch(/toolplane_approval_decision_seconds_count\{decision="approved"\} [1-9]/);
+  });
+});
+
+describe('approval interceptors as configuration and in previews', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    expect((await h.api.put('/api/v1/secrets/NOTIFY_KEY', { value: 'notify-signing-value' })).status).toBeLessThan(300);
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const apply = (document: unknown, query = '') => h.api.request('POST', `/api/v1/config/apply${query}`, undefined, { raw: stringify(document), headers: { 'content-type': 'application/yaml' } });
+
+  it('applies an approval from a file, exports it as declared, and applying the export changes nothing', async () => {
+    const approval = {
+      name: 'deletes',
+      kind: 'approval',
+      scope: { tools: ['*__delete_*'] },
+      timeoutMs: 86_400_000,
+      approvers: { roles: ['admin', 'reviewer'], principals: ['release-manager'] },
+      when: { annotations: { destructiveHint: true }, arguments: [{ argument: 'path', pathUnder: '/prod' }] },
+      notify: { url: 'https://hooks.example.com/services/T0/B0', signingSecret: 'NOTIFY_KEY' },
+    };
+    const applied = await apply({ sources: [], interceptors: [approval] });
+    expect([applied.status, applied.body.summary, applied.body.error]).toEqual([200, expect.objectContaining({ create: 1 }), undefined]);
+    const exported = parse((await h.api.request('GET', '/api/v1/config/export', undefined, { headers: { accept: 'application/yaml' } })).body as string);
+    expect(exported.interceptors).toEqual([approval]);
+    expect((await apply(exported)).body.summary).toMatchObject({ create: 0, update: 0 });
+
+    const bad = await apply({ sources: [], interceptors: [{ ...approval, approvers: {}, notify: { url: 'https://hooks.example.com/x', signingSecret: 'NOT_STORED' }, timeoutMs: 8 * 86_400_000 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['interceptors[0].approvers', 'interceptors[0].notify.signingSecret', 'interceptors[0].timeoutMs']);
+  });
+
+  it('previews an approval on a sample call: it would hold it, or let it go when its conditions do not hold', async () => {
+    const interceptor = { name: 'try-me', kind: 'approval', approvers: { roles: ['admin'] }, when: { arguments: [{ argument: 'amount', range: { max: 100 } }] } };
+    const held = await h.api.post('/api/v1/interceptors/preview', { interceptor, call: { tool: 'pay__transfer', arguments: { amount: 5000 } } });
+    expect([held.status, held.body.decision, held.body.refused]).toEqual([200, 'hold', false]);
+    const allowed = await h.api.post('/api/v1/interceptors/preview', { interceptor, call: { tool: 'pay__transfer', arguments: { amount: 5 } } });
+    expect([allowed.status, allowed.body.decision]).toEqual([200, 'allow']);
   });
 });
 
