@@ -52,15 +52,23 @@ describe('ApprovalEngine', () => {
   });
 
   it('allows a resumed call approved for the very arguments it has', () => {
-    expect(engine.run(approval(), 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant() }))).toEqual({ decision: 'allow' });
+    expect(engine.run(approval(), 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant() }))).toMatchObject({ decision: 'allow' });
   });
 
   it('refuses a resumed call denied, expired, or whose arguments are not those the approver saw', () => {
     const call = (changes: Partial<ApprovalGrant>, args: Record<string, unknown> = { message: 'hi' }) => engine.run(approval(), 'pre', anInterceptedCall({ arguments: args, approval: grant(changes) }));
-    expect(call({ decision: 'denied' })).toEqual({ decision: 'deny', code: 'APPROVAL_DENIED', message: 'the call was denied by ops: fine' });
+    expect(call({ decision: 'denied' })).toMatchObject({ decision: 'deny', code: 'APPROVAL_DENIED', message: 'the call was denied by ops: fine' });
     expect(call({ decision: 'expired', decidedBy: undefined, comment: undefined })).toMatchObject({ decision: 'deny', code: 'APPROVAL_TIMED_OUT' });
     expect(call({}, { message: 'hi!' })).toMatchObject({ decision: 'deny', code: 'APPROVAL_MISMATCH' });
     expect(call({}, { message: 'hi', extra: 1 })).toMatchObject({ decision: 'deny', code: 'APPROVAL_MISMATCH' });
+    expect(call({ decision: 'withdrawn' })).toMatchObject({ decision: 'deny', code: 'CALL_CANCELLED' });
+  });
+
+  it('reports the decision it judged by, for the record', () => {
+    expect(engine.run(approval(), 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant() }))).toEqual({
+      decision: 'allow',
+      approval: { id: 'approval-1', decision: 'approved', decidedBy: { id: 'k2', name: 'ops' }, comment: 'fine', requestedAt: '2026-01-01T00:00:00.000Z', decidedAt: '2026-01-01T00:01:00.000Z' },
+    });
   });
 
   it("judges a call resumed after another interceptor's approval as a new one", () => {
