@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, MEMORY_DIR } from '../helpers/upstreams.js';
+import { EVERYTHING, MEMORY_DIR, ROOT } from '../helpers/upstreams.js';
 
 const HOOK_KEY = 'approvals-hook-signing-key';
 const FINAL = (status: string) => status !== 'working' && status !== 'pending_approval';
@@ -245,6 +246,22 @@ describe('approvals', () => {
     expect(JSON.stringify((await h.api.get(`/api/v1/approvals/${approvalId}`)).body)).not.toMatch(/sealed|keyId|"iv"/i);
   });
 
+  it('lists, shows and decides held calls from the CLI', async () => {
+    const { executionId, approvalId } = await hold(keys.caller!.api, 'ev__echo', { message: 'from the cli' });
+    const cli = (...args: string[]) => runCli(dir, h.url, keys.ops!.key, args);
+    const listed = await cli('approvals', 'ls');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`${approvalId}\\s+ev__echo\\s+caller\\s+pending`));
+    const shown = await cli('approvals', 'get', approvalId);
+    expect([shown.code, shown.stdout]).toEqual([0, expect.stringContaining('from the cli')]);
+    const approved = await cli('approvals', 'approve', approvalId, '--comment', 'From the terminal.');
+    expect([approved.code, approved.stderr + approved.stdout]).toEqual([0, expect.stringContaining('approved')]);
+    expect(approvalRun(await final(executionId)).approval).toMatchObject({ decision: 'approved', comment: 'From the terminal.' });
+    const again = await cli('approvals', 'deny', approvalId);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('APPROVAL_DECIDED');
+  });
+
   it('writes the audit events of each approval, with approver and comment, and counts decisions in the metrics', async () => {
     const events = (await h.api.get('/api/v1/audit-events?targetType=approval&limit=200')).body.items as { action: string; actor: string; details: Record<string, unknown> }[];
     const actions = new Set(events.map((event) => event.action));
@@ -305,6 +322,23 @@ describe('approval interceptors as configuration and in previews', () => {
     expect([allowed.status, allowed.body.decision]).toEqual([200, 'allow']);
   });
 });
+
+/** The built CLI in its own process, with the server and key from the environment. */
+function runCli(home: string, url: string, key: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', TOOLPLANE_URL: url, TOOLPLANE_API_KEY: key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, stdout, stderr }));
+  });
+}
 
 /** The held call's execution id, from whichever answer REST invoke gives a waiting call. */
 function executionIdOf(answer: ApiResponse): string {
