@@ -1,4 +1,5 @@
 import type { Page } from '../../../shared/page.js';
+import type { ExecutionView } from '../../executions/application/execution-view.js';
 import type { Approval, ApprovalStatus } from '../domain/approval.js';
 import type { Deciding } from '../domain/eligibility.js';
 
@@ -24,6 +25,9 @@ export interface ApprovalView {
   decidedBy: { id: string; name: string } | null;
   comment: string | null;
 }
+
+/** An approval with what helps decide it: the caller's latest executions. */
+export type ApprovalDetail = ApprovalView & { callerRecentExecutions: ExecutionView[] };
 
 export interface ApprovalFilter {
   status?: ApprovalStatus;

@@ -1,19 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { isUuid } from '../../../../shared/uuid.js';
-import type { ExecutionView } from '../../../executions/application/execution-view.js';
 import { ListExecutionsQuery } from '../../../executions/application/list-executions/list-executions.query.js';
 import { ApprovalRepository } from '../../domain/approval.js';
 import { approvalNotFound } from '../../domain/approval-errors.js';
 import { isApprover, isOwnCall } from '../../domain/eligibility.js';
-import { toApprovalView, type ApprovalView } from '../approval-views.js';
+import { toApprovalView, type ApprovalDetail } from '../approval-views.js';
 import { GetApprovalQuery } from './get-approval.query.js';
 
 /** How many of the caller's latest executions an approval shows. */
 export const RECENT_CALLS = 10;
-
-/** An approval with what helps decide it: the caller's latest executions. */
-export type ApprovalDetail = ApprovalView & { callerRecentExecutions: ExecutionView[] };
 
 @QueryHandler(GetApprovalQuery)
 export class GetApprovalHandler implements IQueryHandler<GetApprovalQuery, ApprovalDetail> {

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Deciding } from '../../domain/eligibility.js';
-import type { ApprovalDetail } from './get-approval.handler.js';
+import type { ApprovalDetail } from '../approval-views.js';
 
 export class GetApprovalQuery extends Query<ApprovalDetail> {
   constructor(
