@@ -1320,7 +1320,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled, or it must run as a task); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.
+             * @description Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.
              * @example null
              */
             unusableReason: string | null;
@@ -1793,7 +1793,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled, or it must run as a task); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.
+             * @description Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.
              * @example null
              */
             unusableReason: string | null;

@@ -49,6 +49,13 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'TOOLPLANE_EXECUTION_PURGE_BATCH', 'TOOLPLANE_EXECUTION_RETENTION']);
   });
 
+  it('turns a task-capable MCP call into a task after 30 s unless TOOLPLANE_TASK_AFTER_MS says otherwise (0: never)', () => {
+    expect(loadConfig({ PATH: '/usr/bin' }).taskAfterMs).toBe(30_000);
+    expect(loadConfig({ TOOLPLANE_TASK_AFTER_MS: '1500' }).taskAfterMs).toBe(1500);
+    expect(loadConfig({ TOOLPLANE_TASK_AFTER_MS: '0' }).taskAfterMs).toBeNull();
+    expect(() => loadConfig({ TOOLPLANE_TASK_AFTER_MS: 'soon' })).toThrow(ConfigError);
+  });
+
   it('answers a call after its record is flushed to disk unless TOOLPLANE_EXECUTION_COMMIT says async', () => {
     expect(loadConfig({ PATH: '/usr/bin' }).executionCommit).toBe('durable');
     expect(loadConfig({ TOOLPLANE_EXECUTION_COMMIT: ' Async ' }).executionCommit).toBe('async');

@@ -46,6 +46,11 @@ export interface AppConfig {
   /** Tools per page of an MCP tools/list. */
   mcpPageSize: number;
   /**
+   * How long an MCP call of a caller that can use tasks (2026-07-28 tasks extension) is answered
+   * in its request before it becomes a task (TOOLPLANE_TASK_AFTER_MS; 0: never); null: never.
+   */
+  taskAfterMs: number | null;
+  /**
    * The origins browsers and clients reach Toolplane under (TOOLPLANE_ALLOWED_ORIGINS), serialized
    * (`https://toolplane.example.com`); they replace the default. Undefined: the default, i.e. http on
    * the listen port under the loopback names and the listen address (every interface's when HOST is 0.0.0.0 or ::).
@@ -198,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     storedResultBytes: int('TOOLPLANE_STORED_RESULT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
+    taskAfterMs: int('TOOLPLANE_TASK_AFTER_MS', 30_000, 0, 3_600_000) || null,
     allowedOrigins,
     publicUrl,
     approvalSweepMs: int('TOOLPLANE_APPROVAL_SWEEP_MS', 5000, 100, 3_600_000),

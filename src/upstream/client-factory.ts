@@ -1,6 +1,4 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  Client,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   type ClientCapabilities,
   type FetchLike,
@@ -9,7 +7,6 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { UpstreamTarget } from '../modules/sources/domain/upstream.js';
-import { TOOLPLANE_CLIENT_INFO } from './client-info.js';
 import type { Deadline } from './deadline.js';
 import { DirectToolCaller, type DirectCaller, type NegotiatedSession } from './http/direct-tool-call.js';
 import { StdioDirectToolCaller } from './stdio/stdio-direct-tool-call.js';
@@ -24,8 +21,8 @@ import { speaksLegacySse } from './http/legacy-sse-probe.js';
 import { abortSignalOf } from '../shared/caller-signal.js';
 import { isEventStream, reworkLargeMessages } from './http/large-message-rework.js';
 import { largeMessagesOffThread } from '../shared/off-thread/large-message.js';
-import { trimOversizedSchemas } from '../shared/json-schema/listing-guard.js';
 import { McpConnection, type ConnectionIdentity } from './mcp-connection.js';
+import { LEGACY_INPUT_CAPABILITIES, ToolplaneClient } from './toolplane-client.js';
 import { fetchWithNetworkDetail } from './network-fetch.js';
 import { listenForToolChanges } from './tool-change-listener.js';
 import { missingResultTypeNotice } from './missing-result-type.js';
@@ -85,13 +82,6 @@ export interface ClientFactorySettings {
 
 export const DEFAULT_MODERN_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
 
-/**
- * What 2025-era connections declare in `initialize`: the requests for input Toolplane puts to the
- * caller of the call they arrive during (when that caller can be asked; else the server gets an
- * error). Not roots: a server may ask for them at any time, outside any call.
- */
-export const LEGACY_INPUT_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {} } };
-
 /** The SDK transport for a target: our own stdio transport, Streamable HTTP or legacy SSE. */
 export function createUpstreamTransport(target: UpstreamTarget, settings: ClientFactorySettings = {}): Transport {
   switch (target.transport) {
@@ -138,65 +128,6 @@ export function createUpstreamTransport(target: UpstreamTarget, settings: Client
       return sessionBoundSseTransport(remoteUrl(target), { ...target.headers }, reworkingEventStreams(remoteFetch(settings), settings.schemaLimits));
     default:
       throw new UpstreamError('configuration', `unsupported transport: ${String((target as { transport: unknown }).transport)}`);
-  }
-}
-
-/**
- * The SDK client, declaring `modernCapabilities` in the per-request envelope of 2026-07-28
- * connections, and LEGACY_INPUT_CAPABILITIES in the `initialize` of 2025-era ones.
- */
-export class ToolplaneClient extends Client {
-  constructor(
-    private readonly modernCapabilities: ClientCapabilities,
-    probeTimeoutMs?: number,
-    private readonly schemaLimits?: SchemaLimits,
-    /** Told of a 2026-07-28 result without `resultType` (read as complete). */
-    private readonly onMissingResultType?: () => void,
-  ) {
-    super(
-      { ...TOOLPLANE_CLIENT_INFO },
-      {
-        capabilities: LEGACY_INPUT_CAPABILITIES,
-        // Used only when no era was recorded; a recorded era is passed to connect() as `prior`.
-        versionNegotiation: { mode: 'auto', ...(probeTimeoutMs ? { probe: { timeoutMs: probeTimeoutMs } } : {}) },
-        // input_required results go back to Toolplane's caller, never fulfilled here.
-        inputRequired: { autoFulfill: false },
-      },
-    );
-  }
-
-  /** The `_meta` envelope this client puts on every 2026-07-28 request (undefined on 2025-era connections). */
-  metaEnvelope(): Record<string, unknown> | undefined {
-    const envelope = this._outboundMetaEnvelope();
-    return envelope === undefined ? undefined : { ...envelope };
-  }
-
-  /**
-   * Three corrections before the SDK reads a response:
-   * - schemas over the limits in a `tools/list` result are replaced (see trimOversizedSchemas);
-   * - a 2026-07-28 result without `resultType` is read as complete (see checkModernResult), where
-   *   the SDK would refuse it;
-   * - the SDK handles a response at once but each notification a microtask later, so a progress
-   *   notification that arrives right before its request's answer (in the same read) would find
-   *   its handler gone and be dropped: a response to a request that listens for progress is
-   *   handled after the notifications already received, in the order the upstream sent them.
-   */
-  protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
-    const result = (response as { result?: unknown }).result;
-    if (this.schemaLimits && isRecord(result) && Array.isArray(result.tools)) trimOversizedSchemas(result, this.schemaLimits);
-    if (isRecord(result) && result.resultType === undefined && this.getProtocolEra() === 'modern') {
-      result.resultType = 'complete';
-      this.onMissingResultType?.();
-    }
-    const progressHandlers = (this as unknown as { _progressHandlers: Map<number, unknown> })._progressHandlers;
-    if (progressHandlers.has(Number(response.id))) setImmediate(() => super._onresponse(response));
-    else super._onresponse(response);
-  }
-
-  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
-    const envelope = super._outboundMetaEnvelope();
-    // The initialize capabilities are the 2025 era's: a 2026-07-28 server is told modernCapabilities alone.
-    return envelope === undefined ? undefined : { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: { ...this.modernCapabilities } };
   }
 }
 

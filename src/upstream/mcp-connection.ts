@@ -1,8 +1,11 @@
-import { StreamableHTTPClientTransport, type Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '../modules/sources/domain/upstream.js';
 import type { TransportKind } from '../modules/sources/domain/source-settings.js';
 import { describeUpstreamFailure } from './describe-upstream-failure.js';
 import type { DirectCaller } from './http/direct-tool-call.js';
+import { ExtTasksCalls } from './ext-tasks-calls.js';
+import type { UpstreamTaskCalls } from './upstream-task-call.js';
+import type { ToolplaneClient } from './toolplane-client.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { UpstreamCallRelay, type Attribution } from './upstream-call-relay.js';
 import type { UpstreamError } from './upstream-error.js';
@@ -35,9 +38,10 @@ export class McpConnection {
   private onClosed?: () => void;
   /** The calls in flight, for the log messages and requests for input that arrive on the connection itself. */
   readonly calls: UpstreamCallRelay;
+  private taskCalls?: ExtTasksCalls;
 
   constructor(
-    readonly client: Client,
+    readonly client: ToolplaneClient,
     readonly transport: Transport,
     readonly identity: ConnectionIdentity,
     /** Direct `tools/call` sender of Streamable HTTP and stdio connections (see DirectToolCaller, StdioDirectToolCaller). */
@@ -108,6 +112,12 @@ export class McpConnection {
     });
   }
 
+  /** Tool calls that may run as tasks upstream, over this connection's client (made on first use). */
+  get tasks(): UpstreamTaskCalls {
+    this.taskCalls ??= new ExtTasksCalls(this.client, this.identity.fingerprint);
+    return this.taskCalls;
+  }
+
   /** Runs `listener` once, when the connection closes (either side). */
   whenClosed(listener: () => void): void {
     this.onClosed = listener;
@@ -132,6 +142,7 @@ export class McpConnection {
       await Promise.race([transport.terminateSession().catch(() => undefined), delay(SESSION_TERMINATION_MS)]);
     }
     try {
+      this.taskCalls?.close();
       await this.client.close();
     } finally {
       this.directCaller?.close();

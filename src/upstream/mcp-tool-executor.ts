@@ -15,6 +15,7 @@ import { limitResult } from '../modules/execution/domain/tool-result.js';
 import { jsonBytes } from '../shared/json-bytes.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
+import { runUpstreamTask } from './upstream-task-call.js';
 import { isRecord } from '../shared/is-record.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { redactArguments } from '../modules/execution/domain/argument-redaction.js';
@@ -28,6 +29,9 @@ import { NO_TELEMETRY, type ClientOperation, type Telemetry } from '../shared/te
 const RAW_RESULT: StandardSchemaV1<unknown, unknown> = {
   '~standard': { version: 1, vendor: 'toolplane', validate: (value) => ({ value }) },
 };
+
+/** Progress tokens of task calls: never `toolplane-…`, which the direct stdio caller takes for its own calls. */
+const TASK_PROGRESS_PREFIX = 'task-progress-';
 
 /** SEP-2243: a 2026-07-28 tool whose input schema declares parameters mirrored into `Mcp-Param-*` headers. */
 const PARAM_HEADER_KEY = 'x-mcp-header';
@@ -57,6 +61,8 @@ const HEADER_MISMATCH = -32020;
  *   `inputResponses` and the byte-exact `requestState` on a fresh `tools/call`.
  */
 export class McpToolExecutor extends ToolInvoker {
+  private taskProgressTokens = 0;
+
   constructor(
     private readonly transports: TransportFactory,
     private readonly telemetry: Telemetry = NO_TELEMETRY,
@@ -144,6 +150,9 @@ export class McpToolExecutor extends ToolInvoker {
     if (request.onInputRequest) listeners.onInputRequest = request.onInputRequest;
     const detach = session.connection.calls.attach(listeners);
     try {
+      // A 2026-07-28 server runs a call as a task only for a client that declares the tasks
+      // extension, which Toolplane does not yet: there the call is a plain one.
+      if (request.task !== undefined && !modern) return toOutcome(await this.sendAsTask(session, request, params, relayProgress), request);
       return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress, traceCarrier, operation), request);
     } finally {
       detach();
@@ -185,6 +194,40 @@ export class McpToolExecutor extends ToolInvoker {
       if (!tool || !declaresKey(tool.inputSchema, PARAM_HEADER_KEY)) throw error;
       session.setPhase(`calling tool ${request.toolName}`);
       return callWithDefinition(tool.inputSchema);
+    }
+  }
+
+  /**
+   * The call as a task upstream (see runUpstreamTask): its progress comes through a progress token
+   * of its own, heard on the connection for as long as the task runs.
+   */
+  private async sendAsTask(
+    session: ClientSession,
+    request: InvocationRequest,
+    params: Record<string, unknown> & { name: string },
+    relayProgress: ((update: ProgressUpdate) => void) | undefined,
+  ): Promise<unknown> {
+    const task = request.task!;
+    const client = session.connection.client;
+    const progressToken = `${TASK_PROGRESS_PREFIX}${++this.taskProgressTokens}`;
+    if (relayProgress) {
+      client.taskProgress.set(progressToken, ({ progress, total, message }) => {
+        if (typeof progress !== 'number') return;
+        relayProgress({ progress, ...(typeof total === 'number' ? { total } : {}), ...(typeof message === 'string' ? { message } : {}) });
+      });
+    }
+    session.setPhase(`calling tool ${request.toolName} as a task`);
+    try {
+      const start = {
+        name: request.toolName,
+        arguments: request.arguments,
+        meta: { ...(params._meta as Record<string, unknown> | undefined), progressToken },
+        preference: task.required ? ('require' as const) : ('prefer' as const),
+        requestTimeoutMs: session.deadline.remainingMs(),
+      };
+      return await runUpstreamTask(session.connection.tasks, start, session.deadline, task.onCreated);
+    } finally {
+      client.taskProgress.delete(progressToken);
     }
   }
 

@@ -1,4 +1,4 @@
-import { requiresTasks, TASKS_NOT_SUPPORTED, withSchemas, type ToolDefinition } from '../modules/inventory/domain/tool-definition.js';
+import { withSchemas, type ToolDefinition } from '../modules/inventory/domain/tool-definition.js';
 import type { OffThreadSchemaCompiler } from '../shared/off-thread/off-thread-schema-compiler.js';
 import { TRIMMED_SCHEMA_KEY } from '../shared/json-schema/listing-guard.js';
 
@@ -10,8 +10,7 @@ const STUB_SCHEMA = { type: 'object' };
 /**
  * Decides, once per discovery, which tools can be called: a tool whose inputSchema is over a limit
  * or cannot be compiled is marked unusable with the reason (and an oversized schema is not kept,
- * only a stub); an oversized outputSchema is replaced by the stub too. A tool that must run as a
- * task is unusable as long as tasks are not supported. Compiling happens on the
+ * only a stub); an oversized outputSchema is replaced by the stub too. Compiling happens on the
  * worker thread, a batch of tools at a time, so a large or hostile inventory never holds the event loop.
  */
 export async function screenSchemas(tools: ToolDefinition[], compiler: OffThreadSchemaCompiler): Promise<ToolDefinition[]> {
@@ -29,8 +28,7 @@ async function screenOne(tool: ToolDefinition, compiler: OffThreadSchemaCompiler
   if (breach) return { ...withSchemas(tool, STUB_SCHEMA, outputSchema), unusableReason: breach };
   const screened = withSchemas(tool, tool.inputSchema, outputSchema);
   const verdict = await compiler.verdict(tool.inputSchema);
-  if (!verdict.usable) return { ...screened, unusableReason: verdict.reason };
-  return requiresTasks(tool) ? { ...screened, unusableReason: TASKS_NOT_SUPPORTED } : screened;
+  return verdict.usable ? screened : { ...screened, unusableReason: verdict.reason };
 }
 
 function trimmed(schema: Record<string, unknown>): string | undefined {

@@ -113,7 +113,6 @@ describe('fidelity', () => {
   const mcpList = async (path: string): Promise<Json[]> => (await mcpPost(path, 'tools/list', {})).result.tools;
 
   const byName = (tools: Json[]) => new Map(tools.map((tool) => [tool.name as string, tool]));
-  const servable = (tool: Json) => (tool.execution as Json | undefined)?.taskSupport !== 'required';
 
   it.each(['everything', 'memory', 'filesystem', 'fidelity', 'fidelity-modern'])('passes on %s tools exactly as declared, on MCP and in the REST catalog', async (name) => {
     const upstream = byName(await upstreamTools(name));
@@ -121,7 +120,7 @@ describe('fidelity', () => {
     const rest = (await h.api.get(`/api/v1/tools?source=${name}&format=mcp&limit=500`)).body.items as Json[];
     const overRest = new Map(rest.map((tool) => [(tool.name as string).slice(name.length + 2), { ...tool, name: (tool.name as string).slice(name.length + 2) }]));
 
-    const expected = [...upstream.values()].filter(servable);
+    const expected = [...upstream.values()];
     expect(expected.length).toBeGreaterThan(0);
     expect([...overMcp.keys()].sort()).toEqual(expected.map((tool) => tool.name).sort());
     expect([...overRest.keys()].sort()).toEqual(expected.map((tool) => tool.name).sort());
@@ -142,14 +141,13 @@ describe('fidelity', () => {
     expect(row!.text).toBe(JSON.stringify(FIDELITY_TOOLS[0]));
   });
 
-  it('lists a tool that must run as a task as unusable, offers it nowhere, and refuses calls to it', async () => {
+  it('offers a tool that must run as a task, and fails a call to it when its server declares no tasks', async () => {
     const tool = await h.api.get('/api/v1/tools/fidelity__task-only');
-    expect(tool.body).toMatchObject({ unusableReason: expect.stringContaining('must run as a task'), definition: { execution: { taskSupport: 'required' } } });
-    expect((await h.api.get('/api/v1/tools?q=task&source=fidelity')).body.items).toEqual([]);
-    expect((await mcpList('/mcp')).map((t) => t.name)).not.toContain('fidelity__task-only');
+    expect(tool.body).toMatchObject({ unusableReason: null, definition: { execution: { taskSupport: 'required' } } });
+    expect((await mcpList('/mcp')).map((t) => t.name)).toContain('fidelity__task-only');
     const refused = await h.api.post('/api/v1/tools/fidelity__task-only/invoke', { arguments: {} });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('TOOL_UNUSABLE');
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_PROTOCOL_ERROR', message: expect.stringContaining('must run as a task, and its server declares no tasks') });
     // taskSupport "optional" is a normal call.
     expect((await h.api.post('/api/v1/tools/fidelity__order-kept/invoke', { arguments: { zeta: 'z' } })).body.status).toBe('succeeded');
   });
@@ -164,7 +162,8 @@ describe('fidelity', () => {
     };
 
     it('are accepted, and the upstream receives what a non-strict client sends (REST and MCP)', async () => {
-      const tools = await strictTools('fidelity', 'openai');
+      // task-only is offered too, but its server declares no tasks, so no call to it can succeed.
+      const tools = (await strictTools('fidelity', 'openai')).filter((tool) => tool.name !== 'fidelity__task-only');
       const expected: Record<string, Json> = {
         'fidelity__order-kept': { zeta: 'x', mid: null },
         'fidelity__nested-optional': { items: [{ id: 'x' }], maybe: null },
@@ -183,7 +182,7 @@ describe('fidelity', () => {
       }
       // The same from the Responses format.
       const responses = await strictTools('fidelity', 'openai-responses');
-      for (const tool of responses) expect((await h.api.post(`/api/v1/tools/${tool.name}/invoke`, { arguments: strictValue(tool.parameters, tool.parameters) })).body.status).toBe('succeeded');
+      for (const tool of responses.filter((item) => item.name !== 'fidelity__task-only')) expect((await h.api.post(`/api/v1/tools/${tool.name}/invoke`, { arguments: strictValue(tool.parameters, tool.parameters) })).body.status).toBe('succeeded');
     });
 
     it("read filesystem's read_text_file with head and tail null, as a strict-mode model sends it", async () => {
@@ -223,9 +222,10 @@ describe('fidelity', () => {
     expect(created.body.error).toBeUndefined();
     expect(created.status).toBe(201);
     const names = ((await h.api.get(`/api/v1/tools?source=${long}&limit=50`)).body.items as { qualifiedName: string }[]).map((tool) => tool.qualifiedName).sort();
-    expect(names).toHaveLength(2);
+    expect(names).toHaveLength(3);
     expect(names[0]).toMatch(/^fidelity-with-a-rather-long-but-valid-so_[0-9a-f]{6}__nested-optional$/);
     expect(names[1]).toMatch(/__order-kept$/);
+    expect(names[2]).toMatch(/__task-only$/);
     for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
     expect((await h.api.post(`/api/v1/tools/${names[1]}/invoke`, { arguments: { zeta: 'z' } })).body.status).toBe('succeeded');
   });

@@ -97,10 +97,10 @@ describe('registering real MCP servers', () => {
     expect(JSON.stringify(created.body)).not.toContain('s3cr3t-token-value');
 
     const tools = await h.api.get('/api/v1/tools?source=everything-stdio');
-    // The catalog offers what agents can call: the task-only tool is in the inventory (toolCount), marked unusable.
+    // The catalog offers what agents can call: the task-only tool too (it is called as a task upstream).
     expect(tools.body.items).toHaveLength(EVERYTHING_CALLABLE_COUNT);
     const taskOnly = await h.api.get('/api/v1/tools/everything-stdio__simulate-research-query');
-    expect(taskOnly.body).toMatchObject({ unusableReason: expect.stringContaining('must run as a task'), definition: { execution: { taskSupport: 'required' } } });
+    expect(taskOnly.body).toMatchObject({ unusableReason: null, definition: { execution: { taskSupport: 'required' } } });
     const echo = tools.body.items.find((t: { name: string }) => t.name === 'echo');
     expect(echo).toMatchObject({
       qualifiedName: 'everything-stdio__echo',

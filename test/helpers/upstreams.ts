@@ -13,8 +13,8 @@ export const FIXTURES = resolve(ROOT, 'test/fixtures');
  * elicitation (Toolplane's 2025-era connections do).
  */
 export const EVERYTHING_TOOL_COUNT = 15;
-/** Those agents are offered: all but simulate-research-query, which must run as a task (`execution.taskSupport: "required"`). */
-export const EVERYTHING_CALLABLE_COUNT = EVERYTHING_TOOL_COUNT - 1;
+/** Those agents are offered: all of them (simulate-research-query, which must run as a task, is called as one upstream). */
+export const EVERYTHING_CALLABLE_COUNT = EVERYTHING_TOOL_COUNT;
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

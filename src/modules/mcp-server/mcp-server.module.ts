@@ -6,14 +6,16 @@ import { McpServerWarmUp } from './mcp-server-warm-up.js';
 import { McpToolServers } from './mcp-tool-servers.js';
 import { SourceGate } from './source-gate.js';
 import { SourcePrimitives } from './source-primitives.js';
+import { McpTaskRequests } from './tasks/mcp-task-requests.js';
 
 /**
  * Toolplane as an MCP server: `/mcp`, `/mcp/sources/{name}`, `/mcp/groups/{name}` and `/mcp/gateway` in both protocol
- * eras (mounted by registerMcpRoutes). Reads the catalog, calls tools through ExecuteTool.
+ * eras (mounted by registerMcpRoutes), with MCP tasks (McpTaskRequests). Reads the catalog, calls tools through ExecuteTool
+ * and CallTasks.
  */
 @Module({
   imports: [CatalogModule, ExecutionModule],
-  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp],
-  exports: [McpGatewayServer],
+  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp, McpTaskRequests],
+  exports: [McpGatewayServer, McpTaskRequests],
 })
 export class McpServerModule {}

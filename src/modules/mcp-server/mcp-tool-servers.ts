@@ -20,7 +20,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ToolScope } from '../../shared/principal/tool-scope.js';
 import { ExecuteToolCommand, type ExecutedCall } from '../execution/application/execute-tool/execute-tool.command.js';
-import type { ExecutionCaller } from '../executions/domain/execution.js';
+import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../execution/domain/tool-invoker.port.js';
 import { isLogLevel, refusal } from '../../upstream/upstream-call-relay.js';
 import { TOOLPLANE_CLIENT_VERSION } from '../../upstream/client-info.js';
@@ -37,8 +37,13 @@ import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
 import { searchCatalog } from './gateway-search.js';
 import type { McpExchange } from './mcp-exchange.js';
-import type { CallerSignal } from '../../shared/caller-signal.js';
+import { CallerDeparture, type CallerSignal } from '../../shared/caller-signal.js';
 import { partitionPoint } from '../../shared/partition-point.js';
+import { CallTasks } from '../execution/application/call-tasks.js';
+import type { TaskState } from '../executions/application/task-state.js';
+import { recordOfView } from '../executions/application/execution-view.js';
+import { createTaskResult, taskViewOf } from './tasks/task-answers.js';
+import { declaredTaskSupport, declaresTasksExtension, LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
 export const CATALOG_LIST_TTL_MS = 30_000;
@@ -50,6 +55,9 @@ const MAX_SEARCH_LIMIT = 50;
 const DEFAULT_LEGACY_VERSION = '2025-03-26';
 
 export const SERVER_INFO = { name: 'toolplane', title: 'Toolplane', version: TOOLPLANE_CLIENT_VERSION };
+
+/** The task mode of a caller that declares the 2026-07-28 tasks extension (see ToolCallContext.task). */
+const CAPABLE = { mode: 'capable' } as const;
 
 export const SEARCH_TOOLS = 'search_tools';
 export const CALL_TOOL = 'call_tool';
@@ -119,7 +127,8 @@ function serverOptions(
   const relayedList = { ttlMs: CATALOG_LIST_TTL_MS, cacheScope: 'private' } as const;
   return {
     // listChanged reaches 2026-07-28 subscribers (subscriptions/listen) and 2025-era standalone streams.
-    capabilities: { tools: kind !== 'gateway' ? { listChanged: true } : {}, logging: {}, ...primitives },
+    // Tool calls run as tasks on request: the 2025-11-25 capability, or the 2026-07-28 extension.
+    capabilities: { tools: kind !== 'gateway' ? { listChanged: true } : {}, logging: {}, ...primitives, ...(era === 'legacy' ? { tasks: LEGACY_TASKS_CAPABILITY } : { extensions: { [TASKS_EXTENSION]: {} } }) },
     instructions,
     cacheHints: {
       'tools/list': { ttlMs: listTtl, cacheScope: 'private' },
@@ -153,6 +162,7 @@ export class McpToolServers {
     @Inject(SourcePrimitives) private readonly primitives: SourcePrimitives,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(GroupViews) private readonly groups: GroupViews,
+    @Inject(CallTasks) private readonly tasks: CallTasks,
   ) {}
 
   create(exchange: McpExchange, era: ServedEra): Server {
@@ -223,6 +233,7 @@ export class McpToolServers {
       logLevel: call.logLevel,
       clientCapabilities: call.clientCapabilities,
       executionMeta: call.executionMeta,
+      task: call.era === 'modern' && declaresTasksExtension(call.clientCapabilities) ? CAPABLE : undefined,
       caller: callerOf(exchange, { ...(call.clientInfo ?? exchange.session?.clientInfo), protocolVersion: call.protocolVersion }),
       notify: send,
       log: (message) => send({ method: 'notifications/message', params: { level: message.level, data: message.data, ...(message.logger !== undefined ? { logger: message.logger } : {}) } }),
@@ -277,7 +288,9 @@ export class McpToolServers {
   private async callCatalogTool(exchange: McpExchange, name: string, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
     const { surface } = exchange;
     const qualifiedName = surface.kind === 'source' ? await this.qualifiedNameOf(surface.source, name) : name;
-    const { record, outputSchema } = await this.execute(exchange, qualifiedName, args, context);
+    const executed = await this.execute(exchange, qualifiedName, args, context);
+    if ('task' in executed) return this.createdTask(context, executed.task);
+    const { record, outputSchema } = executed;
     const result = toCallToolResult(record, name, { executionMeta: context.executionMeta });
     // Projected by the output schema of the definition the call ran.
     return isComplete(result) ? context.project(result, outputSchema ?? undefined) : result;
@@ -308,22 +321,66 @@ export class McpToolServers {
     const inner = args?.arguments ?? {};
     if (typeof name !== 'string' || name.length === 0) return invalidArguments(CALL_TOOL, 'name: must be a tool name that search_tools answered');
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return invalidArguments(CALL_TOOL, 'arguments: must be an object');
-    const { record } = await this.execute(exchange, name, inner, context);
+    const executed = await this.execute(exchange, name, inner, context);
+    if ('task' in executed) return this.createdTask(context, executed.task);
+    const { record } = executed;
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
     const result = toCallToolResult(record, name, { unknownToolText: unknown, executionMeta: context.executionMeta });
     return isComplete(result) ? context.project(result, undefined) : result;
   }
 
-  /** Runs the call through ExecuteTool, the caller hearing the upstream's notifications (all of them before the answer). */
-  private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutedCall> {
+  /**
+   * A 2025-11-25 `tools/call` that asks for a task (`params.task`), answered without an SDK server:
+   * the call starts detached and its task is answered at once. Throws the JSON-RPC error for a tool
+   * that does not run as a task, or a call that is not one of a tool.
+   */
+  async startTask(exchange: McpExchange, id: string | number, name: string, args: Record<string, unknown> | undefined, ttlMs: number | undefined): Promise<Record<string, unknown>> {
+    const context: ToolCallContext = {
+      era: 'legacy',
+      id,
+      signal: new CallerDeparture(),
+      clientCapabilities: {},
+      executionMeta: false,
+      task: { mode: 'start', ...(ttlMs !== undefined ? { ttlMs } : {}) },
+      caller: callerOf(exchange, { ...exchange.session?.clientInfo, protocolVersion: exchange.session?.protocolVersion ?? exchange.protocolVersionHeader ?? DEFAULT_LEGACY_VERSION }),
+      notify: async () => undefined,
+      log: async () => undefined,
+      project: (result, outputSchema) => projectCallToolResult('legacy', result, outputSchema),
+    };
+    if (exchange.surface.kind === 'gateway') {
+      if (name !== CALL_TOOL) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name.slice(0, 200)} does not run as a task (only ${CALL_TOOL} does on this endpoint)`);
+      return this.callThroughGateway(exchange, args, context);
+    }
+    return this.callCatalogTool(exchange, name, args, context);
+  }
+
+  /** What a call that became a task answers, in the caller's era. */
+  private createdTask(context: ToolCallContext, state: TaskState): CallToolResult {
+    return createTaskResult(context.era, taskViewOf(state, this.config.executionRetentionMs)) as unknown as CallToolResult;
+  }
+
+  /** How the tool called under `qualifiedName` (a group's served name through a group) lets itself be run as a task, as its upstream declared it. */
+  private async taskSupportOf(exchange: McpExchange, qualifiedName: string): Promise<ReturnType<typeof declaredTaskSupport>> {
+    const { surface } = exchange;
+    if (surface.kind === 'group') return declaredTaskSupport((await this.groups.view(surface.group).catch(() => undefined))?.byServedName.get(qualifiedName)?.definition);
+    return declaredTaskSupport((await this.catalog.snapshot().catch(() => undefined))?.byQualifiedName.get(qualifiedName)?.definition);
+  }
+
+  /**
+   * Runs the call as its context says (see ToolCallContext.task): as a task from the start (the
+   * caller asked for one, or — for a caller that can use tasks — its tool runs as one), until it
+   * waits for approval or outlives TOOLPLANE_TASK_AFTER_MS (a caller that can use tasks), or in its
+   * request. A call that waits for approval holds a caller that cannot use tasks until its final
+   * record, relaying its progress meanwhile.
+   */
+  private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutedCall | { task: TaskState }> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
     const tracked = this.calls.trackCall(exchange.principal.id, context.id, context.signal);
     const notifications = callerNotifications(context);
     const executionId = exchange.executionIdTaken ? undefined : exchange.executionId;
     exchange.executionIdTaken = true;
     try {
-      const executed = await this.commands.execute(
-        new ExecuteToolCommand(
+      const command = new ExecuteToolCommand(
           {
             // Members assigned even when undefined, not spread in: this runs on every call.
             executionId,
@@ -341,12 +398,59 @@ export class McpToolServers {
           'mcp',
           tracked.signal,
           { ...notifications.listeners, ...(context.ask ? { onInputRequest: context.ask } : {}) },
-        ),
-      );
+        );
+      let executed: ExecutedCall | undefined;
+      if (context.task) {
+        const support = await this.taskSupportOf(exchange, qualifiedName);
+        if (context.task.mode === 'start') {
+          if (support === 'forbidden') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${qualifiedName.slice(0, 200)} does not run as a task (its execution.taskSupport is "forbidden")`);
+          return { task: await this.tasks.start(detached(command), context.task.ttlMs === undefined ? {} : { ttlMs: context.task.ttlMs }) };
+        }
+        if (support === 'optional' || support === 'required') return { task: await this.tasks.start(detached(command)) };
+        if (support !== 'forbidden') {
+          const outcome = await this.tasks.runOrTask(command, this.config.taskAfterMs === null ? {} : { taskAfterMs: this.config.taskAfterMs });
+          if ('task' in outcome) return outcome;
+          executed = outcome.executed;
+        }
+      }
+      executed ??= await this.commands.execute(command);
+      if (executed.waiting) executed = { ...executed, record: await this.awaitHeld(exchange, executed.record.id, tracked.signal, notifications.listeners) };
       await notifications.flush();
       return executed;
     } finally {
       tracked.done();
+    }
+  }
+
+  /**
+   * A call held for approval, for a caller that cannot use tasks: its final record, its progress and
+   * log messages relayed as they come (from this process); the caller leaving cancels it.
+   */
+  private async awaitHeld(exchange: McpExchange, id: string, signal: CallerSignal, listeners: CallerNotifications['listeners']): Promise<ExecutionRecord> {
+    const principalId = exchange.principal.id;
+    const gone = new AbortController();
+    const leave = () => {
+      gone.abort(signal.reason);
+      void this.tasks.cancel(id, principalId).catch(() => undefined);
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener('abort', leave, { once: true });
+    const events = this.tasks.events(id);
+    let relaying = events !== undefined;
+    const relay = (async () => {
+      if (!events) return;
+      for await (const event of events) {
+        if (!relaying) break;
+        if (event.kind === 'progress') listeners.onProgress?.({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
+        else if (event.kind === 'log' && isLogLevel(event.level)) listeners.log?.onMessage({ level: event.level, data: event.data, ...(event.logger !== undefined ? { logger: event.logger } : {}) });
+      }
+    })().catch(() => undefined);
+    try {
+      return recordOfView(await this.tasks.awaitFinal(id, principalId, gone.signal));
+    } finally {
+      relaying = false;
+      signal.removeEventListener('abort', leave);
+      void relay;
     }
   }
 
@@ -416,6 +520,7 @@ function sdkCallContext(server: Server, exchange: McpExchange, era: ServedEra, r
     clientCapabilities: callerCapabilities(server, era, ctx),
     executionMeta: request.params._meta?.[EXECUTION_META_KEY] === true,
     caller: callerOf(exchange, clientOf(server, era, envelope, exchange)),
+    ...(era === 'modern' && declaresTasksExtension(envelope[CLIENT_CAPABILITIES_META_KEY]) ? { task: CAPABLE } : {}),
     // Only a session can carry a server-to-client request back to its client.
     ...(era === 'legacy' && ctx.sessionId !== undefined ? { ask: (request: InputRequest) => askSessionClient(server, ctx, request) } : {}),
     notify: (notification) => mcpReq.notify(notification as Parameters<typeof mcpReq.notify>[0]),
@@ -525,6 +630,11 @@ function decodeCursor(cursor: string): { name: string; next?: number } {
   } catch {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: not one this endpoint issued');
   }
+}
+
+/** The call as a task runs it: detached from the request, its notifications told to the task's followers only. */
+function detached(command: ExecuteToolCommand): ExecuteToolCommand {
+  return new ExecuteToolCommand(command.input, command.caller, command.channel);
 }
 
 function invalidArguments(tool: string, problem: string): CallToolResult {

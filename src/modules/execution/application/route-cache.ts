@@ -4,6 +4,7 @@ import { CatalogChanged } from '../../../shared/catalog-events.js';
 import { CatalogSnapshots } from '../../catalog/application/catalog-snapshots.js';
 import type { CatalogTool } from '../../catalog/domain/catalog.js';
 import type { CatalogSourceSettings } from '../../catalog/domain/catalog-snapshot.js';
+import { taskSupportOf } from '../../inventory/domain/tool-definition.js';
 import { UpstreamTargets } from '../../sources/application/upstream-targets.js';
 import type { UpstreamTarget } from '../../sources/domain/upstream.js';
 import type { ToolRoute } from './tool-route.js';
@@ -80,6 +81,7 @@ function toRoute(tool: CatalogTool, source: CatalogSourceSettings): ToolRoute {
       unusableReason: tool.unusableReason,
       status: tool.status,
       enabled: tool.enabled,
+      taskSupport: taskSupportOf(tool.definition),
       reviewState: tool.reviewState,
     },
     source: {

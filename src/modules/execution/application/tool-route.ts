@@ -1,4 +1,5 @@
 import type { CatalogSourceSettings } from '../../catalog/domain/catalog-snapshot.js';
+import type { TaskSupport } from '../../inventory/domain/tool-definition.js';
 
 /** Everything the pipeline needs to know about a tool and its source, read in one go. */
 export interface ToolRoute {
@@ -15,6 +16,8 @@ export interface ToolRoute {
     unusableReason: string | null;
     status: 'active' | 'deprecated';
     enabled: boolean;
+    /** Whether the upstream runs it as a task: always (`required`), when asked (`optional`) or never. */
+    taskSupport: TaskSupport;
     /** Held by pinning unless `approved`. */
     reviewState: 'approved' | 'pending_review' | 'rejected';
   };

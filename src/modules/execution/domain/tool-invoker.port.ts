@@ -87,6 +87,20 @@ export interface InvocationRequest extends CallListeners {
    * Toolplane relays (a REST caller answers any).
    */
   clientCapabilities?: Record<string, unknown>;
+  /**
+   * Call the tool as a task upstream (2025-11-25 `params.task`, then `tasks/get` and `tasks/result`):
+   * the whole task runs within `timeoutMs`, and aborting `signal` sends `tasks/cancel`. Unset: a
+   * plain `tools/call`.
+   */
+  task?: UpstreamTaskRequest;
+}
+
+/** What the caller of a task call hears of the upstream's task. */
+export interface UpstreamTaskRequest {
+  /** The tool must run as a task (`required`); else the upstream may answer at once (`optional`, or a server without tasks). */
+  required: boolean;
+  /** Told the upstream's own id of the task once it exists: Toolplane's to keep, never a caller's to see. */
+  onCreated?: (upstreamTaskId: string) => void;
 }
 
 export type InvocationOutcome =

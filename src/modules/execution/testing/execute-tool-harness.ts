@@ -121,7 +121,7 @@ export class ExecuteToolHarness {
       guard: new GuardStage(this.circuits, this.bulkheads, this.config, this.clock),
       locateUpstream: new LocateUpstreamStage(this.routes),
       recordStart: new RecordStartStage(this.recorder),
-      invoke: new InvokeStage(this.invoker, this.config, this.clock),
+      invoke: new InvokeStage(this.invoker, this.config, this.clock, this.tasks),
       recordOutcome: new RecordOutcomeStage(this.recorder, this.config),
       report: new ReportStage(this.metrics),
       park: new ParkStage(this.tasks, this.clock, options.heldCalls),

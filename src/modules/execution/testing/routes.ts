@@ -23,6 +23,7 @@ export function aRoute(qualifiedName = 'everything__echo', changes: RouteChanges
       unusableReason: null,
       status: 'active',
       enabled: true,
+      taskSupport: 'forbidden',
       reviewState: 'approved',
       ...changes.tool,
     },

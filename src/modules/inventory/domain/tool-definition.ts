@@ -17,7 +17,7 @@ export interface ToolDefinition {
    * definition written by hand: then it is made of the fields above.
    */
   declared?: Record<string, unknown>;
-  /** Set when the tool cannot be called: its inputSchema is over a limit or cannot be compiled, or it needs tasks. */
+  /** Set when the tool cannot be called: its inputSchema is over a limit or cannot be compiled. */
   unusableReason?: string;
 }
 
@@ -122,13 +122,16 @@ export function withSchemas(tool: ToolDefinition, inputSchema: Record<string, un
   return { ...tool, inputSchema, outputSchema, ...(declared ? { declared } : {}) };
 }
 
-/** Whether a tool must run as a task (2025-11-25 `execution.taskSupport: "required"`), which Toolplane does not serve yet. */
-export function requiresTasks(tool: ToolDefinition): boolean {
-  const execution = tool.declared?.execution;
-  return execution !== null && typeof execution === 'object' && (execution as Record<string, unknown>).taskSupport === 'required';
-}
+/** How a tool may run as a task (2025-11-25 `execution.taskSupport`); absent or unknown is `forbidden`. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export const TASKS_NOT_SUPPORTED = 'it must run as a task (execution.taskSupport "required"), and tasks are not supported yet';
+/** The `execution.taskSupport` a tool declared (its definition as listed), `forbidden` when it declared none. */
+export function taskSupportOf(declared: Record<string, unknown> | undefined): TaskSupport {
+  const execution = declared?.execution;
+  if (execution === null || typeof execution !== 'object') return 'forbidden';
+  const support = (execution as Record<string, unknown>).taskSupport;
+  return support === 'optional' || support === 'required' ? support : 'forbidden';
+}
 
 /** One hash for a whole inventory: changes when any tool is added, removed or changed. */
 export function inventoryHash(definitionHashes: string[]): string {

@@ -39,7 +39,7 @@ export class ToolResponseDto implements CatalogTool {
     nullable: true,
     type: String,
     description:
-      'Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled, or it must run as a task); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.',
+      'Why the tool cannot be called (its inputSchema is over a limit or cannot be compiled); null when it can. Such a tool is left out of agent catalogs; calls answer 409 TOOL_UNUSABLE.',
     example: null,
   })
   unusableReason!: string | null;

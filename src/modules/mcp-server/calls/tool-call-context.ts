@@ -33,6 +33,13 @@ export interface ToolCallContext {
   clientCapabilities: Record<string, unknown>;
   /** The request's `_meta` asked for the execution in the result (see EXECUTION_META_KEY). */
   executionMeta: boolean;
+  /**
+   * How the call may become a task: `start` — the caller asked for one (2025-11-25 `params.task`),
+   * kept for `ttlMs`; `capable` — the caller can use tasks (2026-07-28 tasks extension), so the
+   * call becomes one when its tool runs as a task, when it waits for approval, or when it outlives
+   * TOOLPLANE_TASK_AFTER_MS. Absent: the caller is answered in its request, however long it takes.
+   */
+  task?: { mode: 'start'; ttlMs?: number } | { mode: 'capable' };
   caller: ExecutionCaller;
   /**
    * Puts an upstream's request for input to the caller, as a server-to-client request: only a

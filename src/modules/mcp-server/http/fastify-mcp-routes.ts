@@ -28,6 +28,7 @@ import { onClientGone } from '../../../shared/http/client-gone.js';
 import { Telemetry, type ServerOperation } from '../../../shared/telemetry.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
+import { McpTaskRequests } from '../tasks/mcp-task-requests.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -57,6 +58,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
   const sourceGate = app.get(SourceGate);
   const groups = app.get(GroupViews);
   const telemetry = app.get(Telemetry);
+  const taskRequests = app.get(McpTaskRequests);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
   await fastify.register(async (scope) => {
@@ -119,6 +121,14 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
       sessionId: string | undefined,
       operation: ServerOperation | undefined,
     ) => {
+      // Tasks' own requests, which the SDK's server does not serve (see McpTaskRequests).
+      if (request.method === 'POST' && gateway.accepting && McpTaskRequests.concerns(parsedBody) && isJsonContentType(header(request, 'content-type') ?? null)) {
+        const gone = new AbortController();
+        onClientGone(reply.raw, () => gone.abort());
+        const headers = { protocolVersion: header(request, 'mcp-protocol-version'), mcpMethod: header(request, 'mcp-method'), mcpName: header(request, 'mcp-name') };
+        const answer = await taskRequests.answer(parsedBody as Record<string, unknown>, exchange, headers, gone.signal);
+        return sendResponse(reply, Response.json(answer.body, { status: answer.status }), operation);
+      }
       // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
       if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = timeOrderedId();
       const call = surface.kind !== 'gateway' && gateway.accepting ? statelessCallOf(request, parsedBody) : undefined;

@@ -42,6 +42,37 @@ describe('InvokeStage', () => {
     call.pass!.release();
   });
 
+  it.each([
+    ['required', false, { required: true }],
+    ['required', true, { required: true }],
+    ['optional', true, { required: false }],
+    ['optional', false, undefined],
+    ['forbidden', true, undefined],
+  ] as const)('calls a tool whose taskSupport is %s, a task asked for: %s, with task %j upstream', async (taskSupport, asTask, task) => {
+    const tasked = aRoute('tasks__research', { tool: { taskSupport } });
+    const harness = new ExecuteToolHarness().withTool(tasked);
+    harness.invoker.answers([{ type: 'text', text: 'done' }]);
+    const call = await readyCall(harness, tasked, { asTask });
+    expect(await harness.stages.invoke.run(call)).toBeUndefined();
+    expect(harness.invoker.requests[0]!.task).toEqual(task && { ...task, onCreated: expect.any(Function) });
+    call.pass!.release();
+  });
+
+  it("keeps the upstream's task id on the call's task row, and only there", async () => {
+    const tasked = aRoute('tasks__research', { tool: { taskSupport: 'required' } });
+    const harness = new ExecuteToolHarness().withTool(tasked);
+    harness.invoker.answers([{ type: 'text', text: 'done' }]);
+    const call = await readyCall(harness, tasked, { asTask: true });
+    const now = new Date();
+    await harness.tasks.create({ id: call.id, principalId: 'p', principalName: 'p', qualifiedName: 'tasks__research', channel: 'rest', status: 'working', statusMessage: null, createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: null });
+    expect(await harness.stages.invoke.run(call)).toBeUndefined();
+    harness.invoker.requests[0]!.task!.onCreated!('upstream-7');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await harness.tasks.get(call.id))?.upstreamTaskId).toBe('upstream-7');
+    expect(JSON.stringify(call.outcome)).not.toContain('upstream-7');
+    call.pass!.release();
+  });
+
   it('retries a read-only or idempotent tool after transport failures, within the deadline', async () => {
     const readOnly = aRoute('everything__read', { tool: { annotations: { idempotentHint: true } } });
     const harness = new ExecuteToolHarness().withTool(readOnly);

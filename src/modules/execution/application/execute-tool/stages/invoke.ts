@@ -3,7 +3,9 @@ import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js'
 import type { CallerSignal } from '../../../../../shared/caller-signal.js';
 import { Clock } from '../../../../../shared/unit-of-work.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../../domain/retry-policy.js';
-import { InvocationFailure, ToolInvoker, type InvocationOutcome, type InvocationRequest } from '../../../domain/tool-invoker.port.js';
+import { runsAsUpstreamTask } from '../../../domain/upstream-task.js';
+import { ExecutionTasks } from '../../../../executions/domain/execution-task.js';
+import { InvocationFailure, ToolInvoker, type InvocationOutcome, type InvocationRequest, type UpstreamTaskRequest } from '../../../domain/tool-invoker.port.js';
 import type { Call } from '../call.js';
 import { refuse, type Outcome, type Refusal } from '../outcome.js';
 import type { StageVerdict } from './call-stage.js';
@@ -27,6 +29,7 @@ export class InvokeStage {
     @Inject(ToolInvoker) private readonly invoker: ToolInvoker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(ExecutionTasks) private readonly tasks: ExecutionTasks,
   ) {}
 
   async run(call: Call): Promise<StageVerdict> {
@@ -35,6 +38,9 @@ export class InvokeStage {
     const { input } = call;
     const listeners = scrubbedListeners(call.command.listeners, call.scrubber);
     const retryable = isRetryable(tool.annotations);
+    const task: UpstreamTaskRequest | undefined = runsAsUpstreamTask(tool.taskSupport, input.asTask === true)
+      ? { required: tool.taskSupport === 'required', onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
+      : undefined;
     for (let attempt = 1; ; attempt++) {
       call.attempts = attempt;
       const sentAt = performance.now();
@@ -54,6 +60,7 @@ export class InvokeStage {
           clientCapabilities: input.clientCapabilities,
           ...listeners,
         };
+        if (task) request.task = task;
         answer = await this.invoker.invoke(request);
       } catch (error) {
         call.upstreamMs = (call.upstreamMs ?? 0) + (performance.now() - sentAt);
@@ -73,6 +80,14 @@ export class InvokeStage {
       if (answer.kind === 'result') call.measuredResult = call.outcome.result!;
       return undefined;
     }
+  }
+
+  /**
+   * The upstream's task id goes on the call's task row (a call that is no task here has none: nothing
+   * is written), never on the record or in a message; losing it costs nothing but the bookkeeping.
+   */
+  private keepUpstreamTaskId(executionId: string, upstreamTaskId: string): void {
+    this.tasks.update(executionId, { upstreamTaskId }).catch(() => undefined);
   }
 
   private now(): number {

@@ -1,0 +1,9 @@
+import type { TaskSupport } from '../../inventory/domain/tool-definition.js';
+
+/**
+ * Whether a call goes upstream as a task: always for a tool that must run as one, when the caller
+ * asked for a task for a tool that may, never otherwise.
+ */
+export function runsAsUpstreamTask(support: TaskSupport, askedForTask: boolean): boolean {
+  return support === 'required' || (support === 'optional' && askedForTask);
+}

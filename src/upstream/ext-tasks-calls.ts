@@ -1,0 +1,76 @@
+import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
+import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { ToolplaneClient } from './toolplane-client.js';
+import { UpstreamError } from './upstream-error.js';
+import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls } from './upstream-task-call.js';
+
+/** A schema-free result codec: the tool's result is recorded as the upstream answered it. */
+const RAW_RESULT = { parse: (value: JsonValue) => ({ success: true as const, value: value as unknown }) };
+
+/**
+ * UpstreamTaskCalls over the official Tasks client (`@modelcontextprotocol/ext-tasks`): one task
+ * session per pooled connection (the package adapts a client once), made on the first task call.
+ * On a 2025-11-25 connection a task call is `tools/call` with `params.task`, then `tasks/get` at
+ * the server's poll interval and `tasks/result`; `tasks/cancel` to cancel. A server that declares
+ * no tasks answers a `prefer` call at once and refuses a `require` one.
+ */
+export class ExtTasksCalls implements UpstreamTaskCalls {
+  private session: TaskEnabledSession | undefined;
+
+  constructor(
+    private readonly client: ToolplaneClient,
+    /** Names the connection in task references (never sent anywhere). */
+    private readonly endpointId: string,
+  ) {}
+
+  async start(call: TaskCallStart): Promise<StartedTaskCall> {
+    this.session ??= createTaskSessionFromClient(this.client, { endpointId: this.endpointId });
+    if (call.preference === 'require' && !this.session.capabilities.execution) {
+      throw new UpstreamError('protocol', `${call.name} must run as a task, and its server declares no tasks for tools/call`);
+    }
+    const declaration = toolDeclaration({ name: call.name, inputSchema: {}, taskSupport: call.preference === 'require' ? 'required' : 'optional' });
+    let execution;
+    try {
+      execution = await this.session.callTool(call.name, call.arguments as Record<string, JsonValue>, {
+        declaration,
+        task: { preference: call.preference },
+        metadata: call.meta as Record<string, JsonValue>,
+        requestTimeoutMs: call.requestTimeoutMs,
+        resultCodec: RAW_RESULT,
+      });
+    } catch (error) {
+      throw asProtocolError(error);
+    }
+    const taskId = execution.kind === 'task' ? String(execution.handle.taskId) : undefined;
+    return {
+      taskId,
+      settle: async (signal): Promise<TaskCallOutcome> => {
+        try {
+          const { outcome } = await execution.settle({ signal, close: false });
+          if (outcome.status === 'completed') return { status: 'completed', result: outcome.result };
+          if (outcome.status === 'cancelled') return { status: 'cancelled' };
+          const { message, code, data } = outcome.error;
+          return { status: 'failed', message, ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) };
+        } catch (error) {
+          throw asProtocolError(error);
+        }
+      },
+      cancel: (signal) => execution.cancel(signal),
+      close: () => execution.close(),
+    };
+  }
+
+  /** Lets go of the session (the connection is closing). */
+  close(): void {
+    const session = this.session;
+    this.session = undefined;
+    void session?.close().catch(() => undefined);
+  }
+}
+
+/** A JSON-RPC error answer as the SDK's own error, which the failure descriptions read; anything else as it is. */
+function asProtocolError(error: unknown): unknown {
+  if (error instanceof JsonRpcResponseError) return new ProtocolError(error.code, error.message, error.data);
+  return error;
+}

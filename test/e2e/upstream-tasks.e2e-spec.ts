@@ -1,0 +1,110 @@
+import { mcpAnswer } from '../helpers/mcp-answer.js';
+import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
+import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
+
+const TASK_SERVER = `${FIXTURES}/task-server.mjs`;
+/** Every task id the fixture hands out starts so: none may reach a caller, a record or a log. */
+const UPSTREAM_TASK_ID = 'upstream-task-';
+
+/**
+ * Tools whose upstream runs them as tasks (2025-11-25 `execution.taskSupport`) are offered and
+ * called through Toolplane: a task-required tool as a task upstream (params.task, tasks/get,
+ * tasks/result), a task-optional one plainly unless a task was asked for; a caller that leaves
+ * cancels the upstream task (tasks/cancel); the upstream's task id stays with Toolplane.
+ */
+describe('tasks upstream', () => {
+  let h: Harness;
+  const answers: unknown[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness();
+    for (const [name, args] of [
+      ['tasks', [TASK_SERVER]],
+      ['everything', [EVERYTHING, 'stdio']],
+    ] as const) {
+      const registered = await h.api.post('/api/v1/sources', { name, transport: 'stdio', lifecycle: 'singleton', command: 'node', args });
+      expect(registered.status).toBe(201);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const invoke = async (tool: string, args: Record<string, unknown>, signal?: AbortSignal) => {
+    const response = await fetch(`${h.url}/api/v1/tools/${tool}/invoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ arguments: args }),
+      ...(signal ? { signal } : {}),
+    });
+    const body = (await response.json()) as any;
+    answers.push(body);
+    return { status: response.status, body };
+  };
+
+  const mcpList = async (): Promise<Record<string, unknown>[]> => {
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${h.adminKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    return mcpAnswer(await response.text()).result.tools;
+  };
+
+  it('offers task-required tools again, in the REST catalog and on /mcp, with their execution', async () => {
+    const rest = await h.api.get('/api/v1/tools?limit=500');
+    const names = (rest.body.items as { qualifiedName: string }[]).map((tool) => tool.qualifiedName);
+    expect(names).toEqual(expect.arrayContaining(['tasks__research', 'tasks__crunch', 'everything__simulate-research-query']));
+    const research = await h.api.get('/api/v1/tools/tasks__research');
+    expect(research.body).toMatchObject({ unusableReason: null, definition: { execution: { taskSupport: 'required' } } });
+    const listed = new Map((await mcpList()).map((tool) => [tool.name, tool]));
+    expect(listed.get('tasks__research')).toMatchObject({ execution: { taskSupport: 'required' } });
+    expect(listed.get('everything__simulate-research-query')).toMatchObject({ execution: { taskSupport: 'required' } });
+  });
+
+  it('calls a task-required tool as a task upstream and answers its result', async () => {
+    const answer = await invoke('tasks__research', { tag: 'study', steps: 3, stepMs: 50 });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'succeeded', isError: false, result: { content: [{ type: 'text', text: 'study done after 3 steps' }] } });
+  });
+
+  it("calls server-everything's simulate-research-query, which must run as a task", async () => {
+    const answer = await invoke('everything__simulate-research-query', { topic: 'tides' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: expect.stringContaining('# Research Report: tides') }] } });
+  }, 30_000);
+
+  it('calls a task-optional tool plainly when no task was asked for', async () => {
+    const answer = await invoke('tasks__crunch', { tag: 'plain', steps: 2, stepMs: 10 });
+    expect(answer.body).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: 'plain done after 2 steps' }] } });
+  });
+
+  it('cancels the upstream task (tasks/cancel) when the caller goes away', async () => {
+    const caller = new AbortController();
+    const call = invoke('tasks__research', { tag: 'abandoned', steps: 200, stepMs: 50 }, caller.signal).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    caller.abort();
+    expect(await call).toMatchObject({ name: 'AbortError' });
+    let cancelled: { tasks: string[]; plainCalls: number } | undefined;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      cancelled = (await invoke('tasks__cancellations', {})).body.result.structuredContent;
+      if (cancelled!.tasks.includes('abandoned')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(cancelled!.tasks).toEqual(['abandoned']);
+    const [row] = await h.sql<{ status: string }>(`SELECT status FROM executions WHERE qualified_name = 'tasks__research' AND arguments->>'tag' = 'abandoned'`);
+    expect(row?.status).toBe('cancelled');
+  });
+
+  it('keeps the upstream task id out of every answer, record and log line', async () => {
+    expect(answers.length).toBeGreaterThan(3);
+    expect(JSON.stringify(answers)).not.toContain(UPSTREAM_TASK_ID);
+    const history = await h.api.get('/api/v1/executions?limit=100');
+    expect(history.body.items.length).toBeGreaterThanOrEqual(5);
+    expect(JSON.stringify(history.body)).not.toContain(UPSTREAM_TASK_ID);
+    const rows = await h.sql<{ text: string }>(`SELECT row_to_json(e)::text AS text FROM executions e`);
+    expect(rows.map((row) => row.text).join('\n')).not.toContain(UPSTREAM_TASK_ID);
+    expect(h.process.logs()).not.toContain(UPSTREAM_TASK_ID);
+  });
+});
