@@ -71,7 +71,9 @@ describe('ApprovalEngine', () => {
     });
   });
 
-  it("judges a call resumed after another interceptor's approval as a new one", () => {
-    expect(engine.run(approval(), 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant({ interceptor: 'other' }) })).decision).toBe('hold');
+  it("refuses a call resumed after another interceptor's decision that it would hold too, and lets one it would not hold go on", () => {
+    expect(engine.run(approval(), 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant({ interceptor: 'other' }) }))).toMatchObject({ decision: 'deny', code: 'APPROVAL_CONFLICT' });
+    const narrow = approval({ when: { principals: ['someone-else'] } });
+    expect(engine.run(narrow, 'pre', anInterceptedCall({ arguments: { message: 'hi' }, approval: grant({ interceptor: 'other' }) }))).toEqual({ decision: 'allow' });
   });
 });

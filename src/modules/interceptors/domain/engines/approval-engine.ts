@@ -7,6 +7,8 @@ import { argumentMeets, compileRule, type CompiledRule } from './deny-engine.js'
 export const APPROVAL_DENIED = 'APPROVAL_DENIED';
 export const APPROVAL_TIMED_OUT = 'APPROVAL_TIMED_OUT';
 export const APPROVAL_MISMATCH = 'APPROVAL_MISMATCH';
+/** A call approved under one approval interceptor that another would hold too: one call takes one approval. */
+export const APPROVAL_CONFLICT = 'APPROVAL_CONFLICT';
 /** A held call its caller cancelled before the decision: recorded `cancelled`. */
 export const APPROVAL_WITHDRAWN = 'CALL_CANCELLED';
 
@@ -46,6 +48,11 @@ export class ApprovalEngine implements InterceptorEngine {
       }
     }
     if (!this.holds(interceptor, settings, call)) return { decision: 'allow' };
+    // Held again after another interceptor's decision, it would wait for a second one that its
+    // resumed call could never carry: refused, never let through unasked.
+    if (grant !== undefined) {
+      return { decision: 'deny', code: APPROVAL_CONFLICT, message: `the call was decided under the approval interceptor "${grant.interceptor}" and needs this one's too; one call takes one approval (narrow their scopes or conditions)` };
+    }
     return {
       decision: 'hold',
       hold: {
