@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, onCredentialRejected, request } from './api.js';
 import { ErrorState, Link, Loading } from './components/common.js';
 import { SandboxBanner } from './components/sandbox-banner.js';
+import { ApprovalsPage } from './pages/approvals.js';
 import { AuditPage } from './pages/audit.js';
 import { CatalogPage } from './pages/catalog.js';
 import { ExecutionPage } from './pages/execution-page.js';
@@ -36,6 +37,7 @@ const NAV: NavItem[] = [
   { to: '/groups', label: 'Groups', permission: 'groups:manage' },
   { to: '/interceptors', label: 'Interceptors', permission: 'interceptors:manage' },
   { to: '/reviews', label: 'Reviews', permission: 'reviews:read' },
+  { to: '/approvals', label: 'Approvals', permission: 'approvals:decide' },
   { to: '/stats', label: 'Charts', permission: 'stats:read' },
   { to: '/audit', label: 'Audit', permission: 'audit:read' },
   { to: '/keys', label: 'API keys', permission: 'keys:manage' },
@@ -57,6 +59,7 @@ function Page(props: { path: string }) {
   if ((params = match('/interceptors/:name', path))) return <InterceptorPage key={params.name} name={params.name!} />;
   if (path === '/interceptors') return <InterceptorsPage />;
   if (path === '/reviews') return <ReviewsPage />;
+  if (path === '/approvals') return <ApprovalsPage />;
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage />;

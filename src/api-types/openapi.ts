@@ -147,7 +147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one execution */
+        /**
+         * Get one execution
+         * @description A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working` or `pending_approval` until its final record.
+         */
         get: operations["Executions_get"];
         put?: never;
         post?: never;
@@ -628,6 +631,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/executions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an execution's events
+         * @description Server-Sent Events: `status` (working, pending_approval) as it changes, `progress` and `log` while it runs in the process that answers, then one `result` event carrying the execution as `GET /api/v1/executions/{id}` shows it, and the stream ends. An execution already final gets its `result` alone. A comment every 15 s keeps a quiet stream open; leaving it does not touch the call.
+         */
+        get: operations["RunningExecutions_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an execution that has not ended
+         * @description Its caller only. A call running is aborted and the upstream told (notifications/cancelled); one waiting for approval is withdrawn. Answers the execution as it is now: it ends `cancelled` shortly.
+         */
+        post: operations["RunningExecutions_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/approvals": {
         parameters: {
             query?: never;
@@ -962,8 +1005,11 @@ export interface components {
             arguments: {
                 [key: string]: unknown;
             } | null;
-            /** @enum {string} */
-            status: "succeeded" | "tool_error" | "invalid_arguments" | "rejected" | "circuit_open" | "timeout" | "upstream_error" | "cancelled" | "input_required" | "interrupted";
+            /**
+             * @description working, pending_approval: the call has no final record yet (it runs detached, or waits for a decision); every other status is final.
+             * @enum {string}
+             */
+            status: "succeeded" | "tool_error" | "invalid_arguments" | "rejected" | "circuit_open" | "timeout" | "upstream_error" | "cancelled" | "input_required" | "interrupted" | "working" | "pending_approval";
             /** @description The tool's own isError flag (status tool_error). */
             isError: boolean;
             /** @description Null when the tool produced no result. */
@@ -3217,7 +3263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionResponseDto"];
                 };
             };
-            /** @description EXECUTION_NOT_FOUND, also for an id that is not a uuid. */
+            /** @description EXECUTION_NOT_FOUND, also for an id that is not a uuid, and for the call of another principal without executions:read-all. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4657,6 +4703,8 @@ export interface operations {
             header?: {
                 /** @description Recorded with the execution. */
                 "X-Correlation-Id"?: string;
+                /** @description With `respond-async` (RFC 7240), the call runs detached and is answered at once with 202. Preferences not known, or not readable, are ignored. */
+                Prefer?: string;
                 /** @description With text/event-stream, a call whose upstream reports progress is answered as Server-Sent Events: `progress` events, then one `result` event holding the status and body of the plain answer. */
                 Accept?: string;
             };
@@ -4674,6 +4722,19 @@ export interface operations {
             /** @description The tool ran (status succeeded or tool_error) or asks for input (input_required). */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description The call goes on without the request: asked with `Prefer: respond-async` (status working), or held until a person decides (status pending_approval). `GET` the `Location` until its status is final, follow it at `…/events`, or cancel it at `…/cancel`. */
+            202: {
+                headers: {
+                    /** @description The execution: `/api/v1/executions/{id}`. */
+                    Location?: string;
+                    /** @description `respond-async` when the preference was taken. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,6 +4812,8 @@ export interface operations {
             header?: {
                 /** @description Recorded with the execution. */
                 "X-Correlation-Id"?: string;
+                /** @description With `respond-async` (RFC 7240), the call runs detached and is answered at once with 202. Preferences not known, or not readable, are ignored. */
+                Prefer?: string;
             };
             path: {
                 group: string;
@@ -4767,6 +4830,19 @@ export interface operations {
             /** @description The tool ran (status succeeded or tool_error) or asks for input (input_required). */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description The call goes on without the request: asked with `Prefer: respond-async` (status working), or held until a person decides (status pending_approval). `GET` the `Location` until its status is final, follow it at `…/events`, or cancel it at `…/cancel`. */
+            202: {
+                headers: {
+                    /** @description The execution: `/api/v1/executions/{id}`. */
+                    Location?: string;
+                    /** @description `respond-async` when the preference was taken. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +4910,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+        };
+    };
+    RunningExecutions_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description EXECUTION_NOT_FOUND: unknown, or the call of another principal without executions:read-all. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    RunningExecutions_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancellation asked. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description EXECUTION_NOT_FOUND: unknown, or not a call of this principal. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description EXECUTION_FINISHED: it has already ended. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };

@@ -78,8 +78,8 @@ type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P][M]>;
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<P extends ApiPath, M extends Method> = Operation<P, M>['responses'];
 
-/** The JSON body of the operation's success (200 or 201) answer. */
-export type ResponseOf<P extends ApiPath, M extends Method> = { [S in keyof Responses<P, M>]: S extends 200 | 201 ? Json<Responses<P, M>[S]> : never }[keyof Responses<P, M>];
+/** The JSON body of the operation's success (200, 201 or 202) answer. */
+export type ResponseOf<P extends ApiPath, M extends Method> = { [S in keyof Responses<P, M>]: S extends 200 | 201 | 202 ? Json<Responses<P, M>[S]> : never }[keyof Responses<P, M>];
 /** The operation's JSON request body (never when it takes none). */
 export type BodyOf<P extends ApiPath, M extends Method> = Json<NonNullable<Operation<P, M>['requestBody']>>;
 /** The operation's query parameters (never when it documents none). */

@@ -101,6 +101,25 @@ export class ApiClient {
     }
   }
 
+  /**
+   * A documented GET answered as Server-Sent Events (an execution's events): each event goes to
+   * `onEvent` as it arrives, until the server ends the stream; an error answer throws as request() does.
+   */
+  async followEvents<P extends PathWith<'get'>>(path: P, options: ApiRequest<P, 'get'>, onEvent: (event: string, data: unknown) => void): Promise<void> {
+    const plain = options as RequestOptions & { params?: Record<string, string> };
+    const { response, timeoutMs } = await this.send('GET', fillPath(path, plain.params), { ...plain, accept: 'text/event-stream' });
+    try {
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
+        this.answer(response.status, response.headers, await response.text(), plain);
+        throw new ServerUnreachable(this.baseUrl, 'the answer was not an event stream');
+      }
+      for await (const { event, data } of serverSentEvents(response.body)) onEvent(event, data);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof ServerUnreachable || plain.signal?.aborted) throw error;
+      throw new ServerUnreachable(this.baseUrl, describeFetchFailure(error, timeoutMs));
+    }
+  }
+
   private async send(method: string, path: string, options: RequestOptions): Promise<{ response: Response; timeoutMs: number | undefined }> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(options.query ?? {})) {

@@ -240,6 +240,34 @@ describe('the toolplane CLI', () => {
       expect(run.stderr).toMatch(/^progress 1\/3\nprogress 2\/3\nprogress 3\/3\nsucceeded in [\d.]+ (ms|s) \(execution [0-9a-f-]{36}\)\n$/);
     });
 
+    it('calls with --async, then waits for the call with its progress, or cancels one', async () => {
+      const started = await cli(['call', 'ev__trigger-long-running-operation', '--args', '{"duration": 2, "steps": 4}', '--async']);
+      expect(started.code).toBe(0);
+      const id = started.stdout.trim();
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(started.stderr).toContain(`working: the call runs on; follow it with toolplane executions wait ${id}`);
+      const waited = await cli(['executions', 'wait', id]);
+      expect(waited.code).toBe(0);
+      expect(waited.stdout).toContain('Long running operation completed');
+      // Its status when the CLI came, then the progress from then on, then the outcome.
+      expect(waited.stderr).toMatch(/^working\n(progress [1-3]\/4\n)*progress 4\/4\nsucceeded in [\d.]+ (ms|s) \(execution [0-9a-f-]{36}\)\n$/);
+      // A call that already ended: its result at once.
+      expect((await cli(['executions', 'wait', id, '--json'])).stdout).toContain('"status": "succeeded"');
+
+      const slow = await cli(['call', 'ev__trigger-long-running-operation', '--args', '{"duration": 30, "steps": 30}', '--async', '--json']);
+      const slowId = JSON.parse(slow.stdout).id as string;
+      expect(JSON.parse(slow.stdout).status).toBe('working');
+      const cancelled = await cli(['executions', 'cancel', slowId]);
+      expect(cancelled.code).toBe(0);
+      expect(cancelled.stderr).toContain(`cancellation asked: execution ${slowId}`);
+      const ended = await cli(['executions', 'wait', slowId]);
+      expect(ended.code).toBe(1);
+      expect(ended.stderr).toMatch(/CANCELLED: (.|\n)*cancelled in/);
+      const again = await cli(['executions', 'cancel', slowId]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('EXECUTION_FINISHED');
+    }, 30_000);
+
     it('prints the error code and every problem, with distinct exit codes', async () => {
       const unknown = await cli(['call', 'ev__no_such_tool']);
       expect(unknown.code).toBe(1);

@@ -97,6 +97,45 @@ describe('tasks upstream', () => {
     expect(row?.status).toBe('cancelled');
   });
 
+  /** A 2025-11-25 JSON-RPC request to /mcp, its answer kept with the others. */
+  const mcp = async (method: string, params: Record<string, unknown>) => {
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${h.adminKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: Math.floor(Math.random() * 1e9), method, params }),
+    });
+    const body = mcpAnswer(await response.text());
+    answers.push(body);
+    return body;
+  };
+
+  const cancellations = async (tag: string) => {
+    let cancelled: { tasks: string[] } | undefined;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      cancelled = (await invoke('tasks__cancellations', {})).body.result.structuredContent;
+      if (cancelled!.tasks.includes(tag)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return cancelled!.tasks;
+  };
+
+  it("runs a task-optional tool as a task upstream when an MCP caller asks for a task, and the caller's tasks/cancel reaches the upstream task", async () => {
+    const quick = await mcp('tools/call', { name: 'tasks__crunch', arguments: { tag: 'mcp-quick', steps: 2, stepMs: 20 }, task: {} });
+    const quickId = quick.result.task.taskId as string;
+    expect(quickId).not.toContain(UPSTREAM_TASK_ID);
+    expect((await mcp('tasks/result', { taskId: quickId })).result).toMatchObject({ content: [{ type: 'text', text: 'mcp-quick done after 2 steps' }] });
+    // It ran as a task upstream: the fixture's task ids were handed to the call's task row, and only there.
+    const [quickRow] = await h.sql<{ upstream_task_id: string | null }>(`SELECT upstream_task_id FROM execution_tasks WHERE id = $1`, [quickId]);
+    expect(quickRow?.upstream_task_id).toMatch(new RegExp(`^${UPSTREAM_TASK_ID}`));
+
+    const long = await mcp('tools/call', { name: 'tasks__crunch', arguments: { tag: 'mcp-cancelled', steps: 200, stepMs: 50 }, task: {} });
+    const longId = long.result.task.taskId as string;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await mcp('tasks/cancel', { taskId: longId });
+    expect(await cancellations('mcp-cancelled')).toContain('mcp-cancelled');
+    expect((await mcp('tasks/get', { taskId: longId })).result).toMatchObject({ taskId: longId, status: 'cancelled' });
+  });
+
   it('keeps the upstream task id out of every answer, record and log line', async () => {
     expect(answers.length).toBeGreaterThan(3);
     expect(JSON.stringify(answers)).not.toContain(UPSTREAM_TASK_ID);

@@ -15,6 +15,7 @@ interface CallOptions {
   correlationId?: string;
   inputResponses?: string;
   requestState?: string;
+  async?: boolean;
 }
 
 export function registerCallCommand(program: Command): void {
@@ -27,6 +28,7 @@ export function registerCallCommand(program: Command): void {
     .option('--correlation-id <id>', 'recorded with the execution (X-Correlation-Id)')
     .option('--input-responses <json>', 'answers to an input_required result, as JSON or @FILE')
     .option('--request-state <state>', 'the requestState of the input_required result being answered')
+    .option('--async', 'do not wait: print the execution id at once (Prefer: respond-async); then `toolplane executions wait ID` or `cancel ID`')
     .addHelpText(
       'after',
       `
@@ -34,15 +36,25 @@ The result's text goes to stdout, every control character in it but newline and 
 escape (\\x1b; --json gives it exactly); the upstream's progress while it runs, then the status, duration
 and execution id to stderr. With --json the whole execution record is printed. Exit status: 0 succeeded (or input_required), 4 the tool reported
 an error (tool_error), 1 the call failed (the error code is printed), 2 bad options, 3 unreachable.
+With --async the call runs on without the CLI: its execution id is printed at once (stdout), to
+follow with \`toolplane executions wait ID\` or stop with \`toolplane executions cancel ID\`. A call held
+for a person's approval is answered the same way, without --async too.
 
 Examples:
   $ toolplane call everything__echo --args '{"message": "hi"}'
-  $ toolplane call everything__echo --args @args.json`,
+  $ toolplane call everything__echo --args @args.json
+  $ toolplane call everything__trigger-long-running-operation --args '{"duration": 30}' --async`,
     )
     .action(async (tool: string, options: CallOptions, command: Command) => {
       const args = parseJsonObjectOption(options.args ?? '{}', '--args');
       const inputResponses = options.inputResponses ? parseJsonObjectOption(options.inputResponses, '--input-responses') : undefined;
       const { api, out } = contextOf(command);
+      const json = { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState };
+      const correlation: Record<string, string> = options.correlationId ? { 'x-correlation-id': options.correlationId } : {};
+      if (options.async) {
+        const { body } = await api.request('POST', '/api/v1/tools/{qualifiedName}/invoke', { params: { qualifiedName: tool }, json, headers: { ...correlation, prefer: 'respond-async' } });
+        return printCallOutcome(out, body);
+      }
       const progress = startProgress(`calling ${tool}`);
       let execution: Execution;
       try {
@@ -51,8 +63,8 @@ Examples:
           '/api/v1/tools/{qualifiedName}/invoke',
           {
             params: { qualifiedName: tool },
-            json: { arguments: args, timeoutMs: options.timeoutMs, inputResponses, requestState: options.requestState },
-            headers: options.correlationId ? { 'x-correlation-id': options.correlationId } : undefined,
+            json,
+            headers: options.correlationId ? correlation : undefined,
             // The server bounds every call (TOOLPLANE_MAX_CALL_TIMEOUT_MS); the CLI waits for its answer.
             timeoutMs: undefined,
           },
@@ -69,10 +81,31 @@ Examples:
         throw error;
       }
       progress.stop();
-      if (out.json) out.printJson(execution);
-      else printResult(out, execution);
-      if (execution.status === 'tool_error') process.exitCode = EXIT.toolError;
+      printCallOutcome(out, execution);
     });
+}
+
+/** The statuses of a call that has not ended (run detached, or held for approval). */
+const WAITING: readonly string[] = ['working', 'pending_approval'];
+/** The statuses of a call that ran (or asks for input): anything else final is a failure. */
+const RAN: readonly string[] = ['succeeded', 'tool_error', 'input_required'];
+
+/**
+ * An execution as `call` and `executions wait` print it: the result (or the whole record with
+ * --json); a call still under way by its id, to wait for; the exit status as `call` documents it.
+ */
+export function printCallOutcome(out: Output, execution: Execution): void {
+  if (WAITING.includes(execution.status)) {
+    if (out.json) out.printJson(execution);
+    else out.line(execution.id);
+    const why = execution.status === 'pending_approval' ? 'waits for approval' : 'runs on';
+    out.note(`${colorState(out.ce, execution.status)}: the call ${why}; follow it with ${out.ce.bold(`toolplane executions wait ${execution.id}`)}`);
+    return;
+  }
+  if (out.json) out.printJson(execution);
+  else printResult(out, execution);
+  if (execution.status === 'tool_error') process.exitCode = EXIT.toolError;
+  else if (!RAN.includes(execution.status)) process.exitCode = EXIT.failed;
 }
 
 function printResult(out: Output, execution: Execution): void {
@@ -80,6 +113,8 @@ function printResult(out: Output, execution: Execution): void {
   if (execution.status === 'input_required' && result) {
     out.printJson({ inputRequests: result.inputRequests, requestState: result.requestState });
     out.note(out.ce.yellow('the tool asks for input: call again with --input-responses and --request-state'));
+  } else if (execution.error && !RAN.includes(execution.status)) {
+    out.note(`${out.ce.red(execution.error.code)}: ${execution.error.message}`);
   } else if (result) {
     const text = contentText(result.content);
     if (text !== undefined) out.write(text.endsWith('\n') ? text : text + '\n');

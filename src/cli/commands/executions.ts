@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Execution } from '../../api-types/rest-api.js';
+import type { Execution, ProgressEvent } from '../../api-types/rest-api.js';
 import type { QueryFor } from '../api-client.js';
 import { colorState } from '../colors.js';
 import { inContext, type CliContext } from '../context.js';
@@ -7,6 +7,9 @@ import { type PageOptions, positiveInt, withPageOptions } from '../input.js';
 import { formatDuration, orDash, shortTime, type Output } from '../output.js';
 import type { Column, FixedColumn } from '../table.js';
 import { indentLines, jsonText } from '../terminal-text.js';
+import { ServerUnreachable } from '../errors.js';
+import { startProgress } from '../progress.js';
+import { describeProgress, printCallOutcome } from './call.js';
 
 type Filters = Pick<QueryFor<'/api/v1/executions', 'get'>, 'tool' | 'source' | 'status' | 'caller' | 'since' | 'until'>;
 
@@ -59,6 +62,37 @@ export function registerExecutionCommands(program: Command): void {
     .argument('<id>', 'execution id')
     .action(inContext(async ({ api, out }, id: string) => {
       out.result(await api.getJson('/api/v1/executions/{id}', { params: { id } }), (execution) => printExecution(out, execution));
+    }));
+
+  executions
+    .command('wait')
+    .description('Wait for a call that runs on (`call --async`, or held for approval) to end, showing its progress; print its result as `call` does')
+    .argument('<id>', 'execution id')
+    .addHelpText('after', '\nExit status as for `call`: 0 succeeded, 4 tool_error, 1 any other end (cancelled, rejected, …).')
+    .action(inContext(async ({ api, out }, id: string) => {
+      const progress = startProgress(`waiting for ${id}`);
+      let final: Execution | undefined;
+      try {
+        await api.followEvents('/api/v1/executions/{id}/events', { params: { id }, timeoutMs: undefined }, (event, data) => {
+          if (event === 'progress') progress.report(describeProgress(data as ProgressEvent));
+          else if (event === 'status') progress.report(`${(data as { status: string }).status}`);
+          else if (event === 'result') final = data as Execution;
+        });
+      } finally {
+        progress.stop();
+      }
+      if (!final) throw new ServerUnreachable(api.baseUrl, 'the events ended before the result');
+      printCallOutcome(out, final);
+    }));
+
+  executions
+    .command('cancel')
+    .description('Cancel a call that has not ended: the upstream is told, the execution ends cancelled')
+    .argument('<id>', 'execution id')
+    .action(inContext(async ({ api, out }, id: string) => {
+      const { body } = await api.request('POST', '/api/v1/executions/{id}/cancel', { params: { id } });
+      if (out.json) return out.printJson(body);
+      out.note(`cancellation asked: execution ${body.id} (${colorState(out.ce, body.status)})`);
     }));
 
   withFilters(executions.command('tail').description('Print the latest calls; with -f, keep printing new ones as they are recorded until Ctrl-C'))

@@ -34,10 +34,11 @@ import { AjvArgumentValidator } from './infrastructure/ajv-argument-validator.js
 import { InProcessRateBuckets } from './infrastructure/in-process-rate-buckets.js';
 import { PostgresRateBuckets } from './infrastructure/postgres-rate-buckets.js';
 import { InvokeController } from './interface/invoke.controller.js';
+import { RunningExecutionsController } from './interface/running-executions.controller.js';
 
 @Module({
   imports: [CatalogModule, SourcesModule, ExecutionsModule, InterceptorsModule],
-  controllers: [InvokeController],
+  controllers: [InvokeController, RunningExecutionsController],
   providers: [
     { provide: ArgumentValidator, useFactory: (config: AppConfig) => new AjvArgumentValidator(config.schemaLimits), inject: [APP_CONFIG] },
     RouteCache,

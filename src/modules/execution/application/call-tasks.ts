@@ -239,7 +239,9 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       };
       const timer = setTimeout(done, Math.min(Math.max(pollMs, 100), 5_000));
       this.ended.once(id, done);
-      signal?.addEventListener('abort', done, { once: true });
+      // A signal aborted already calls no listener added now.
+      if (signal?.aborted) done();
+      else signal?.addEventListener('abort', done, { once: true });
     });
   }
 }

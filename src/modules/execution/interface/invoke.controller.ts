@@ -7,9 +7,12 @@ import { Telemetry } from '../../../shared/telemetry.js';
 import { validateDto } from '../../../shared/http/validate-dto.js';
 import type { Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
-import { ExecuteToolCommand, type ExecutedCall } from '../application/execute-tool/execute-tool.command.js';
-import type { ExecutionRecord } from '../../executions/domain/execution.js';
-import type { ExecutionView } from '../../executions/application/execution-view.js';
+import { ExecuteToolCommand, type ExecutedCall, type ExecuteToolInput } from '../application/execute-tool/execute-tool.command.js';
+import type { ExecutionCaller, ExecutionRecord } from '../../executions/domain/execution.js';
+import { waitingView, type ExecutionView, type WaitingExecutionView } from '../../executions/application/execution-view.js';
+import { Clock } from '../../../shared/unit-of-work.js';
+import { prefersRespondAsync } from '../../../shared/http/prefer-header.js';
+import { CallTasks } from '../application/call-tasks.js';
 import { ExecutionResponseDto } from '../../executions/interface/execution.dto.js';
 import { ExecutionFailureDto, InvokeToolDto } from './invoke.dto.js';
 import { httpStatusOf } from './execution-http-status.js';
@@ -39,6 +42,8 @@ export class InvokeController {
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(Telemetry) private readonly telemetry: Telemetry,
+    @Inject(CallTasks) private readonly tasks: CallTasks,
+    @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   @Post(INVOKE_PATH)
@@ -51,11 +56,12 @@ export class InvokeController {
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('x-correlation-id') correlationId: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Headers('prefer') prefer: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
-    return this.invokeCalled('/api/v1/tools/{qualifiedName}/invoke', { name: qualifiedName }, body, userAgent, correlationId, accept, principal, reply, request);
+    return this.invokeCalled('/api/v1/tools/{qualifiedName}/invoke', { name: qualifiedName }, body, userAgent, correlationId, { accept, prefer }, principal, reply, request);
   }
 
   @Post(GROUP_INVOKE_PATH)
@@ -72,11 +78,12 @@ export class InvokeController {
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('x-correlation-id') correlationId: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Headers('prefer') prefer: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
-    return this.invokeCalled('/api/v1/groups/{group}/tools/{toolName}/invoke', { name: toolName, group }, body, userAgent, correlationId, accept, principal, reply, request);
+    return this.invokeCalled('/api/v1/groups/{group}/tools/{toolName}/invoke', { name: toolName, group }, body, userAgent, correlationId, { accept, prefer }, principal, reply, request);
   }
 
   private async invokeCalled(
@@ -85,7 +92,7 @@ export class InvokeController {
     body: unknown,
     userAgent: string | undefined,
     correlationId: string | undefined,
-    accept: string | undefined,
+    asked: Asked,
     principal: Principal,
     reply: FastifyReply,
     request: FastifyRequest,
@@ -95,7 +102,7 @@ export class InvokeController {
     let status: number | undefined;
     let streamed: Promise<number> | undefined;
     try {
-      const answer = await operation.run(() => this.serve(called, body, userAgent, correlationId, accept, principal, reply, request.id, (done) => (streamed = done)));
+      const answer = await operation.run(() => this.serve(called, body, userAgent, correlationId, asked, principal, reply, request.id, (done) => (streamed = done)));
       status = reply.statusCode;
       return answer;
     } finally {
@@ -110,7 +117,7 @@ export class InvokeController {
     body: unknown,
     userAgent: string | undefined,
     correlationId: string | undefined,
-    accept: string | undefined,
+    asked: Asked,
     principal: Principal,
     reply: FastifyReply,
     requestId: string,
@@ -119,41 +126,43 @@ export class InvokeController {
     // The common body needs no class-validator pass; anything else gets one, which names every problem.
     const plain = plainInvokeBody(body);
     const { value, problems } = plain ? { value: plain, problems: [] } : await validateDto(InvokeToolDto, body);
+    const input: ExecuteToolInput = {
+      qualifiedName: called.name,
+      ...(called.group !== undefined ? { group: called.group } : {}),
+      arguments: value.arguments,
+      timeoutMs: value.timeoutMs,
+      inputResponses: value.inputResponses,
+      requestState: value.requestState,
+      shapeProblems: problems,
+      scope: principal.scope,
+      rateLimitPerMinute: principal.rateLimitPerMinute,
+      requestId,
+    };
+    const caller: ExecutionCaller = {
+      principalId: principal.id,
+      principalName: principal.name,
+      clientName: userAgent?.slice(0, 200),
+      correlationId: correlationId?.slice(0, 200),
+    };
+    if (prefersRespondAsync(asked.prefer)) {
+      // Run detached: the answer says where the execution is; the caller leaving changes nothing.
+      const { task } = await this.tasks.start(new ExecuteToolCommand(input, caller, 'rest', new CallerDeparture()));
+      void reply.header('Preference-Applied', 'respond-async');
+      return this.accepted(reply, waitingView(task!, undefined, this.clock.now()));
+    }
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new CallerDeparture();
     const stopListening = onClientGone(reply.raw, () => gone.abort());
-    const events = acceptsEventStream(accept) ? new ProgressEventStream() : undefined;
-    const command = new ExecuteToolCommand(
-      {
-        qualifiedName: called.name,
-        ...(called.group !== undefined ? { group: called.group } : {}),
-        arguments: value.arguments,
-        timeoutMs: value.timeoutMs,
-        inputResponses: value.inputResponses,
-        requestState: value.requestState,
-        shapeProblems: problems,
-        scope: principal.scope,
-        rateLimitPerMinute: principal.rateLimitPerMinute,
-        requestId,
-      },
-      {
-        principalId: principal.id,
-        principalName: principal.name,
-        clientName: userAgent?.slice(0, 200),
-        correlationId: correlationId?.slice(0, 200),
-      },
-      'rest',
-      gone,
-      events ? { onProgress: (update) => events.progress(update) } : {},
-    );
-    const call: Promise<ExecutionRecord> = this.commands.execute(command).then(recordOf);
+    const events = acceptsEventStream(asked.accept) ? new ProgressEventStream() : undefined;
+    const command = new ExecuteToolCommand(input, caller, 'rest', gone, events ? { onProgress: (update) => events.progress(update) } : {});
+    const call: Promise<ExecutedCall> = this.commands.execute(command);
     if (events && (await Promise.race([call.then(settled, settled), events.opened.then(() => 'opened' as const)])) === 'opened') {
       // Progress came first: the answer is a stream of events, the result its last one.
       const done = call
         .then(
-          (record) => {
-            const status = httpStatusOf(record);
-            events.finish(status, answerOf(record));
+          (executed) => {
+            const { status, body } = this.finalAnswerOf(executed);
+            events.finish(status, body);
             return status;
           },
           (error: unknown) => {
@@ -168,7 +177,10 @@ export class InvokeController {
       return events.body();
     }
     try {
-      const record = await call;
+      const executed = await call;
+      // A call that waits for a decision is answered at once with where it is.
+      if (executed.waiting) return this.accepted(reply, this.waitingOf(executed));
+      const record = executed.record;
       // Writing out a large result (the answer's JSON) is a heavy step of its own.
       if (isHeavy(record.result)) await heavySteps.turn();
       const status = httpStatusOf(record);
@@ -189,12 +201,33 @@ export class InvokeController {
       stopListening();
     }
   }
+
+  /** 202: the execution has no outcome yet; `Location` is where it will have one. */
+  private accepted(reply: FastifyReply, view: WaitingExecutionView): WaitingExecutionView {
+    void reply.status(202).header('Location', `/${API_PATH}/executions/${view.id}`);
+    return view;
+  }
+
+  private waitingOf(executed: ExecutedCall): WaitingExecutionView {
+    return waitingView(executed.waiting!.task, executed.record, this.clock.now());
+  }
+
+  /** The status and body a streamed answer's result event carries. */
+  private finalAnswerOf(executed: ExecutedCall): { status: number; body: Answer } {
+    if (executed.waiting) return { status: 202, body: this.waitingOf(executed) };
+    return { status: httpStatusOf(executed.record), body: answerOf(executed.record) };
+  }
+}
+
+/** What the caller asked of the answer's form: `Accept` (events) and `Prefer` (respond-async). */
+interface Asked {
+  accept: string | undefined;
+  prefer: string | undefined;
 }
 
 const settled = () => 'settled' as const;
-const recordOf = ({ record }: ExecutedCall) => record;
 
-type Answer = ExecutionView | { error: unknown; execution: ExecutionView };
+type Answer = ExecutionView | WaitingExecutionView | { error: unknown; execution: ExecutionView };
 
 /** The body of an invoke's answer: the execution, or for a status of 400 and above the error with it. */
 function answerOf(record: ExecutionRecord): Answer {
@@ -215,6 +248,22 @@ function InvokeRoute(own: { 400: string; 404: string }): MethodDecorator {
     Requires('tools:invoke'),
     ApiBody({ type: InvokeToolDto }),
     ApiHeader({ name: 'X-Correlation-Id', required: false, description: 'Recorded with the execution.' }),
+    ApiHeader({
+      name: 'Prefer',
+      required: false,
+      description: 'With `respond-async` (RFC 7240), the call runs detached and is answered at once with 202. Preferences not known, or not readable, are ignored.',
+    }),
+    ApiResponse({
+      status: 202,
+      type: ExecutionResponseDto,
+      description:
+        'The call goes on without the request: asked with `Prefer: respond-async` (status working), or held until a person decides (status pending_approval). ' +
+        '`GET` the `Location` until its status is final, follow it at `…/events`, or cancel it at `…/cancel`.',
+      headers: {
+        Location: { description: 'The execution: `/api/v1/executions/{id}`.', schema: { type: 'string' } },
+        'Preference-Applied': { description: '`respond-async` when the preference was taken.', schema: { type: 'string' } },
+      },
+    }),
     ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' }),
     ApiResponse({ status: 400, type: ExecutionFailureDto, description: own[400] }),
     ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' }),

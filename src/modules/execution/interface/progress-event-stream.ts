@@ -1,9 +1,6 @@
-import { StreamableFile } from '@nestjs/common';
-import { PassThrough } from 'node:stream';
+import type { StreamableFile } from '@nestjs/common';
+import { ServerSentEvents } from '../../../shared/http/server-sent-events.js';
 import type { ProgressUpdate } from '../domain/tool-invoker.port.js';
-
-/** How often a waiting caller hears something when the upstream sends nothing (proxies close quiet streams). */
-const KEEP_ALIVE_MS = 15_000;
 
 /**
  * A REST invoke's answer as Server-Sent Events, for a caller that accepts `text/event-stream`:
@@ -12,42 +9,38 @@ const KEEP_ALIVE_MS = 15_000;
  * carrying the status code and body the plain answer would have had.
  */
 export class ProgressEventStream {
-  private stream?: PassThrough;
-  private keepAlive?: NodeJS.Timeout;
+  private events?: ServerSentEvents;
   private announce!: () => void;
   /** Settles when the first progress opens the stream. */
   readonly opened = new Promise<void>((resolve) => (this.announce = resolve));
 
   progress(update: ProgressUpdate): void {
-    if (!this.stream) {
-      this.stream = new PassThrough();
-      this.keepAlive = setInterval(() => this.stream?.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      this.keepAlive.unref();
+    if (!this.events) {
+      this.events = new ServerSentEvents();
       this.announce();
     }
-    const { progress, total, message } = update;
-    this.write('progress', { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+    this.events.send('progress', progressData(update));
   }
 
   /** The body to hand to Nest once opened. */
   body(): StreamableFile {
-    return new StreamableFile(this.stream!, { type: 'text/event-stream; charset=utf-8' });
+    return this.events!.body();
   }
 
   /** The last event: the status and body of the plain answer (or of the error, when the call failed outside its record). */
   finish(status: number, body: unknown): void {
-    this.write('result', { status, body });
+    this.events?.send('result', { status, body });
     this.close();
   }
 
   close(): void {
-    clearInterval(this.keepAlive);
-    this.stream?.end();
+    this.events?.end();
   }
+}
 
-  private write(event: string, data: unknown): void {
-    if (this.stream && !this.stream.writableEnded) this.stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  }
+/** A progress update as an event carries it: the fields the upstream gave. */
+export function progressData({ progress, total, message }: ProgressUpdate): { progress: number; total?: number; message?: string } {
+  return { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
 /** Whether an Accept header lists `text/event-stream` (with a non-zero weight). */

@@ -1,11 +1,52 @@
 import { NotFound } from '../../../shared/domain-error.js';
 import type { ExecutionRecord, InterceptorRun } from '../domain/execution.js';
+import type { ExecutionTask, WaitingStatus } from '../domain/execution-task.js';
 import type { Page } from '../../../shared/page.js';
 
 /** One execution as the API shows it: the record, with its start as an ISO string, its trace id null when traces were off, and its interceptors' runs (empty when none ran). */
 export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'group' | 'interceptors'> & { startedAt: string; traceId: string | null; group: string | null; interceptors: InterceptorRun[] };
 
 export type ExecutionPage = Page<ExecutionView>;
+
+/** A call with no final record yet, as the API shows it: the view with its waiting status, no result and no error. */
+export type WaitingExecutionView = Omit<ExecutionView, 'status'> & { status: WaitingStatus };
+
+/** What `GET /api/v1/executions/{id}` shows: the final record, or where a call that has none yet stands. */
+export type ShownExecution = ExecutionView | WaitingExecutionView;
+
+/**
+ * A waiting call from its task row, with the call's fields (tool, source, group, arguments) from
+ * the record that names it when there is one (a held call's); `durationMs` is how long it has
+ * waited so far.
+ */
+export function waitingView(task: ExecutionTask, call: ExecutionRecord | undefined, now: Date): WaitingExecutionView {
+  return {
+    id: task.id,
+    toolId: call?.toolId ?? null,
+    qualifiedName: call?.qualifiedName ?? task.qualifiedName,
+    sourceId: call?.sourceId ?? null,
+    sourceName: call?.sourceName ?? null,
+    group: call?.group ?? null,
+    definitionHash: call?.definitionHash ?? null,
+    caller: call?.caller ?? { principalId: task.principalId, principalName: task.principalName },
+    channel: task.channel,
+    arguments: call?.arguments ?? null,
+    status: task.status,
+    isError: false,
+    result: null,
+    error: null,
+    attempts: 0,
+    startedAt: task.createdAt.toISOString(),
+    durationMs: Math.max(0, now.getTime() - task.createdAt.getTime()),
+    traceId: call?.traceId ?? null,
+    interceptors: call?.interceptors ?? [],
+  };
+}
+
+/** Whether a view is of a call that has not ended. */
+export function isWaiting(view: ShownExecution): view is WaitingExecutionView {
+  return view.status === 'working' || view.status === 'pending_approval';
+}
 
 /** The record a view shows (for the codecs that answer from a record). */
 export function recordOfView(view: ExecutionView): ExecutionRecord {

@@ -7,6 +7,7 @@ import { encodeCursor } from '../../../shared/http/cursor.js';
 import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
 import { TypeormExecutionReads } from './typeorm-execution-reads.js';
+import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
 import { ExecutionStatsHandler } from '../application/execution-stats/execution-stats.handler.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
 import type { ExecutionView } from '../application/execution-view.js';
@@ -103,7 +104,7 @@ describe('execution queries (real PostgreSQL)', () => {
     await recorder.close();
     const reads = new TypeormExecutionReads(new TypeormUnitOfWork(dataSource));
     list = new ListExecutionsHandler(reads);
-    get = new GetExecutionHandler(reads);
+    get = new GetExecutionHandler(reads, new TypeormExecutionTasks(dataSource), { now: () => NOW });
     stats = new ExecutionStatsHandler(reads, { now: () => NOW });
   });
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetailDto } from '../../../shared/http/error-response.js';
 import { EXECUTION_STATUSES } from '../domain/execution.js';
+import { WAITING_STATUSES } from '../domain/execution-task.js';
 import { ChainHeadDto, ChainProblemDto } from '../../audit/interface/chain.dto.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
 
@@ -96,7 +97,11 @@ export class ExecutionResponseDto {
     description: 'The arguments as received (through a group or changed by an interceptor: as sent upstream, the values added), secret values redacted; null without executions:payloads.',
   })
   arguments!: unknown;
-  @ApiProperty({ enum: EXECUTION_STATUSES }) status!: string;
+  @ApiProperty({
+    enum: [...EXECUTION_STATUSES, ...WAITING_STATUSES],
+    description: 'working, pending_approval: the call has no final record yet (it runs detached, or waits for a decision); every other status is final.',
+  })
+  status!: string;
   @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;
   @ApiProperty({ type: ExecutionResultViewDto, nullable: true, description: 'Null when the tool produced no result.' }) result!: ExecutionResultViewDto | null;
   @ApiProperty({ type: ExecutionErrorViewDto, nullable: true, description: 'Null for succeeded and tool_error.' }) error!: ExecutionErrorViewDto | null;

@@ -2,15 +2,16 @@ import { Get, Headers, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { NotFound, ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
+import { ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
 import { EXECUTION_STATUSES, ExecutionStatus } from '../domain/execution.js';
 import { ExecutionStatsQuery, ExecutionStatsView, type ExecutionStatsGroupBy } from '../application/execution-stats/execution-stats.query.js';
-import type { ExecutionPage, ExecutionView } from '../application/execution-view.js';
+import type { ExecutionPage, ShownExecution } from '../application/execution-view.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { VerifyExecutionChainQuery, type ExecutionChainReport } from '../application/verify-execution-chain/verify-execution-chain.query.js';
+import { shownTo, withPayloadsFor } from './execution-visibility.js';
 import { ExecutionChainReportDto, ExecutionPageDto, ExecutionResponseDto, ExecutionStatsDto } from './execution.dto.js';
 import { may, type Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
@@ -94,23 +95,16 @@ export class ExecutionsController extends BusController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get one execution' })
+  @ApiOperation({
+    summary: 'Get one execution',
+    description: 'A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working` or `pending_approval` until its final record.',
+  })
   @Requires('executions:read')
   @ApiOkResponse({ type: ExecutionResponseDto })
-  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND, also for an id that is not a uuid.' })
-  async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ExecutionView> {
-    const execution: ExecutionView = await this.queries.execute(new GetExecutionQuery(id));
-    if (!may(principal, 'executions:read-all') && execution.caller.principalId !== principal.id) {
-      // Another principal's call is not there, as far as this one can tell.
-      throw new NotFound('EXECUTION_NOT_FOUND', `No execution with id ${id}.`);
-    }
-    return withPayloadsFor(principal, execution);
+  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND, also for an id that is not a uuid, and for the call of another principal without executions:read-all.' })
+  async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ShownExecution> {
+    return shownTo(principal, await this.queries.execute(new GetExecutionQuery(id)));
   }
-}
-
-/** Stored arguments and results are shown only with executions:payloads (auditors see who called what, not what was sent). */
-function withPayloadsFor(principal: Principal, execution: ExecutionView): ExecutionView {
-  return may(principal, 'executions:payloads') ? execution : { ...execution, arguments: null, result: null };
 }
 
 function parseStatuses(value: string | undefined, problems: ProblemDetail[]): ExecutionStatus[] | undefined {

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { ExecutionView } from '../execution-view.js';
+import type { ShownExecution } from '../execution-view.js';
 
-export class GetExecutionQuery extends Query<ExecutionView> {
+export class GetExecutionQuery extends Query<ShownExecution> {
   constructor(readonly id: string) {
     super();
   }
