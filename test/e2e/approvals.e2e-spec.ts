@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
-import { makeApi, startHarness, type Api, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
+import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, MEMORY_DIR, ROOT } from '../helpers/upstreams.js';
 
 const HOOK_KEY = 'approvals-hook-signing-key';
@@ -81,7 +81,8 @@ describe('approvals', () => {
   /** Invokes on REST as `who`; answers the held call's execution id and its approval (as an admin reads it). */
   const hold = async (who: Api, tool: string, args: Record<string, unknown>) => {
     const answer = await who.post(`/api/v1/tools/${tool}/invoke`, { arguments: args });
-    const executionId = executionIdOf(answer);
+    expect([answer.status, answer.body.status]).toEqual([202, 'pending_approval']);
+    const executionId = answer.body.id as string;
     const [approval] = await h.sql<{ id: string }>('SELECT id FROM approvals WHERE execution_id = $1', [executionId]);
     expect(approval).toBeDefined();
     return { answer, executionId, approvalId: approval!.id };
@@ -100,8 +101,8 @@ describe('approvals', () => {
 
   it('holds a call, and runs it once another key approves it: its record shows the approval with approver and comment', async () => {
     const { answer, executionId, approvalId } = await hold(keys.caller!.api, 'ev__echo', { message: 'deploy to production' });
-    // Nothing recorded as the call's outcome while it waits.
-    expect(answer.body.error?.code ?? answer.body.status).toMatch(/APPROVAL_PENDING|pending_approval/);
+    // Answered as waiting; nothing recorded as the call's outcome while it waits.
+    expect(answer.headers.get('location')).toBe(`/api/v1/executions/${executionId}`);
     expect(await h.sql('SELECT id FROM executions WHERE id = $1', [executionId])).toEqual([]);
 
     const listed = await keys.ops!.api.get('/api/v1/approvals?status=pending');
@@ -338,11 +339,4 @@ function runCli(home: string, url: string, key: string, args: string[]): Promise
     child.once('error', fail);
     child.once('close', (code) => done({ code, stdout, stderr }));
   });
-}
-
-/** The held call's execution id, from whichever answer REST invoke gives a waiting call. */
-function executionIdOf(answer: ApiResponse): string {
-  const id = answer.body?.execution?.id ?? answer.body?.id;
-  if (typeof id !== 'string') throw new Error(`no execution id in ${answer.status} ${JSON.stringify(answer.body)}`);
-  return id;
 }
