@@ -22,6 +22,7 @@ const MODULES = {
   executions: ['audit'],
   interceptors: ['access', 'audit', 'executions', 'groups', 'inventory', 'secrets', 'sources'],
   execution: ['access', 'catalog', 'executions', 'groups', 'interceptors', 'inventory', 'sources'],
+  approvals: ['audit', 'execution', 'executions', 'interceptors', 'secrets'],
   configuration: ['access', 'audit', 'groups', 'interceptors', 'secrets', 'sources'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
 };

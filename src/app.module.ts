@@ -21,6 +21,7 @@ import { CatalogNotificationsModule } from './shared/catalog-notifications.modul
 import { CoreModule } from './core.module.js';
 import type { Entities } from './shared/database/database.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
+import { ApprovalsModule } from './modules/approvals/approvals.module.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';
 import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
 import { UpstreamModule } from './upstream/upstream.module.js';
@@ -37,6 +38,7 @@ const FEATURES = [
   SourcesModule,
   InterceptorsModule,
   ExecutionModule,
+  ApprovalsModule,
   ConfigurationModule,
   McpServerModule,
 ];

@@ -671,6 +671,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List held calls, newest first: those you may decide (every one for an admin) */
+        get: operations["Approvals_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One held call: the tool, its arguments (redacted), the caller and the caller's 10 latest executions */
+        get: operations["Approvals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a held call: it runs, with exactly the arguments shown */
+        post: operations["Approvals_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny a held call: it is refused (APPROVAL_DENIED) and nothing reaches the upstream */
+        post: operations["Approvals_deny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/config/apply": {
         parameters: {
             query?: never;
@@ -763,7 +831,7 @@ export interface components {
             /** @example source.registered */
             action: string;
             /** @enum {string} */
-            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor";
+            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
             targetId: string | null;
             targetName: string | null;
             details: {
@@ -854,6 +922,29 @@ export interface components {
             /** @description cap: the result was truncated. */
             truncated?: boolean;
         };
+        DeciderDto: {
+            id: string;
+            name: string;
+        };
+        ApprovalRunDto: {
+            /**
+             * Format: uuid
+             * @description The approval (`/api/v1/approvals/{id}`).
+             */
+            id: string;
+            /**
+             * @description expired: nobody decided in time.
+             * @enum {string}
+             */
+            decision: "approved" | "denied" | "expired";
+            /** @description Who decided (absent when it expired). */
+            decidedBy?: components["schemas"]["DeciderDto"];
+            comment?: string;
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            decidedAt: string;
+        };
         InterceptorRunDto: {
             /** @description The interceptor (`/api/v1/interceptors/{name}`). */
             name: string;
@@ -865,10 +956,10 @@ export interface components {
              */
             phase: "pre" | "post";
             /**
-             * @description error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.
+             * @description hold: an approval interceptor held the call for a person to decide; error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.
              * @enum {string}
              */
-            decision: "allow" | "modify" | "deny" | "error";
+            decision: "allow" | "modify" | "deny" | "hold" | "error";
             /**
              * @description decision error: whether the failure refused the call (deny) or let it go on (allow).
              * @enum {string}
@@ -887,6 +978,8 @@ export interface components {
             changes?: components["schemas"]["InterceptorChangesDto"];
             /** @description How long it took, in milliseconds (to 0.01 ms). */
             durationMs: number;
+            /** @description An approval interceptor's run on a call resumed after its decision: the decision. */
+            approval?: components["schemas"]["ApprovalRunDto"];
         };
         ExecutionResponseDto: {
             /** Format: uuid */
@@ -2138,9 +2231,9 @@ export interface components {
              * @example deny
              * @enum {string}
              */
-            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook" | "approval";
             /**
-             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny, approval: pre; redact, cap, output-schema: post); required for webhook.
              * @enum {string}
              */
             phase?: "pre" | "post";
@@ -2167,7 +2260,7 @@ export interface components {
              * @enum {string}
              */
             onError?: "deny" | "allow";
-            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            /** @description How long one run may take before it counts as failed: 1–60000, default 1000 (5000 for webhook). For approval, how long a held call waits for a decision: 1–604800000 (7 days), default 3600000. */
             timeoutMs?: number;
             /** @description Default true; a disabled interceptor is kept but does not run. */
             enabled?: boolean;
@@ -2253,6 +2346,52 @@ export interface components {
              * @example POLICY_HOOK_KEY
              */
             signingSecret?: string;
+            /**
+             * @description **approval**: who may decide a held call: a role the deciding principal has, or its id or name (at least one entry). The call's own caller never may.
+             * @example {
+             *       "roles": [
+             *         "admin"
+             *       ],
+             *       "principals": [
+             *         "release-manager"
+             *       ]
+             *     }
+             */
+            approvers?: {
+                roles?: ("admin" | "operator" | "agent" | "auditor" | "reviewer")[];
+                principals?: string[];
+            };
+            /**
+             * @description **approval**: which calls in scope are held: every part given must hold. Absent: every call in scope.
+             * @example {
+             *       "annotations": {
+             *         "destructiveHint": true
+             *       }
+             *     }
+             */
+            when?: {
+                /** @description Each tool annotation named must have this value (an undeclared hint counts as MCP's default). */
+                annotations?: {
+                    [key: string]: boolean;
+                };
+                /** @description Conditions as deny rules write them (argument and one of equals, pattern, pathUnder, pathOutside, range), without message: any one that meets the call. */
+                arguments?: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Only calls of these principals (ids or names). */
+                principals?: string[];
+            };
+            /** @description **approval**: a Slack-compatible webhook POSTed a signed message for each held call (docs/approvals.md); the signing secret stored first, its host one remote sources may reach. */
+            notify?: {
+                /** Format: uri */
+                url?: string;
+                signingSecret?: string;
+            };
+            /**
+             * @description **approval**: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT); the only value.
+             * @enum {string}
+             */
+            onTimeout?: "deny";
         };
         InterceptorDto: {
             /**
@@ -2267,9 +2406,9 @@ export interface components {
              * @example deny
              * @enum {string}
              */
-            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            kind: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook" | "approval";
             /**
-             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny, approval: pre; redact, cap, output-schema: post); required for webhook.
              * @enum {string}
              */
             phase: "pre" | "post";
@@ -2296,7 +2435,7 @@ export interface components {
              * @enum {string}
              */
             onError: "deny" | "allow";
-            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            /** @description How long one run may take before it counts as failed: 1–60000, default 1000 (5000 for webhook). For approval, how long a held call waits for a decision: 1–604800000 (7 days), default 3600000. */
             timeoutMs: number;
             /** @description Default true; a disabled interceptor is kept but does not run. */
             enabled: boolean;
@@ -2382,6 +2521,52 @@ export interface components {
              * @example POLICY_HOOK_KEY
              */
             signingSecret?: string;
+            /**
+             * @description **approval**: who may decide a held call: a role the deciding principal has, or its id or name (at least one entry). The call's own caller never may.
+             * @example {
+             *       "roles": [
+             *         "admin"
+             *       ],
+             *       "principals": [
+             *         "release-manager"
+             *       ]
+             *     }
+             */
+            approvers?: {
+                roles?: ("admin" | "operator" | "agent" | "auditor" | "reviewer")[];
+                principals?: string[];
+            };
+            /**
+             * @description **approval**: which calls in scope are held: every part given must hold. Absent: every call in scope.
+             * @example {
+             *       "annotations": {
+             *         "destructiveHint": true
+             *       }
+             *     }
+             */
+            when?: {
+                /** @description Each tool annotation named must have this value (an undeclared hint counts as MCP's default). */
+                annotations?: {
+                    [key: string]: boolean;
+                };
+                /** @description Conditions as deny rules write them (argument and one of equals, pattern, pathUnder, pathOutside, range), without message: any one that meets the call. */
+                arguments?: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Only calls of these principals (ids or names). */
+                principals?: string[];
+            };
+            /** @description **approval**: a Slack-compatible webhook POSTed a signed message for each held call (docs/approvals.md); the signing secret stored first, its host one remote sources may reach. */
+            notify?: {
+                /** Format: uri */
+                url?: string;
+                signingSecret?: string;
+            };
+            /**
+             * @description **approval**: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT); the only value.
+             * @enum {string}
+             */
+            onTimeout?: "deny";
             /** @description Bumped by every change. */
             version: number;
             /** Format: date-time */
@@ -2407,9 +2592,9 @@ export interface components {
              * @example deny
              * @enum {string}
              */
-            kind?: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook";
+            kind?: "defaults" | "lock" | "deny" | "redact" | "cap" | "output-schema" | "webhook" | "approval";
             /**
-             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.
+             * @description `pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind's only phase (defaults, lock, deny, approval: pre; redact, cap, output-schema: post); required for webhook.
              * @enum {string}
              */
             phase?: "pre" | "post";
@@ -2436,7 +2621,7 @@ export interface components {
              * @enum {string}
              */
             onError?: "deny" | "allow";
-            /** @description How long one run may take before it counts as failed. Default 1000 (5000 for webhook). */
+            /** @description How long one run may take before it counts as failed: 1–60000, default 1000 (5000 for webhook). For approval, how long a held call waits for a decision: 1–604800000 (7 days), default 3600000. */
             timeoutMs?: number;
             /** @description Default true; a disabled interceptor is kept but does not run. */
             enabled?: boolean;
@@ -2522,6 +2707,52 @@ export interface components {
              * @example POLICY_HOOK_KEY
              */
             signingSecret?: string;
+            /**
+             * @description **approval**: who may decide a held call: a role the deciding principal has, or its id or name (at least one entry). The call's own caller never may.
+             * @example {
+             *       "roles": [
+             *         "admin"
+             *       ],
+             *       "principals": [
+             *         "release-manager"
+             *       ]
+             *     }
+             */
+            approvers?: {
+                roles?: ("admin" | "operator" | "agent" | "auditor" | "reviewer")[];
+                principals?: string[];
+            };
+            /**
+             * @description **approval**: which calls in scope are held: every part given must hold. Absent: every call in scope.
+             * @example {
+             *       "annotations": {
+             *         "destructiveHint": true
+             *       }
+             *     }
+             */
+            when?: {
+                /** @description Each tool annotation named must have this value (an undeclared hint counts as MCP's default). */
+                annotations?: {
+                    [key: string]: boolean;
+                };
+                /** @description Conditions as deny rules write them (argument and one of equals, pattern, pathUnder, pathOutside, range), without message: any one that meets the call. */
+                arguments?: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Only calls of these principals (ids or names). */
+                principals?: string[];
+            };
+            /** @description **approval**: a Slack-compatible webhook POSTed a signed message for each held call (docs/approvals.md); the signing secret stored first, its host one remote sources may reach. */
+            notify?: {
+                /** Format: uri */
+                url?: string;
+                signingSecret?: string;
+            };
+            /**
+             * @description **approval**: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT); the only value.
+             * @enum {string}
+             */
+            onTimeout?: "deny";
         };
         SampleResultDto: {
             /**
@@ -2586,10 +2817,10 @@ export interface components {
             why?: string;
             tool: components["schemas"]["PreviewedToolRefDto"];
             /**
-             * @description `error`: it failed or timed out; its onError decides whether the call is refused.
+             * @description `hold`: the call would wait for a person's approval; `error`: it failed or timed out; its onError decides whether the call is refused.
              * @enum {string}
              */
-            decision: "allow" | "modify" | "deny" | "error";
+            decision: "allow" | "modify" | "deny" | "hold" | "error";
             /** @description Whether the call would be refused: a denial, or a failure under onError deny. */
             refused: boolean;
             /** @description deny: what the caller would be told; error: why it failed. */
@@ -2631,6 +2862,115 @@ export interface components {
             error: components["schemas"]["ExecutionErrorViewDto"];
             /** @description The recorded execution. */
             execution: components["schemas"]["ExecutionResponseDto"];
+        };
+        ApprovalToolDto: {
+            /** @example github__delete_repo */
+            qualifiedName: string;
+            /** @description The tool's source. */
+            source: string;
+            description: string | null;
+            /** @description The tool's annotations (readOnlyHint, destructiveHint…), as its upstream declared them. */
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ApprovalCallerDto: {
+            principalId: string;
+            principalName: string;
+            clientName?: string;
+            correlationId?: string;
+        };
+        ApproversDto: {
+            roles?: string[];
+            principals?: string[];
+        };
+        ApprovalDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The held call (`/api/v1/executions/{id}`): its record is written once the call ends after the decision.
+             */
+            executionId: string;
+            /**
+             * @description pending: waiting; approved, denied: decided; expired: nobody decided in time (the call is refused).
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "denied" | "expired" | "withdrawn";
+            /** @description The approval interceptor that held the call. */
+            interceptor: string;
+            /** @description Why, for the approver: the interceptor's description. */
+            message: string | null;
+            tool: components["schemas"]["ApprovalToolDto"];
+            /** @description The tool group the call came through. */
+            group: string | null;
+            caller: components["schemas"]["ApprovalCallerDto"];
+            /** @enum {string} */
+            channel: "rest" | "mcp";
+            /** @description The arguments of the call, secrets redacted. */
+            arguments: Record<string, unknown>;
+            /** @description sha256 of the canonical JSON of the arguments: an approved call runs only with exactly these. */
+            argumentsHash: string;
+            approvers: components["schemas"]["ApproversDto"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["DeciderDto"] | null;
+            comment: string | null;
+        };
+        ApprovalPageDto: {
+            /** @description Newest first. */
+            items: components["schemas"]["ApprovalDto"][];
+            nextCursor: string | null;
+        };
+        ApprovalDetailDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The held call (`/api/v1/executions/{id}`): its record is written once the call ends after the decision.
+             */
+            executionId: string;
+            /**
+             * @description pending: waiting; approved, denied: decided; expired: nobody decided in time (the call is refused).
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "denied" | "expired" | "withdrawn";
+            /** @description The approval interceptor that held the call. */
+            interceptor: string;
+            /** @description Why, for the approver: the interceptor's description. */
+            message: string | null;
+            tool: components["schemas"]["ApprovalToolDto"];
+            /** @description The tool group the call came through. */
+            group: string | null;
+            caller: components["schemas"]["ApprovalCallerDto"];
+            /** @enum {string} */
+            channel: "rest" | "mcp";
+            /** @description The arguments of the call, secrets redacted. */
+            arguments: Record<string, unknown>;
+            /** @description sha256 of the canonical JSON of the arguments: an approved call runs only with exactly these. */
+            argumentsHash: string;
+            approvers: components["schemas"]["ApproversDto"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["DeciderDto"] | null;
+            comment: string | null;
+            /** @description The caller's 10 latest executions, newest first. */
+            callerRecentExecutions: components["schemas"]["ExecutionResponseDto"][];
+        };
+        DecideApprovalDto: {
+            /**
+             * @description Why: kept with the approval, on the execution record and in the audit trail.
+             * @example Expected: ticket OPS-42.
+             */
+            comment?: string | null;
         };
         DeclaredKeyDto: {
             /** @description Matches the active key of this name. */
@@ -2778,7 +3118,7 @@ export interface operations {
                 actor?: unknown;
                 /** @description Target id or name. */
                 target?: unknown;
-                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor";
+                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
                 action?: unknown;
             };
             header?: never;
@@ -4635,6 +4975,186 @@ export interface operations {
                 };
             };
             /** @description EXECUTION_FINISHED: it has already ended. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Approvals_list: {
+        parameters: {
+            query?: {
+                /** @description 1–200, default 50. */
+                limit?: number;
+                cursor?: unknown;
+                status?: "pending" | "approved" | "denied" | "expired" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Approvals_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalDetailDto"];
+                };
+            };
+            /** @description APPROVAL_NOT_FOUND: none, or not one you may decide. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Approvals_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecideApprovalDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SELF_APPROVAL_FORBIDDEN: the call is your own; APPROVAL_NOT_ALLOWED: you are not one of its approvers. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description APPROVAL_DECIDED: already decided, or expired. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Approvals_deny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecideApprovalDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SELF_APPROVAL_FORBIDDEN: the call is your own; APPROVAL_NOT_ALLOWED: you are not one of its approvers. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description APPROVAL_DECIDED: already decided, or expired. */
             409: {
                 headers: {
                     [name: string]: unknown;

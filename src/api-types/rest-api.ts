@@ -18,6 +18,9 @@ export type Tool = Schemas['ToolResponseDto'];
 /** A page of GET /api/v1/tools without `format`: every item the full view of its tool. */
 export type Review = Schemas['ReviewDto'];
 export type ReviewPage = Schemas['ReviewPageDto'];
+export type Approval = Schemas['ApprovalDto'];
+/** GET /api/v1/approvals/{id}: the approval and its caller's latest executions. */
+export type ApprovalDetail = Schemas['ApprovalDetailDto'];
 export type ToolPage = Omit<ResponseOf<'/api/v1/tools', 'get'>, 'items' | 'notConvertible'> & { items: Tool[] };
 export type Source = Schemas['SourceResponseDto'];
 export type SourcePage = Schemas['SourcePageDto'];

@@ -8,6 +8,7 @@ import { registerGroupCommands } from './commands/groups.js';
 import { registerInterceptorCommands } from './commands/interceptors.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerReviewCommands } from './commands/reviews.js';
+import { registerApprovalCommands } from './commands/approvals.js';
 import { registerSecretCommands } from './commands/secrets.js';
 import { registerServerCommands } from './commands/server.js';
 import { registerSourceCommands } from './commands/sources.js';
@@ -48,6 +49,7 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerGroupCommands(program);
   registerInterceptorCommands(program);
   registerReviewCommands(program);
+  registerApprovalCommands(program);
   registerCallCommand(program);
   registerExecutionCommands(program);
   registerKeyCommands(program);

@@ -56,6 +56,14 @@ export interface AppConfig {
    * the listen port under the loopback names and the listen address (every interface's when HOST is 0.0.0.0 or ::).
    */
   allowedOrigins?: string[];
+  /**
+   * Toolplane's own URL as people reach it (TOOLPLANE_PUBLIC_URL), for links it sends out (an
+   * approval's notification links to the console under it); unset: the first allowed origin, else
+   * http on the listen address and port.
+   */
+  publicUrl: string;
+  /** How often approvals nobody decided in time are looked for and expired (TOOLPLANE_APPROVAL_SWEEP_MS). */
+  approvalSweepMs: number;
   /** How stdio plugins are isolated: bubblewrap when usable (auto), refuse to start without it (required), or not at all (off). */
   sandbox: SandboxMode;
   /** The unprivileged user and group a sandboxed plugin runs as when Toolplane runs as root. */
@@ -168,11 +176,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if ('problem' in retention) problems.push(`TOOLPLANE_EXECUTION_RETENTION ${retention.problem}`);
 
   const oidc = oidcSettings(env, int, problems);
+  const allowedOrigins = originList('TOOLPLANE_ALLOWED_ORIGINS', env.TOOLPLANE_ALLOWED_ORIGINS, problems);
+  const port = int('PORT', 8080, 0, 65535);
+  const publicUrl = originList('TOOLPLANE_PUBLIC_URL', env.TOOLPLANE_PUBLIC_URL, problems)?.[0] ?? allowedOrigins?.[0] ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const tracing = tracingSettings(env, problems);
   const sourceHosts = hostPolicyLists(env.TOOLPLANE_SOURCE_HOSTS_ALLOW, env.TOOLPLANE_SOURCE_HOSTS_DENY);
   const envReferences = envReferenceAllowList(env.TOOLPLANE_ENV_REFERENCES_ALLOW);
   const config: AppConfig = {
-    port: int('PORT', 8080, 0, 65535),
+    port,
     host,
     databaseUrl,
     dataDir: resolve(env.TOOLPLANE_DATA_DIR?.trim() || './.toolplane'),
@@ -193,7 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
     taskAfterMs: int('TOOLPLANE_TASK_AFTER_MS', 30_000, 0, 3_600_000) || null,
-    allowedOrigins: originList('TOOLPLANE_ALLOWED_ORIGINS', env.TOOLPLANE_ALLOWED_ORIGINS, problems),
+    allowedOrigins,
+    publicUrl,
+    approvalSweepMs: int('TOOLPLANE_APPROVAL_SWEEP_MS', 5000, 100, 3_600_000),
     sandbox,
     sandboxUid: int('TOOLPLANE_SANDBOX_UID', 65534, 1, 4_294_967_294),
     sandboxGid: int('TOOLPLANE_SANDBOX_GID', 65534, 1, 4_294_967_294),

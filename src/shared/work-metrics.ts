@@ -32,6 +32,12 @@ export interface InterceptorObservation {
   seconds: number;
 }
 
+/** A held call decided: by a person (approved, denied) or by nobody in time (expired), and how long it waited. */
+export interface ApprovalObservation {
+  decision: 'approved' | 'denied' | 'expired';
+  seconds: number;
+}
+
 /** A gauge's value for one set of labels, read when metrics are scraped. */
 export interface GaugeSample {
   labels: Record<string, string>;
@@ -45,6 +51,7 @@ export interface GaugeSample {
 export abstract class WorkMetrics {
   abstract callEnded(call: CallObservation): void;
   abstract interceptorRan(run: InterceptorObservation): void;
+  abstract approvalDecided(approval: ApprovalObservation): void;
   abstract mcpOperationEnded(operation: McpOperationObservation): void;
   /** An MCP session ended: one Toolplane served (`server`) or held to an upstream (`client`). */
   abstract mcpSessionEnded(side: 'server' | 'client', transport: string, seconds: number): void;

@@ -99,7 +99,7 @@ describe('interceptors over REST', () => {
     expect(unknownKind.body.error.details).toEqual([
       { path: 'colour', message: 'is not a known property' },
       { path: 'kinds', message: 'is not a known property; did you mean `kind`?' },
-      { path: 'kind', message: 'must be one of defaults, lock, deny, redact, cap, output-schema, webhook' },
+      { path: 'kind', message: 'must be one of defaults, lock, deny, redact, cap, output-schema, webhook, approval' },
     ]);
 
     const badPatterns = await post({

@@ -8,6 +8,8 @@ const TOOLPLANE_METRICS = [
   'toolplane_upstream_call_duration_seconds',
   'toolplane_interceptor_decisions_total',
   'toolplane_interceptor_duration_seconds',
+  'toolplane_approvals_total',
+  'toolplane_approval_decision_seconds',
   'toolplane_refreshes_total',
   'toolplane_refresh_duration_seconds',
   'toolplane_execution_record_commit_seconds',

@@ -7,7 +7,7 @@ import { useDebounced, useResource } from '../hooks.js';
 import type { ContentBlock, InterceptorPreview, InterceptorPreviewInput, JsonSchema, Problem, ToolPage } from '../types.js';
 
 /** How each decision reads, as one of the badge tones. */
-const DECISION_TONES: Record<InterceptorPreview['decision'], string> = { allow: 'active', modify: 'degraded', deny: 'unhealthy', error: 'unhealthy' };
+const DECISION_TONES: Record<InterceptorPreview['decision'], string> = { allow: 'active', modify: 'degraded', deny: 'unhealthy', hold: 'degraded', error: 'unhealthy' };
 
 const parsed = (text: string, path: string, what: string, problems: Problem[]): unknown => {
   try {

@@ -22,6 +22,7 @@ const KINDS: Record<Kind, { summary: string; phases: Phase[] }> = {
   cap: { summary: 'limits the size of results', phases: ['post'] },
   'output-schema': { summary: "checks structured results against the tool's outputSchema", phases: ['post'] },
   webhook: { summary: 'asks a service of yours', phases: ['pre', 'post'] },
+  approval: { summary: 'holds calls until a person approves them', phases: ['pre'] },
 };
 const KIND_NAMES = Object.keys(KINDS) as Kind[];
 
@@ -69,6 +70,8 @@ interface Draft {
   onMismatch: NonNullable<Interceptor['onMismatch']>;
   url: string;
   signingSecret: string;
+  /** approval: its approvers, when and notify, as JSON. */
+  approval: string;
 }
 
 const words = (text: string) => text.split(/[\s,]+/).filter(Boolean);
@@ -90,7 +93,7 @@ function draftOf(interceptor: Interceptor | undefined): Draft {
   if (!interceptor) {
     return {
       name: '', description: '', kind: 'deny', phase: 'pre', order: '', source: '', group: '', tools: '', onError: 'deny', timeoutMs: '', enabled: true,
-      arguments: '', rules: [emptyRule()], detect: all, patterns: [], maxBytes: '', maxBlocks: '', maxTextLength: '', action: 'truncate', onMismatch: 'error', url: '', signingSecret: '',
+      arguments: '', rules: [emptyRule()], detect: all, patterns: [], maxBytes: '', maxBlocks: '', maxTextLength: '', action: 'truncate', onMismatch: 'error', url: '', signingSecret: '', approval: '',
     };
   }
   return {
@@ -116,6 +119,7 @@ function draftOf(interceptor: Interceptor | undefined): Draft {
     onMismatch: interceptor.onMismatch ?? 'error',
     url: interceptor.url ?? '',
     signingSecret: interceptor.signingSecret ?? '',
+    approval: interceptor.kind === 'approval' ? JSON.stringify({ approvers: interceptor.approvers, when: interceptor.when, notify: interceptor.notify }, null, 2) : '',
   };
 }
 
@@ -195,6 +199,12 @@ function specOf(draft: Draft): { spec: Record<string, unknown>; problems: Proble
       spec.url = draft.url.trim() || null;
       spec.signingSecret = draft.signingSecret.trim() || null;
       break;
+    case 'approval': {
+      const settings = draft.approval.trim() ? json(draft.approval, 'approvers', 'an object of approvers, when and notify') : {};
+      const given = typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>) : {};
+      for (const field of ['approvers', 'when', 'notify'] as const) spec[field] = given[field] ?? null;
+      break;
+    }
   }
   return { spec, problems };
 }
@@ -319,7 +329,7 @@ export function InterceptorPage(props: { name: string }) {
 }
 
 /** The paths of the form's own fields; the problems of any other go to the list below it. */
-const KNOWN = /^(name|description|kind|phase|order|scope|onError|timeoutMs|enabled|arguments|rules|detect|patterns|maxBytes|maxBlocks|maxTextLength|action|onMismatch|url|signingSecret)(\.|\[|$)/;
+const KNOWN = /^(name|description|kind|phase|order|scope|onError|timeoutMs|enabled|arguments|rules|detect|patterns|maxBytes|maxBlocks|maxTextLength|action|onMismatch|url|signingSecret|approvers|when|notify)(\.|\[|$)/;
 
 /** The form of an interceptor, new or stored, with every problem beside its field, and the sample call to try it on. */
 function InterceptorEditor(props: { interceptor?: Interceptor; onSaved: (interceptor: Interceptor) => void }) {
@@ -453,7 +463,7 @@ function InterceptorEditor(props: { interceptor?: Interceptor; onSaved: (interce
             </p>
             <Problems id="interceptor-on-error-problems" problems={at('onError')} />
           </div>
-          {text('timeoutMs', 'Timeout (ms)', { id: 'timeout', numeric: true, help: `Default ${draft.kind === 'webhook' ? 5000 : 1000}.` })}
+          {text('timeoutMs', 'Timeout (ms)', { id: 'timeout', numeric: true, help: draft.kind === 'approval' ? 'How long a held call waits for a decision; default 3600000 (an hour), at most 7 days.' : `Default ${draft.kind === 'webhook' ? 5000 : 1000}.` })}
           <div class="field checkbox">
             <input id="interceptor-enabled" type="checkbox" checked={draft.enabled} onChange={(event) => update({ enabled: event.currentTarget.checked })} />
             <label for="interceptor-enabled">Enabled</label>
@@ -615,6 +625,17 @@ function InterceptorEditor(props: { interceptor?: Interceptor; onSaved: (interce
             {text('url', 'URL', { id: 'url', help: 'http(s), no credential in it: each request is signed.' })}
             {text('signingSecret', 'Signing secret name', { id: 'signing-secret', help: 'The name of a stored secret (Secrets): its value keys the HMAC-SHA256 signature.' })}
           </>
+        )}
+
+        {draft.kind === 'approval' && (
+          <div class="field">
+            <label for="interceptor-approval">Approval settings (JSON)</label>
+            <textarea id="interceptor-approval" rows={6} class="mono" value={draft.approval} onInput={(event) => update({ approval: event.currentTarget.value })} aria-invalid={invalid('approvers') || invalid('when') || invalid('notify')} aria-describedby="interceptor-approval-problems interceptor-approval-help" />
+            <p class="help" id="interceptor-approval-help">
+              As {'{"approvers": {"roles": ["admin"], "principals": ["ops"]}, "when": {"annotations": {"destructiveHint": true}}, "notify": {"url": "https://…", "signingSecret": "NAME"}}'}; decided at Approvals.
+            </p>
+            <Problems id="interceptor-approval-problems" problems={unique.filter((problem) => /^(approvers|when|notify)(\.|\[|$)/.test(problem.path))} />
+          </div>
         )}
 
         <Problems id="interceptor-other-problems" problems={unique.filter((problem) => !KNOWN.test(problem.path))} />

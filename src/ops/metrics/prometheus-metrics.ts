@@ -2,12 +2,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { LIVE_TOOL, USABLE_TOOL } from '../../modules/catalog/infrastructure/usable-tool-sql.js';
 import { liveStdioProcessCounts } from '../../upstream/stdio/process-registry.js';
-import { WorkMetrics, type CallObservation, type InterceptorObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
+import { WorkMetrics, type ApprovalObservation, type CallObservation, type InterceptorObservation, type McpOperationObservation } from '../../shared/work-metrics.js';
 
 /** Buckets for call and commit durations, in seconds: 1 ms to 2 min. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 /** Buckets for interceptor runs, in seconds: 50 µs (a built-in check) to 30 s (a slow webhook). */
 const INTERCEPTOR_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Buckets for the wait of a held call, in seconds: 1 s to 7 days. */
+const APPROVAL_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
 const BATCH_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500];
 /** The MCP semantic conventions' buckets for operation and session durations, in seconds. */
 const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -26,6 +28,8 @@ export class PrometheusMetrics extends WorkMetrics {
   private readonly upstreamSeconds: Histogram<'source'>;
   private readonly interceptorDecisions: Counter<'interceptor' | 'phase' | 'decision'>;
   private readonly interceptorSeconds: Histogram<'interceptor' | 'phase'>;
+  private readonly approvals: Counter<'decision'>;
+  private readonly approvalSeconds: Histogram<'decision'>;
   private readonly refreshes: Counter<'outcome'>;
   private readonly refreshSeconds: Histogram<'outcome'>;
   private readonly commitSeconds: Histogram;
@@ -55,6 +59,19 @@ export class PrometheusMetrics extends WorkMetrics {
       name: 'toolplane_interceptor_decisions_total',
       help: 'Interceptor runs on tool calls, by interceptor, phase (pre, post) and decision (allow, modify, deny, error: it failed or timed out).',
       labelNames: ['interceptor', 'phase', 'decision'],
+      registers,
+    });
+    this.approvals = new Counter({
+      name: 'toolplane_approvals_total',
+      help: 'Held tool calls decided, by decision (approved, denied, expired: nobody decided in time).',
+      labelNames: ['decision'],
+      registers,
+    });
+    this.approvalSeconds = new Histogram({
+      name: 'toolplane_approval_decision_seconds',
+      help: 'How long a held call waited for its decision, by decision.',
+      labelNames: ['decision'],
+      buckets: APPROVAL_BUCKETS,
       registers,
     });
     this.interceptorSeconds = new Histogram({
@@ -166,6 +183,11 @@ export class PrometheusMetrics extends WorkMetrics {
   interceptorRan(run: InterceptorObservation): void {
     this.interceptorDecisions.inc({ interceptor: run.interceptor, phase: run.phase, decision: run.decision });
     this.interceptorSeconds.observe({ interceptor: run.interceptor, phase: run.phase }, run.seconds);
+  }
+
+  approvalDecided(approval: ApprovalObservation): void {
+    this.approvals.inc({ decision: approval.decision });
+    this.approvalSeconds.observe({ decision: approval.decision }, approval.seconds);
   }
 
   mcpOperationEnded(operation: McpOperationObservation): void {

@@ -23,6 +23,11 @@ export type AuditAction =
   | 'interceptor.created'
   | 'interceptor.updated'
   | 'interceptor.removed'
+  | 'approval.requested'
+  | 'approval.approved'
+  | 'approval.denied'
+  | 'approval.expired'
+  | 'approval.withdrawn'
   | 'executions.purged';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
@@ -31,7 +36,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor';
+  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor' | 'approval';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;

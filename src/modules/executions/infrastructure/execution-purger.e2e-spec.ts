@@ -15,6 +15,7 @@ import { TypeormAuditLog } from '../../audit/infrastructure/typeorm-audit-log.js
 const DAY = 86_400_000;
 
 class CountingMetrics extends WorkMetrics {
+  approvalDecided(): void {}
   purged = 0;
   passes = 0;
   callEnded(): void {}

@@ -47,13 +47,27 @@ export class InterceptorChangesDto {
   @ApiPropertyOptional({ description: 'cap: the result was truncated.' }) truncated?: boolean;
 }
 
+class DeciderDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+}
+
+export class ApprovalRunDto {
+  @ApiProperty({ format: 'uuid', description: 'The approval (`/api/v1/approvals/{id}`).' }) id!: string;
+  @ApiProperty({ enum: ['approved', 'denied', 'expired'], description: 'expired: nobody decided in time.' }) decision!: string;
+  @ApiPropertyOptional({ type: DeciderDto, description: 'Who decided (absent when it expired).' }) decidedBy?: DeciderDto;
+  @ApiPropertyOptional() comment?: string;
+  @ApiProperty({ format: 'date-time' }) requestedAt!: string;
+  @ApiProperty({ format: 'date-time' }) decidedAt!: string;
+}
+
 export class InterceptorRunDto {
   @ApiProperty({ description: 'The interceptor (`/api/v1/interceptors/{name}`).' }) name!: string;
   @ApiProperty({ example: 'redact' }) kind!: string;
   @ApiProperty({ enum: ['pre', 'post'], description: 'pre: on the arguments, before the call was sent; post: on the result.' }) phase!: string;
   @ApiProperty({
-    enum: ['allow', 'modify', 'deny', 'error'],
-    description: 'error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.',
+    enum: ['allow', 'modify', 'deny', 'hold', 'error'],
+    description: 'hold: an approval interceptor held the call for a person to decide; error: the interceptor failed (threw, timed out, had no engine, or answered arguments the input schema refuses) and its `onError` decided.',
   })
   decision!: string;
   @ApiPropertyOptional({ enum: ['deny', 'allow'], description: 'decision error: whether the failure refused the call (deny) or let it go on (allow).' }) onError?: string;
@@ -62,6 +76,7 @@ export class InterceptorRunDto {
   @ApiPropertyOptional({ description: 'A note the interceptor made while letting the call go on.' }) warning?: string;
   @ApiPropertyOptional({ type: InterceptorChangesDto, description: 'decision modify: what changed (paths and counts, never the values).' }) changes?: InterceptorChangesDto;
   @ApiProperty({ description: 'How long it took, in milliseconds (to 0.01 ms).' }) durationMs!: number;
+  @ApiPropertyOptional({ type: ApprovalRunDto, description: "An approval interceptor's run on a call resumed after its decision: the decision." }) approval?: ApprovalRunDto;
 }
 
 export class ExecutionResponseDto {

@@ -2,6 +2,7 @@ import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { RecordingWorkMetrics } from '../../../shared/testing/recording-work-metrics.js';
 import type { ExecutionResult } from '../../executions/domain/execution.js';
 import type { InterceptedCall, InterceptorVerdict } from '../domain/intercepted-call.js';
+import { argumentsHashOf } from '../domain/arguments-hash.js';
 import { FixedInterceptors } from '../testing/fixed-interceptors.js';
 import { anInterceptor } from '../testing/interceptor-specs.js';
 import { ScriptedEngine } from '../testing/scripted-engine.js';
@@ -271,6 +272,43 @@ describe('InterceptorChain', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(outcome.arguments).toEqual({ path: '/tmp/a' });
       expect(outcome.runs[0]!.decision).toBe('error');
+    });
+  });
+
+  describe('holds', () => {
+    const hold: InterceptorVerdict = { decision: 'hold', hold: { approvers: { roles: ['admin'] }, timeoutMs: 60_000 } };
+    const approvalSpec = (name: string, order = 100) => anInterceptor(name, { kind: 'approval', order, settings: { approvers: { roles: ['admin'] } } });
+
+    it('ends the pre chain at an approval that holds, with the hash of the arguments it saw', async () => {
+      const approvals = new ScriptedEngine('approval').answer('four-eyes', hold);
+      const webhooks = new ScriptedEngine('webhook').answer('fill', { decision: 'modify', arguments: { path: '/tmp/b' }, changes: {} });
+      const inForce = new FixedInterceptors([anInterceptor('fill', { order: 1 }), approvalSpec('four-eyes', 2), anInterceptor('after', { order: 3 })]);
+      const metrics = new RecordingWorkMetrics();
+      const chain = new InterceptorChain(inForce, [approvals, webhooks], undefined, metrics);
+      const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall());
+      expect(outcome.hold).toEqual({ interceptor: 'four-eyes', request: hold.hold, argumentsHash: argumentsHashOf({ path: '/tmp/b' }) });
+      expect(outcome.denial).toBeUndefined();
+      expect(outcome.runs.map((run) => [run.name, run.decision])).toEqual([
+        ['fill', 'modify'],
+        ['four-eyes', 'hold'],
+      ]);
+      expect(webhooks.seen.map((seen) => seen.name)).toEqual(['fill']);
+    });
+
+    it('takes a hold from no other kind: a webhook answering one fails', async () => {
+      const { chain } = chainOf(new FixedInterceptors([anInterceptor('remote')]), new ScriptedEngine('webhook').answer('remote', hold));
+      const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall());
+      expect(outcome.hold).toBeUndefined();
+      expect(outcome.denial).toMatchObject({ code: FAILED_CODE });
+    });
+
+    it("puts the decision an approval reports on its run, and takes it from no other kind", async () => {
+      const approval = { id: 'a-1', decision: 'approved' as const, decidedBy: { id: 'k2', name: 'ops' }, comment: 'ok', requestedAt: 'r', decidedAt: 'd' };
+      const approvals = new ScriptedEngine('approval').answer('four-eyes', { decision: 'allow', approval });
+      const webhooks = new ScriptedEngine('webhook').answer('remote', { decision: 'allow', approval } as InterceptorVerdict);
+      const chain = new InterceptorChain(new FixedInterceptors([approvalSpec('four-eyes'), anInterceptor('remote', { order: 200 })]), [approvals, webhooks]);
+      const outcome = await chain.run('pre', chain.applying('pre', 'files', null, 'files__read'), aCall());
+      expect(outcome.runs.map((run) => run.approval)).toEqual([approval, undefined]);
     });
   });
 });

@@ -5,7 +5,7 @@ import type { ProblemDetail } from '../../../shared/domain-error.js';
 import { NO_TELEMETRY, Telemetry } from '../../../shared/telemetry.js';
 import { WorkMetrics } from '../../../shared/work-metrics.js';
 import type { ExecutionResult, InterceptorRun } from '../../executions/domain/execution.js';
-import { canonicalJson, sha256Hex } from '../../../shared/canonical-json.js';
+import { argumentsHashOf } from '../domain/arguments-hash.js';
 import type { HoldRequest, InterceptedCall, InterceptorEngine } from '../domain/intercepted-call.js';
 import { InterceptorsInForce, type InterceptorPhase, type InterceptorSpec } from '../domain/interceptor.js';
 import { outOfScope } from '../domain/interceptor-scope.js';
@@ -52,10 +52,7 @@ export interface ChainHold {
   argumentsHash: string;
 }
 
-/** The hash a held call's arguments are bound to (see ChainHold). */
-export function argumentsHashOf(args: Record<string, unknown>): string {
-  return sha256Hex(canonicalJson(args));
-}
+export { argumentsHashOf };
 
 /** What a chain left of the call: the arguments (pre) or the result (post) as the last interceptor left them, the runs, and the denial (or hold) if one ended it. */
 export interface ChainOutcome {

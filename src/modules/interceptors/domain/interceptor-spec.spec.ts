@@ -335,3 +335,65 @@ describe('checkInterceptorSpec, property-based', () => {
     expect(accepted).toBeGreaterThan(200);
   });
 });
+
+describe('checkInterceptorSpec: approval', () => {
+  it('reads an approval: pre only, waiting an hour unless told, its settings in order', () => {
+    expect(check({ name: 'four-eyes', kind: 'approval', approvers: { principals: ['ops'], roles: ['admin'] }, when: { annotations: { destructiveHint: true } } })).toEqual({
+      spec: {
+        name: 'four-eyes',
+        ...COMMON,
+        timeoutMs: 3_600_000,
+        kind: 'approval',
+        phase: 'pre',
+        settings: { approvers: { principals: ['ops'], roles: ['admin'] }, when: { annotations: { destructiveHint: true } } },
+      },
+      problems: [],
+    });
+    expect(check({ name: 'a', kind: 'approval', approvers: { roles: ['admin'] }, timeoutMs: 7 * 24 * 3_600_000 }).problems).toEqual([]);
+  });
+
+  it('lists every problem of an approval at once', () => {
+    expect(
+      paths({
+        name: 'a',
+        kind: 'approval',
+        phase: 'post',
+        timeoutMs: 7 * 24 * 3_600_000 + 1,
+        approvers: { roles: ['king'], groups: ['x'] },
+        when: { annotations: { destructiveHint: 'yes' }, arguments: [{ argument: 'n', range: { min: 5, max: 1 } }, { pattern: 'x' }, { argument: 'p', pathUnder: 'rel', message: 'm' }], who: [] },
+        notify: { url: 'https://u:p@hooks.example.com', signingSecret: 'not a name' },
+        onTimeout: 'allow',
+      }).sort(),
+    ).toEqual(
+      [
+        'phase',
+        'timeoutMs',
+        'approvers.roles[0]',
+        'approvers.groups',
+        'when.annotations.destructiveHint',
+        'when.arguments[0].range',
+        'when.arguments[1].pattern',
+        'when.arguments[2].pathUnder',
+        'when.arguments[2].message',
+        'when.who',
+        'notify.url',
+        'notify.signingSecret',
+        'onTimeout',
+      ].sort(),
+    );
+  });
+
+  it('requires approvers naming someone, and keeps other kinds to 60 s', () => {
+    expect(paths({ name: 'a', kind: 'approval' })).toEqual(['approvers']);
+    expect(paths({ name: 'a', kind: 'approval', approvers: {} })).toEqual(['approvers']);
+    expect(paths({ name: 'a', kind: 'approval', approvers: { roles: ['admin'] }, notify: {} })).toEqual(['notify.url', 'notify.signingSecret']);
+    expect(paths({ name: 'a', kind: 'deny', rules: [{ message: 'm' }], timeoutMs: 3_600_000 })).toEqual(['timeoutMs']);
+    expect(paths({ name: 'a', kind: 'webhook', phase: 'pre', url: 'https://x.example.com', signingSecret: 'K', approvers: { roles: ['admin'] } })).toEqual(['approvers']);
+  });
+
+  it('goes back to the new kind’s timeout when a long approval becomes a deny', () => {
+    const current = check({ name: 'a', kind: 'approval', approvers: { roles: ['admin'] }, timeoutMs: 7_200_000 }).spec as InterceptorSpec;
+    const merged = mergeInterceptorChange(current, { kind: 'deny', rules: [{ message: 'no' }] });
+    expect(check(merged).spec).toMatchObject({ kind: 'deny', timeoutMs: 1000 });
+  });
+});

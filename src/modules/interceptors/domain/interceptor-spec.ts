@@ -9,11 +9,15 @@ import { checkArgumentValues, GROUP_LIMITS, GROUP_NAME_PATTERN, hasControlCharac
 import { SECRET_NAME_PATTERN } from '../../secrets/domain/secret.js';
 import { parseRemoteUrl } from '../../sources/domain/remote-url.js';
 import { SOURCE_NAME_PATTERN } from '../../sources/domain/source-settings.js';
+import { isRole, ROLES } from '../../../shared/principal/permissions.js';
 import {
   INTERCEPTOR_KINDS,
   INTERCEPTOR_PHASES,
   KIND_PHASES,
   REDACTION_KINDS,
+  type ApprovalApprovers,
+  type ApprovalArgumentCondition,
+  type ApprovalSettings,
   type CapSettings,
   type DenyRule,
   type InterceptorKind,
@@ -63,6 +67,22 @@ export const INTERCEPTOR_LIMITS = {
 
 export const DEFAULT_TIMEOUT_MS = 1_000;
 export const WEBHOOK_TIMEOUT_MS = 5_000;
+/** An approval's timeoutMs is how long the held call waits: an hour unless given, at most 7 days. */
+export const APPROVAL_TIMEOUT_MS = 3_600_000;
+export const APPROVAL_MAX_TIMEOUT_MS = 7 * 24 * 3_600_000;
+
+/** Approvers and `when.principals` listed in one approval interceptor, and `when.arguments` conditions. */
+export const APPROVAL_LIMITS = { approvers: 100, principal: 200, conditions: 100 } as const;
+
+/** The timeoutMs a kind's interceptor gets when it gives none. */
+export function defaultTimeoutMs(kind: InterceptorKind | undefined): number {
+  return kind === 'webhook' ? WEBHOOK_TIMEOUT_MS : kind === 'approval' ? APPROVAL_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
+}
+
+/** The largest timeoutMs a kind's interceptor may give. */
+export function maxTimeoutMs(kind: InterceptorKind | undefined): number {
+  return kind === 'approval' ? APPROVAL_MAX_TIMEOUT_MS : INTERCEPTOR_LIMITS.timeoutMs;
+}
 
 /** The common fields, in the order a file writes them. */
 export const COMMON_FIELDS = ['name', 'description', 'kind', 'phase', 'order', 'scope', 'onError', 'timeoutMs', 'enabled'] as const;
@@ -76,6 +96,7 @@ export const KIND_FIELDS: Readonly<Record<InterceptorKind, readonly string[]>> =
   cap: ['maxBytes', 'maxBlocks', 'maxTextLength', 'action'],
   'output-schema': ['onMismatch'],
   webhook: ['url', 'signingSecret'],
+  approval: ['approvers', 'when', 'notify', 'onTimeout'],
 };
 
 const COMMON: ReadonlySet<string> = new Set(COMMON_FIELDS);
@@ -96,7 +117,7 @@ export function commonDefaults(kind: InterceptorKind): { description: string; ph
     order: 0,
     scope: {},
     onError: 'deny',
-    timeoutMs: kind === 'webhook' ? WEBHOOK_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
+    timeoutMs: defaultTimeoutMs(kind),
     enabled: true,
   };
 }
@@ -159,9 +180,10 @@ export function checkInterceptorSpec(input: InterceptorSpecInput, problems: Prob
     else spec.onError = onError;
   }
   if (!partial || has('timeoutMs')) {
-    const timeoutMs = input.timeoutMs ?? (kind === 'webhook' ? WEBHOOK_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
-    if (!Number.isInteger(timeoutMs) || (timeoutMs as number) < 1 || (timeoutMs as number) > INTERCEPTOR_LIMITS.timeoutMs) {
-      problems.add('timeoutMs', `must be an integer from 1 to ${INTERCEPTOR_LIMITS.timeoutMs} (milliseconds)`);
+    const timeoutMs = input.timeoutMs ?? defaultTimeoutMs(kind);
+    const max = maxTimeoutMs(kind);
+    if (!Number.isInteger(timeoutMs) || (timeoutMs as number) < 1 || (timeoutMs as number) > max) {
+      problems.add('timeoutMs', kind === 'approval' ? `must be an integer from 1 to ${max} (milliseconds the held call waits; at most 7 days)` : `must be an integer from 1 to ${max} (milliseconds)`);
     } else spec.timeoutMs = timeoutMs as number;
   }
   if (!partial || has('enabled')) {
@@ -321,6 +343,9 @@ function checkSettings(kind: InterceptorKind, input: InterceptorSpecInput, probl
       missing('url', 'is required: where the call is POSTed');
       missing('signingSecret', 'is required: the name of the stored secret that signs each request');
       break;
+    case 'approval':
+      missing('approvers', 'is required: the roles or principals that may decide a held call');
+      break;
   }
   if (patterns.count > INTERCEPTOR_LIMITS.patterns) problems.add('body', `holds ${patterns.count} patterns; at most ${INTERCEPTOR_LIMITS.patterns} fit in one interceptor`);
   if (problems.all.length > before) return undefined;
@@ -366,14 +391,138 @@ function checkSettingField(field: string, value: unknown, problems: ProblemList,
     case 'url':
       return checkWebhookUrl(value, problems);
     case 'signingSecret':
-      if (typeof value !== 'string' || !SECRET_NAME_PATTERN.test(value)) {
-        problems.add('signingSecret', "must be a stored secret's name (a letter or _, then letters, digits, _ . -; at most 128), not its value");
+      return checkSecretName(value, 'signingSecret', problems);
+    case 'approvers':
+      return checkApprovers(value, problems);
+    case 'when':
+      return checkWhen(value, problems, patterns);
+    case 'notify':
+      return checkNotify(value, problems);
+    case 'onTimeout':
+      if (value !== 'deny') {
+        problems.add('onTimeout', 'must be deny: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT)');
         return undefined;
       }
       return value;
     default:
       return undefined;
   }
+}
+
+function checkSecretName(value: unknown, path: string, problems: ProblemList): string | undefined {
+  if (typeof value !== 'string' || !SECRET_NAME_PATTERN.test(value)) {
+    problems.add(path, "must be a stored secret's name (a letter or _, then letters, digits, _ . -; at most 128), not its value");
+    return undefined;
+  }
+  return value;
+}
+
+/** A list of principal ids or names (API keys' ids or names, OIDC subjects), at most APPROVAL_LIMITS.approvers. */
+function checkPrincipalList(value: unknown, path: string, problems: ProblemList): string[] | undefined {
+  if (!Array.isArray(value) || value.length > APPROVAL_LIMITS.approvers) {
+    problems.add(path, `must be an array of at most ${APPROVAL_LIMITS.approvers} principal ids or names`);
+    return undefined;
+  }
+  let ok = true;
+  value.forEach((item, i) => {
+    if (typeof item !== 'string' || item.trim() === '' || item.length > APPROVAL_LIMITS.principal || hasControlCharacters(item)) {
+      problems.add(`${path}[${i}]`, `must be a principal's id or name, 1-${APPROVAL_LIMITS.principal} characters`);
+      ok = false;
+    }
+  });
+  return ok ? [...new Set(value as string[])] : undefined;
+}
+
+function checkApprovers(value: unknown, problems: ProblemList): ApprovalApprovers | undefined {
+  if (!isRecord(value)) {
+    problems.add('approvers', 'must be an object of roles, principals or both: who may decide a held call');
+    return undefined;
+  }
+  const before = problems.all.length;
+  for (const key of Object.keys(value)) if (key !== 'roles' && key !== 'principals') problems.add(`approvers.${key}`, 'is not a known property (roles, principals)');
+  const approvers: ApprovalApprovers = {};
+  if (value.roles !== undefined) {
+    if (!Array.isArray(value.roles)) problems.add('approvers.roles', `must be an array of roles (${ROLES.join(', ')})`);
+    else {
+      value.roles.forEach((role, i) => {
+        if (!isRole(role)) problems.add(`approvers.roles[${i}]`, `must be one of ${ROLES.join(', ')}`);
+      });
+      approvers.roles = [...new Set(value.roles as string[])];
+    }
+  }
+  if (value.principals !== undefined) {
+    const principals = checkPrincipalList(value.principals, 'approvers.principals', problems);
+    if (principals) approvers.principals = principals;
+  }
+  if ((approvers.roles?.length ?? 0) + (approvers.principals?.length ?? 0) === 0 && problems.all.length === before) {
+    problems.add('approvers', 'must name at least one role or principal');
+  }
+  return problems.all.length > before ? undefined : approvers;
+}
+
+const WHEN_FIELDS = ['annotations', 'arguments', 'principals'];
+const CONDITION_FIELDS = ['argument', ...CONDITIONS];
+
+function checkWhen(value: unknown, problems: ProblemList, patterns: { count: number }): ApprovalSettings['when'] {
+  if (!isRecord(value)) {
+    problems.add('when', 'must be an object of annotations, arguments and principals (absent: every call in scope is held)');
+    return undefined;
+  }
+  const before = problems.all.length;
+  for (const key of Object.keys(value)) if (!WHEN_FIELDS.includes(key)) problems.add(`when.${key}`, `is not a known property (${WHEN_FIELDS.join(', ')})`);
+  const when: NonNullable<ApprovalSettings['when']> = {};
+  if (value.annotations !== undefined) {
+    const annotations = value.annotations;
+    if (!isRecord(annotations) || Object.keys(annotations).length === 0) problems.add('when.annotations', 'must be an object of tool annotations and the value each must have (readOnlyHint: false, destructiveHint: true…)');
+    else {
+      for (const [name, wanted] of Object.entries(annotations)) {
+        if (name.length === 0 || name.length > 100 || hasControlCharacters(name)) problems.add(`when.annotations`, `holds an annotation name of ${name.length} characters; 1-100`);
+        else if (typeof wanted !== 'boolean') problems.add(`when.annotations.${name}`, 'must be true or false');
+      }
+      when.annotations = jsonCopy(annotations) as Record<string, boolean>;
+    }
+  }
+  if (value.arguments !== undefined) {
+    if (!Array.isArray(value.arguments) || value.arguments.length === 0 || value.arguments.length > APPROVAL_LIMITS.conditions) {
+      problems.add('when.arguments', `must be an array of 1-${APPROVAL_LIMITS.conditions} conditions, each {argument, and one of ${CONDITIONS.join(', ')}}`);
+    } else {
+      when.arguments = value.arguments.map((item, i) => {
+        const path = `when.arguments[${i}]`;
+        if (!isRecord(item)) {
+          problems.add(path, `must be an object: an argument and one of ${CONDITIONS.join(', ')}`);
+          return undefined;
+        }
+        for (const key of Object.keys(item)) if (!CONDITION_FIELDS.includes(key)) problems.add(`${path}.${key}`, `is not a known property (${CONDITION_FIELDS.join(', ')})`);
+        const known = Object.fromEntries(Object.entries(item).filter(([key]) => CONDITION_FIELDS.includes(key)));
+        if (item.argument === undefined && CONDITIONS.every((condition) => item[condition] === undefined)) problems.add(`${path}.argument`, 'is required: the argument whose value a condition tests');
+        // A deny rule's check, its message aside (a rule that comes back is as a deny rule holds it).
+        const rule = checkRule({ ...known, message: 'needs approval' }, path, problems, patterns);
+        if (!rule) return undefined;
+        const { message: _message, ...condition } = rule;
+        return condition;
+      }) as ApprovalArgumentCondition[];
+    }
+  }
+  if (value.principals !== undefined) {
+    const principals = checkPrincipalList(value.principals, 'when.principals', problems);
+    if (principals && principals.length === 0) problems.add('when.principals', 'must name at least one principal');
+    else if (principals) when.principals = principals;
+  }
+  return problems.all.length > before ? undefined : when;
+}
+
+function checkNotify(value: unknown, problems: ProblemList): ApprovalSettings['notify'] {
+  if (!isRecord(value)) {
+    problems.add('notify', 'must be an object {url, signingSecret}: where held calls are announced, and the stored secret that signs each announcement');
+    return undefined;
+  }
+  const before = problems.all.length;
+  for (const key of Object.keys(value)) if (key !== 'url' && key !== 'signingSecret') problems.add(`notify.${key}`, 'is not a known property (url, signingSecret)');
+  if (value.url === undefined) problems.add('notify.url', 'is required: where held calls are announced');
+  if (value.signingSecret === undefined) problems.add('notify.signingSecret', 'is required: the name of the stored secret that signs each announcement');
+  const url = value.url === undefined ? undefined : checkWebhookUrl(value.url, problems, 'notify.url');
+  const signingSecret = value.signingSecret === undefined ? undefined : checkSecretName(value.signingSecret, 'notify.signingSecret', problems);
+  return problems.all.length > before || url === undefined || signingSecret === undefined ? undefined : { url, signingSecret };
 }
 
 function checkArguments(value: unknown, problems: ProblemList): Record<string, unknown> | undefined {
@@ -566,18 +715,18 @@ function matchesEmpty(compiled: RE2JS): boolean {
   return false;
 }
 
-function checkWebhookUrl(value: unknown, problems: ProblemList): string | undefined {
+function checkWebhookUrl(value: unknown, problems: ProblemList, path = 'url'): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > INTERCEPTOR_LIMITS.url) {
-    problems.add('url', `must be an http(s) URL of at most ${INTERCEPTOR_LIMITS.url} characters`);
+    problems.add(path, `must be an http(s) URL of at most ${INTERCEPTOR_LIMITS.url} characters`);
     return undefined;
   }
   const parsed = parseRemoteUrl(value);
   if ('problem' in parsed) {
-    problems.add('url', parsed.credentials ? `${parsed.problem}: requests are signed with signingSecret` : parsed.problem);
+    problems.add(path, parsed.credentials ? `${parsed.problem}: requests are signed with signingSecret` : parsed.problem);
     return undefined;
   }
   if (maskUrlCredentials(value) !== value) {
-    problems.add('url', 'must not carry a credential in its query (token, key, sig…): requests are signed with signingSecret');
+    problems.add(path, 'must not carry a credential in its query (token, key, sig…): requests are signed with signingSecret');
     return undefined;
   }
   return value;
@@ -604,7 +753,7 @@ export function mergeInterceptorChange(current: InterceptorSpec, change: Interce
   if (isKind(change.kind) && change.kind !== current.kind) {
     for (const field of KIND_FIELDS[current.kind]) delete merged[field];
     if (!KIND_PHASES[change.kind].includes(current.phase)) delete merged.phase;
-    if (current.timeoutMs === commonDefaults(current.kind).timeoutMs) delete merged.timeoutMs;
+    if (current.timeoutMs === commonDefaults(current.kind).timeoutMs || current.timeoutMs > maxTimeoutMs(change.kind)) delete merged.timeoutMs;
   }
   for (const [field, value] of Object.entries(change)) {
     if (value === null) delete merged[field];
@@ -622,6 +771,12 @@ export function settingsInOrder(kind: InterceptorKind, stored: Record<string, un
     if (value === undefined) continue;
     if (field === 'rules' && Array.isArray(value)) out.rules = value.map((rule) => inOrder(rule, RULE_FIELDS));
     else if (field === 'patterns' && Array.isArray(value)) out.patterns = value.map((pattern) => inOrder(pattern, ['name', 'pattern']));
+    else if (field === 'when' && isRecord(value)) {
+      const when = inOrder(value, WHEN_FIELDS) as Record<string, unknown>;
+      if (Array.isArray(when.arguments)) when.arguments = when.arguments.map((condition) => inOrder(condition, CONDITION_FIELDS));
+      out.when = when;
+    } else if (field === 'approvers' && isRecord(value)) out.approvers = inOrder(value, ['roles', 'principals']);
+    else if (field === 'notify' && isRecord(value)) out.notify = inOrder(value, ['url', 'signingSecret']);
     else out[field] = value;
   }
   return out as InterceptorSettings['settings'];

@@ -8,7 +8,7 @@
 export const INTERCEPTOR_PHASES = ['pre', 'post'] as const;
 export type InterceptorPhase = (typeof INTERCEPTOR_PHASES)[number];
 
-export const INTERCEPTOR_KINDS = ['defaults', 'lock', 'deny', 'redact', 'cap', 'output-schema', 'webhook'] as const;
+export const INTERCEPTOR_KINDS = ['defaults', 'lock', 'deny', 'redact', 'cap', 'output-schema', 'webhook', 'approval'] as const;
 export type InterceptorKind = (typeof INTERCEPTOR_KINDS)[number];
 
 /** The phases each kind may run in. */
@@ -20,6 +20,7 @@ export const KIND_PHASES: Readonly<Record<InterceptorKind, readonly InterceptorP
   cap: ['post'],
   'output-schema': ['post'],
   webhook: ['pre', 'post'],
+  approval: ['pre'],
 };
 
 /** What a failing or slow interceptor means for the call: refuse it (the default) or go on as if it allowed. */
@@ -108,6 +109,36 @@ export interface WebhookSettings {
   signingSecret: string;
 }
 
+/** A condition of an `approval`'s `when` on one argument: a deny rule's condition, without tools or message. */
+export type ApprovalArgumentCondition = Omit<DenyRule, 'tools' | 'message'> & { argument: string };
+
+/** Who may decide a held call: a role the deciding principal has, or its id or name listed. */
+export interface ApprovalApprovers {
+  roles?: string[];
+  principals?: string[];
+}
+
+/**
+ * `approval`: holds a call until a person decides it (docs/approvals.md). `when` narrows the calls
+ * held (every part given must hold; absent: every call in scope); `timeoutMs` is how long the call
+ * waits, then it expires (a denial).
+ */
+export interface ApprovalSettings {
+  approvers: ApprovalApprovers;
+  when?: {
+    /** Tool annotations and the value each must have (an annotation not declared counts as MCP's default). */
+    annotations?: Record<string, boolean>;
+    /** Held when any of them meets the call's arguments. */
+    arguments?: ApprovalArgumentCondition[];
+    /** Held when the caller's principal id or name is listed. */
+    principals?: string[];
+  };
+  /** A Slack-compatible webhook told of each held call, signed with the stored secret named. */
+  notify?: { url: string; signingSecret: string };
+  /** What an approval that nobody decided in time means: only `deny`. */
+  onTimeout?: 'deny';
+}
+
 export type InterceptorSettings =
   | { kind: 'defaults'; settings: ArgumentValuesSettings }
   | { kind: 'lock'; settings: ArgumentValuesSettings }
@@ -115,7 +146,8 @@ export type InterceptorSettings =
   | { kind: 'redact'; settings: RedactSettings }
   | { kind: 'cap'; settings: CapSettings }
   | { kind: 'output-schema'; settings: OutputSchemaSettings }
-  | { kind: 'webhook'; settings: WebhookSettings };
+  | { kind: 'webhook'; settings: WebhookSettings }
+  | { kind: 'approval'; settings: ApprovalSettings };
 
 /** The fields every interceptor has. */
 export interface InterceptorCommon {
@@ -126,7 +158,7 @@ export interface InterceptorCommon {
   order: number;
   scope: InterceptorScope;
   onError: InterceptorOnError;
-  /** How long one run may take before it counts as failed (then `onError` applies). */
+  /** How long one run may take before it counts as failed (then `onError` applies); for `approval`, how long the held call waits. */
   timeoutMs: number;
   enabled: boolean;
 }

@@ -41,7 +41,7 @@ export class InterceptorPreviewDto implements InterceptorPreview {
   @ApiProperty({ description: 'Whether it would run on a call like this: enabled, and its scope matching. What it would do is shown either way.' }) applies!: boolean;
   @ApiPropertyOptional({ description: 'Why it would not apply.' }) why?: string;
   @ApiProperty({ type: PreviewedToolRefDto }) tool!: PreviewedToolRefDto;
-  @ApiProperty({ enum: ['allow', 'modify', 'deny', 'error'], description: '`error`: it failed or timed out; its onError decides whether the call is refused.' }) decision!: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
+  @ApiProperty({ enum: ['allow', 'modify', 'deny', 'hold', 'error'], description: '`hold`: the call would wait for a person\'s approval; `error`: it failed or timed out; its onError decides whether the call is refused.' }) decision!: 'allow' | 'modify' | 'deny' | 'error' | 'hold';
   @ApiProperty({ description: 'Whether the call would be refused: a denial, or a failure under onError deny.' }) refused!: boolean;
   @ApiPropertyOptional({ description: 'deny: what the caller would be told; error: why it failed.' }) message?: string;
   @ApiPropertyOptional() warning?: string;

@@ -3,7 +3,8 @@ import { Allow } from 'class-validator';
 import { PageDto } from '../../../shared/http/page.dto.js';
 import type { InterceptorView } from '../application/interceptor-view.js';
 import { INTERCEPTOR_KINDS, INTERCEPTOR_PHASES, REDACTION_KINDS } from '../domain/interceptor.js';
-import { DEFAULT_TIMEOUT_MS, INTERCEPTOR_LIMITS, INTERCEPTOR_NAME_PATTERN, WEBHOOK_TIMEOUT_MS } from '../domain/interceptor-spec.js';
+import { APPROVAL_LIMITS, APPROVAL_MAX_TIMEOUT_MS, APPROVAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, INTERCEPTOR_LIMITS, INTERCEPTOR_NAME_PATTERN, WEBHOOK_TIMEOUT_MS } from '../domain/interceptor-spec.js';
+import { ROLES } from '../../../shared/principal/permissions.js';
 
 const PATTERNS = (description: string) => ({ type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_.*-]{1,200}$' }, minItems: 1, maxItems: INTERCEPTOR_LIMITS.toolPatterns, description }) as const;
 
@@ -85,12 +86,17 @@ const FIELDS: Record<string, ApiPropertyOptions> = {
   kind: { enum: [...INTERCEPTOR_KINDS], example: 'deny', description: 'What it does: the fields marked with a kind below are its settings, and only its own are taken.' },
   phase: {
     enum: [...INTERCEPTOR_PHASES],
-    description: '`pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind\'s only phase (defaults, lock, deny: pre; redact, cap, output-schema: post); required for webhook.',
+    description: '`pre`: after the arguments are checked, before the upstream is called; `post`: after it answered. Default: the kind\'s only phase (defaults, lock, deny, approval: pre; redact, cap, output-schema: post); required for webhook.',
   },
   order: { type: 'integer', minimum: -INTERCEPTOR_LIMITS.order, maximum: INTERCEPTOR_LIMITS.order, description: 'Interceptors of one phase run by ascending order, then by name. Default 0.' },
   scope: SCOPE,
   onError: { enum: ['deny', 'allow'], description: 'A failing or slow interceptor refuses the call (`deny`, the default) or lets it go on as if it allowed (`allow`).' },
-  timeoutMs: { type: 'integer', minimum: 1, maximum: INTERCEPTOR_LIMITS.timeoutMs, description: `How long one run may take before it counts as failed. Default ${DEFAULT_TIMEOUT_MS} (${WEBHOOK_TIMEOUT_MS} for webhook).` },
+  timeoutMs: {
+    type: 'integer',
+    minimum: 1,
+    maximum: APPROVAL_MAX_TIMEOUT_MS,
+    description: `How long one run may take before it counts as failed: 1–${INTERCEPTOR_LIMITS.timeoutMs}, default ${DEFAULT_TIMEOUT_MS} (${WEBHOOK_TIMEOUT_MS} for webhook). For approval, how long a held call waits for a decision: 1–${APPROVAL_MAX_TIMEOUT_MS} (7 days), default ${APPROVAL_TIMEOUT_MS}.`,
+  },
   enabled: { type: Boolean, description: 'Default true; a disabled interceptor is kept but does not run.' },
   arguments: ARGUMENTS,
   rules: RULES,
@@ -107,6 +113,35 @@ const FIELDS: Record<string, ApiPropertyOptions> = {
     example: 'POLICY_HOOK_KEY',
     description: '**webhook**: the name of a stored secret (`PUT /api/v1/secrets/{name}`, stored before the interceptor is written) whose value is the HMAC-SHA256 key of each request.',
   },
+  approvers: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      roles: { type: 'array', items: { type: 'string', enum: [...ROLES] } },
+      principals: { type: 'array', maxItems: APPROVAL_LIMITS.approvers, items: { type: 'string', maxLength: APPROVAL_LIMITS.principal } },
+    },
+    example: { roles: ['admin'], principals: ['release-manager'] },
+    description: '**approval**: who may decide a held call: a role the deciding principal has, or its id or name (at least one entry). The call\'s own caller never may.',
+  },
+  when: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      annotations: { type: 'object', additionalProperties: { type: 'boolean' }, description: 'Each tool annotation named must have this value (an undeclared hint counts as MCP\'s default).' },
+      arguments: { type: 'array', maxItems: APPROVAL_LIMITS.conditions, items: { type: 'object', additionalProperties: true }, description: 'Conditions as deny rules write them (argument and one of equals, pattern, pathUnder, pathOutside, range), without message: any one that meets the call.' },
+      principals: { type: 'array', items: { type: 'string' }, description: 'Only calls of these principals (ids or names).' },
+    },
+    example: { annotations: { destructiveHint: true } },
+    description: '**approval**: which calls in scope are held: every part given must hold. Absent: every call in scope.',
+  },
+  notify: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['url', 'signingSecret'],
+    properties: { url: { type: 'string', format: 'uri', maxLength: INTERCEPTOR_LIMITS.url }, signingSecret: { type: 'string' } },
+    description: '**approval**: a Slack-compatible webhook POSTed a signed message for each held call (docs/approvals.md); the signing secret stored first, its host one remote sources may reach.',
+  },
+  onTimeout: { enum: ['deny'], description: '**approval**: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT); the only value.' },
 };
 
 /** Only names the fields: CreateInterceptor checks every value (checkInterceptorSpec), so each problem is reported at once. */
@@ -131,6 +166,10 @@ export class CreateInterceptorDto {
   @ApiPropertyOptional(FIELDS.onMismatch) @Allow() onMismatch?: unknown;
   @ApiPropertyOptional(FIELDS.url) @Allow() url?: unknown;
   @ApiPropertyOptional(FIELDS.signingSecret) @Allow() signingSecret?: unknown;
+  @ApiPropertyOptional(FIELDS.approvers) @Allow() approvers?: unknown;
+  @ApiPropertyOptional(FIELDS.when) @Allow() when?: unknown;
+  @ApiPropertyOptional(FIELDS.notify) @Allow() notify?: unknown;
+  @ApiPropertyOptional(FIELDS.onTimeout) @Allow() onTimeout?: unknown;
 }
 
 /**
@@ -159,6 +198,10 @@ export class UpdateInterceptorDto {
   @ApiPropertyOptional(FIELDS.onMismatch) @Allow() onMismatch?: unknown;
   @ApiPropertyOptional(FIELDS.url) @Allow() url?: unknown;
   @ApiPropertyOptional(FIELDS.signingSecret) @Allow() signingSecret?: unknown;
+  @ApiPropertyOptional(FIELDS.approvers) @Allow() approvers?: unknown;
+  @ApiPropertyOptional(FIELDS.when) @Allow() when?: unknown;
+  @ApiPropertyOptional(FIELDS.notify) @Allow() notify?: unknown;
+  @ApiPropertyOptional(FIELDS.onTimeout) @Allow() onTimeout?: unknown;
 }
 
 /** An interceptor as the API answers it: the common fields, its kind's own, then its version and history. */
@@ -184,6 +227,10 @@ export class InterceptorDto implements InterceptorView {
   @ApiPropertyOptional(FIELDS.onMismatch) onMismatch?: string;
   @ApiPropertyOptional(FIELDS.url) url?: string;
   @ApiPropertyOptional(FIELDS.signingSecret) signingSecret?: string;
+  @ApiPropertyOptional(FIELDS.approvers) approvers?: Record<string, unknown>;
+  @ApiPropertyOptional(FIELDS.when) when?: Record<string, unknown>;
+  @ApiPropertyOptional(FIELDS.notify) notify?: Record<string, unknown>;
+  @ApiPropertyOptional(FIELDS.onTimeout) onTimeout?: string;
   @ApiProperty({ description: 'Bumped by every change.' }) version!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;

@@ -1,6 +1,7 @@
 import type { InterceptorEngine } from '../intercepted-call.js';
 import type { InterceptorKind } from '../interceptor.js';
 import type { SchemaChecks } from '../schema-checks.port.js';
+import { ApprovalEngine } from './approval-engine.js';
 import { CapEngine } from './cap-engine.js';
 import { DefaultsEngine } from './defaults-engine.js';
 import { DenyEngine } from './deny-engine.js';
@@ -26,5 +27,6 @@ export function builtinEngines(ports: BuiltinEnginePorts): Record<BuiltinKind, I
     redact: new RedactEngine(),
     cap: new CapEngine(),
     'output-schema': new OutputSchemaEngine(ports.schemaChecks),
+    approval: new ApprovalEngine(),
   };
 }

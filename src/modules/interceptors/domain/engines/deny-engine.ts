@@ -9,7 +9,7 @@ import { isUnder, normalisePath, suspiciousPath } from './posix-path.js';
 /** Why a rule's condition denies a value (the detail's message), or undefined when it does not. */
 type Condition = (value: unknown) => string | undefined;
 
-interface CompiledRule {
+export interface CompiledRule {
   rule: DenyRule;
   segments?: string[];
   conditions: Condition[];
@@ -27,16 +27,11 @@ export class DenyEngine implements InterceptorEngine {
   private readonly compiled = new WeakMap<InterceptorSpec, CompiledRule[]>();
 
   run(interceptor: InterceptorSpec, _phase: InterceptorPhase, call: InterceptedCall): InterceptorVerdict {
-    for (const { rule, segments, conditions } of this.rulesOf(interceptor)) {
+    for (const compiled of this.rulesOf(interceptor)) {
+      const { rule, segments } = compiled;
       if (rule.tools !== undefined && !rule.tools.some((pattern) => matches(pattern, call.tool.qualifiedName))) continue;
       if (segments === undefined) return { decision: 'deny', message: rule.message };
-      const value = valueAt(call.arguments, segments);
-      if (value === undefined) continue;
-      let reason: string | undefined = rule.message;
-      for (const condition of conditions) {
-        reason = condition(value);
-        if (reason === undefined) break;
-      }
+      const reason = argumentMeets(compiled, call.arguments);
       if (reason !== undefined) return { decision: 'deny', message: rule.message, details: [{ path: `arguments.${rule.argument!}`, message: reason }] };
     }
     return { decision: 'allow' };
@@ -53,7 +48,24 @@ export class DenyEngine implements InterceptorEngine {
   }
 }
 
-function compileRule(rule: DenyRule): CompiledRule {
+/**
+ * Why the rule's argument meets its condition (the detail's message), or undefined when it does
+ * not, or the call does not give the argument. A rule without an argument meets nothing here.
+ */
+export function argumentMeets({ segments, conditions, rule }: CompiledRule, args: Readonly<Record<string, unknown>>): string | undefined {
+  if (segments === undefined) return undefined;
+  const value = valueAt(args, segments);
+  if (value === undefined) return undefined;
+  let reason: string | undefined = rule.message;
+  for (const condition of conditions) {
+    reason = condition(value);
+    if (reason === undefined) break;
+  }
+  return reason;
+}
+
+/** A rule's conditions, compiled once (patterns in RE2). */
+export function compileRule(rule: DenyRule): CompiledRule {
   const conditions: Condition[] = [];
   const { message } = rule;
   if (rule.equals !== undefined) {

@@ -2,6 +2,7 @@ import { activeTrace } from '../../../../../shared/active-trace.js';
 import type { ExecutionStatus } from '../../../../executions/domain/execution.js';
 import type { ChainDenial } from '../../../../interceptors/application/interceptor-chain.js';
 import type { InterceptedCall } from '../../../../interceptors/domain/intercepted-call.js';
+import { APPROVAL_WITHDRAWN } from '../../../../interceptors/domain/engines/approval-engine.js';
 import { DENIED_CODE } from '../../../../interceptors/domain/verdict-check.js';
 import type { Call } from '../call.js';
 import { refuse, type Refusal } from '../outcome.js';
@@ -9,7 +10,7 @@ import { refuse, type Refusal } from '../outcome.js';
 /** Codes a denial may carry that say the arguments were refused (400) rather than the call (403). */
 const ARGUMENT_CODES: ReadonlySet<string> = new Set(['ARGUMENT_LOCKED', 'INVALID_ARGUMENTS']);
 /** The code of a held call its caller cancelled before the decision (an approval `withdrawn`): recorded `cancelled`. */
-export const CANCELLED_CODE = 'CALL_CANCELLED';
+export const CANCELLED_CODE = APPROVAL_WITHDRAWN;
 /** Codes the pipeline gives other meanings (an answer's status, an MCP error): a denial carrying one is INTERCEPTOR_DENIED. */
 const PIPELINE_CODES: ReadonlySet<string> = new Set([
   'TOOL_NOT_FOUND',

@@ -1,0 +1,66 @@
+import { ApprovalRepository, type Approval, type Decider, type HeldInput } from '../domain/approval.js';
+
+/** Approvals in memory, decided and expired as the SQL does it (pending and not expired, one winner), on a clock the spec moves. */
+export class InMemoryApprovalRepository extends ApprovalRepository {
+  readonly rows = new Map<string, { approval: Approval; held: HeldInput }>();
+  now = new Date('2026-01-01T00:00:00.000Z');
+
+  async insert(approval: Approval, held: HeldInput): Promise<void> {
+    this.rows.set(approval.id, { approval: { ...approval }, held: structuredClone(held) });
+  }
+
+  async find(id: string): Promise<Approval | undefined> {
+    const row = this.rows.get(id);
+    return row ? { ...row.approval } : undefined;
+  }
+
+  async decide(id: string, decision: 'approved' | 'denied', by: Decider, comment: string | null): Promise<Approval | undefined> {
+    const row = this.rows.get(id);
+    if (!row || row.approval.status !== 'pending' || row.approval.expiresAt <= this.now) return undefined;
+    row.approval = { ...row.approval, status: decision, decidedBy: by, comment, decidedAt: this.now };
+    return { ...row.approval };
+  }
+
+  async withdraw(executionId: string): Promise<Approval | undefined> {
+    const row = [...this.rows.values()].find((candidate) => candidate.approval.executionId === executionId && candidate.approval.status === 'pending');
+    if (!row) return undefined;
+    row.approval = { ...row.approval, status: 'withdrawn', decidedAt: this.now };
+    return { ...row.approval };
+  }
+
+  async expireDue(limit: number): Promise<Approval[]> {
+    const due = [...this.rows.values()].filter((row) => row.approval.status === 'pending' && row.approval.expiresAt <= this.now).slice(0, limit);
+    for (const row of due) row.approval = { ...row.approval, status: 'expired', decidedAt: this.now };
+    return due.map((row) => ({ ...row.approval }));
+  }
+
+  async heldInput(id: string): Promise<HeldInput | undefined> {
+    return this.rows.get(id)?.held;
+  }
+}
+
+/** A pending approval of a call by `caller-1`, held by `four-eyes` for admins and the principal `ops`, expiring in an hour. */
+export function aPendingApproval(changes: Partial<Approval> = {}): Approval {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    executionId: '01900000-0000-7000-8000-000000000001',
+    interceptor: 'four-eyes',
+    qualifiedName: 'ev__echo',
+    sourceName: 'ev',
+    group: null,
+    caller: { principalId: 'caller-1', principalName: 'caller' },
+    channel: 'rest',
+    arguments: { message: 'hi' },
+    argumentsHash: 'hash',
+    tool: { description: null, annotations: null },
+    message: null,
+    approvers: { roles: ['admin'], principals: ['ops'] },
+    status: 'pending',
+    decidedBy: null,
+    comment: null,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    expiresAt: new Date('2026-01-01T01:00:00.000Z'),
+    decidedAt: null,
+    ...changes,
+  };
+}
