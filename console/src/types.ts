@@ -3,10 +3,12 @@
  * console declares none of its own. What it declares here is how it reads the foreign JSON the
  * API passes through as open objects: a tool's JSON Schema and the content blocks of a result.
  */
-import type { Execution as RecordedExecution } from '../../src/api-types/rest-api.js';
 
 export type {
   ApiKey,
+  Approval,
+  ApprovalDetail,
+  ApprovalPage,
   ApiKeyPage,
   AuditChainReport,
   AuditEventPage,
@@ -74,39 +76,3 @@ export interface ContentBlock {
   resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
 }
 
-/**
- * The approvals API (GET /api/v1/approvals, GET /api/v1/approvals/{id}) as its DTOs declare it
- * (ApprovalDto, ApprovalDetailDto), until openapi.yaml here documents it; then these give way to
- * the generated `Approval`, `ApprovalDetail` and `ApprovalPage`.
- */
-export interface Approval {
-  id: string;
-  executionId: string;
-  status: 'pending' | 'approved' | 'denied' | 'expired';
-  /** The approval interceptor that held the call. */
-  interceptor: string;
-  /** Why the call waits, for the approver. */
-  message: string | null;
-  tool: { qualifiedName: string; source: string; description: string | null; annotations: Record<string, unknown> | null };
-  group: string | null;
-  caller: { principalId: string; principalName: string; clientName?: string; correlationId?: string };
-  channel: string;
-  arguments: unknown;
-  argumentsHash: string;
-  approvers: { roles?: string[]; principals?: string[] };
-  createdAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-  decidedBy: { id: string; name: string } | null;
-  comment: string | null;
-}
-
-export interface ApprovalPage {
-  items: Approval[];
-  nextCursor: string | null;
-}
-
-/** One approval with the caller's latest executions, newest first. */
-export interface ApprovalDetail extends Approval {
-  callerRecentExecutions: RecordedExecution[];
-}

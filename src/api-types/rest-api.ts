@@ -21,6 +21,7 @@ export type ReviewPage = Schemas['ReviewPageDto'];
 export type Approval = Schemas['ApprovalDto'];
 /** GET /api/v1/approvals/{id}: the approval and its caller's latest executions. */
 export type ApprovalDetail = Schemas['ApprovalDetailDto'];
+export type ApprovalPage = Schemas['ApprovalPageDto'];
 export type ToolPage = Omit<ResponseOf<'/api/v1/tools', 'get'>, 'items' | 'notConvertible'> & { items: Tool[] };
 export type Source = Schemas['SourceResponseDto'];
 export type SourcePage = Schemas['SourcePageDto'];
