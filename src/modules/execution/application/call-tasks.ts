@@ -130,7 +130,8 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     await this.tasks.requestCancel(id);
     const running = this.running.get(id);
     if (running) running.departure.abort(new DOMException('The task was cancelled.', 'AbortError'));
-    else if (state.task.status === 'pending_approval') await this.held?.withdraw(id);
+    // Parked already, or being parked now (then launch withdraws it once it is).
+    if (state.task.status === 'pending_approval') await this.held?.withdraw(id);
     return (await this.stateOf(id)) ?? state;
   }
 
@@ -186,7 +187,9 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     watch.unref();
     const run = this.commands.execute(detached) as Promise<ExecutedCall>;
     return run
-      .then((executed) => {
+      .then(async (executed) => {
+        // Cancelled while it was being held: its approval is withdrawn as soon as it exists.
+        if (executed.waiting && departure.aborted) await this.held?.withdraw(id).catch(() => false);
         events.push(executed.waiting ? { kind: 'status', status: executed.waiting.task.status } : { kind: 'status', status: executed.record.status });
         return executed;
       })
