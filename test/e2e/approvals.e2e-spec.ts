@@ -235,6 +235,22 @@ describe('approvals', () => {
     expect(events.map((event: any) => event.action).sort()).toEqual([`approval.${winner.status}`, 'approval.requested'].sort());
   });
 
+  it('runs a decided call that the deciding process never ran again (it stopped in between), once, from any process', async () => {
+    const { executionId, approvalId } = await hold(keys.caller!.api, 'ev__echo', { message: 'left behind' });
+    // As if a process committed the decision and stopped before it resumed the call.
+    await h.sql(`UPDATE approvals SET status = 'approved', decided_at = now() - interval '2 minutes', decided_by = $2::jsonb, comment = 'ok' WHERE id = $1`, [
+      approvalId,
+      JSON.stringify({ id: keys.ops!.id, name: 'ops' }),
+    ]);
+    const record = await final(executionId);
+    expect(record).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: 'Echo: left behind' }] } });
+    expect(approvalRun(record).approval).toMatchObject({ decision: 'approved', decidedBy: { name: 'ops' }, comment: 'ok' });
+    // Resumed once: one record, and the sweeps since found nothing left to resume.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await h.sql('SELECT id FROM executions WHERE id = $1', [executionId])).toHaveLength(1);
+    expect(await h.sql(`SELECT status FROM execution_tasks WHERE id = $1`, [executionId])).toEqual([{ status: 'working' }]);
+  });
+
   it('keeps the exact input sealed in the database, never in plaintext', async () => {
     const marker = `confidential-${Date.now()}`;
     const { approvalId } = await hold(keys.caller!.api, 'ev__echo', { message: marker });

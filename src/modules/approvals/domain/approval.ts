@@ -66,6 +66,11 @@ export abstract class ApprovalRepository {
   abstract expireDue(limit: number): Promise<Approval[]>;
   /** Withdraws the pending approval of a call (its caller cancelled it), conditionally as a decision; undefined when it was decided first. */
   abstract withdraw(executionId: string): Promise<Approval | undefined>;
+  /**
+   * Decided approvals (any decision) older than `graceMs` whose call still waits: the process that
+   * decided one stopped before it ran the call again. Up to `limit`, oldest decision first.
+   */
+  abstract decidedButWaiting(graceMs: number, limit: number): Promise<Approval[]>;
   /** The sealed input of an approval, opened. */
   abstract heldInput(id: string): Promise<HeldInput | undefined>;
 }

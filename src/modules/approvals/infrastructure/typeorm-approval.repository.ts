@@ -125,6 +125,18 @@ export class TypeormApprovalRepository extends ApprovalRepository {
     return rows.map(toApproval);
   }
 
+  async decidedButWaiting(graceMs: number, limit: number): Promise<Approval[]> {
+    // The call's task is still held (resuming takes it first, see ExecutionTasks.claimHeld).
+    const rows = await this.query<ApprovalRow[]>(
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals a
+        WHERE a.status <> 'pending' AND a.decided_at < now() - make_interval(secs => $1::double precision / 1000)
+          AND EXISTS (SELECT 1 FROM execution_tasks t WHERE t.id = a.execution_id AND t.status = 'pending_approval')
+        ORDER BY a.decided_at LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map(toApproval);
+  }
+
   async heldInput(id: string): Promise<HeldInput | undefined> {
     const rows = await this.query<{ sealed_input: SealedValue }[]>(`SELECT sealed_input FROM approvals WHERE id = $1`, [id]);
     return rows[0] ? this.cipher.openJson<HeldInput>(rows[0].sealed_input, associatedData(id)) : undefined;

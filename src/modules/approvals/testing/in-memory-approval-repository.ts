@@ -34,6 +34,15 @@ export class InMemoryApprovalRepository extends ApprovalRepository {
     return due.map((row) => ({ ...row.approval }));
   }
 
+  /** Calls still waiting after their decision, as the spec says (the SQL reads the calls' tasks). */
+  readonly waitingCalls = new Set<string>();
+
+  async decidedButWaiting(graceMs: number, limit: number): Promise<Approval[]> {
+    const before = this.now.getTime() - graceMs;
+    const decided = [...this.rows.values()].filter((row) => row.approval.status !== 'pending' && (row.approval.decidedAt?.getTime() ?? Infinity) < before && this.waitingCalls.has(row.approval.executionId));
+    return decided.slice(0, limit).map((row) => ({ ...row.approval }));
+  }
+
   async heldInput(id: string): Promise<HeldInput | undefined> {
     return this.rows.get(id)?.held;
   }

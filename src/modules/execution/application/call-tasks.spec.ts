@@ -150,6 +150,20 @@ describe('CallTasks', () => {
   });
 });
 
+describe('CallTasks.resume', () => {
+  it('runs a held call again once, whoever asks: the second ask finds it taken', async () => {
+    const { harness, tasks } = setUp();
+    const id = '00000000-0000-4000-8000-00000000a001';
+    const now = harness.clock.now();
+    await harness.tasks.create({ id, principalId: ALICE.principalId, principalName: 'alice', qualifiedName: SLOW, channel: 'mcp', status: 'pending_approval', statusMessage: 'Waiting for approval.', createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 5000, cancelRequested: false, upstreamTaskId: null, approvalId: null });
+    const asks = await Promise.all([tasks.resume(command({ executionId: id })), tasks.resume(command({ executionId: id }))]);
+    expect(asks.sort()).toEqual([false, true]);
+    expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');
+    expect(harness.invoker.requests).toHaveLength(1);
+    expect(await tasks.resume(command({ executionId: id }))).toBe(false);
+  });
+});
+
 function viewOf(record: ExecutionRecord): ExecutionView {
   return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null, interceptors: record.interceptors ?? [] };
 }

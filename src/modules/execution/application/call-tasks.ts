@@ -90,11 +90,16 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     return { task: (await this.stateOf(id)) ?? taskStateOf(task, undefined) };
   }
 
-  /** Runs a held call again after its decision: the same execution, its task `working` again. */
-  async resume(command: ExecuteToolCommand): Promise<void> {
+  /**
+   * Runs a held call again after its decision: the same execution, its task `working` again.
+   * Once only, whoever asks: a call another process (or an earlier request) took already is left
+   * to it. Answers whether this one runs it.
+   */
+  async resume(command: ExecuteToolCommand): Promise<boolean> {
     const id = command.input.executionId!;
-    await this.tasks.update(id, { status: 'working', statusMessage: null });
+    if (!(await this.tasks.claimHeld(id))) return false;
     this.detach(this.launch(command, id));
+    return true;
   }
 
   /** The task or execution as its principal sees it; undefined when there is none, it expired, or it is another principal's. */

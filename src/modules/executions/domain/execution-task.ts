@@ -43,6 +43,11 @@ export abstract class ExecutionTasks {
   abstract get(id: string): Promise<ExecutionTask | undefined>;
   abstract update(id: string, patch: ExecutionTaskPatch): Promise<void>;
   abstract requestCancel(id: string): Promise<void>;
+  /**
+   * Takes a held call to run it again after its decision: `pending_approval` becomes `working`,
+   * conditionally, so that one process alone resumes it. Answers whether this caller took it.
+   */
+  abstract claimHeld(id: string): Promise<boolean>;
   /** The principal's tasks, newest first, after the task `after` (exclusive). */
   abstract listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]>;
   /** Forgets the tasks whose ttl passed before `now` (their records follow execution retention); answers how many. */

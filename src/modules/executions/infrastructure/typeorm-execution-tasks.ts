@@ -72,6 +72,14 @@ export class TypeormExecutionTasks extends ExecutionTasks {
     await this.dataSource.query(`UPDATE execution_tasks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
   }
 
+  async claimHeld(id: string): Promise<boolean> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH claimed AS (UPDATE execution_tasks SET status = 'working', status_message = NULL, updated_at = now() WHERE id = $1 AND status = 'pending_approval' RETURNING id) SELECT id FROM claimed`,
+      [id],
+    );
+    return rows.length === 1;
+  }
+
   async requestCancel(id: string): Promise<void> {
     await this.dataSource.query(`UPDATE execution_tasks SET cancel_requested = true, updated_at = now() WHERE id = $1`, [id]);
   }

@@ -20,6 +20,13 @@ export class InMemoryExecutionTasks extends ExecutionTasks {
     return Promise.resolve();
   }
 
+  claimHeld(id: string): Promise<boolean> {
+    const row = this.rows.get(id);
+    if (row?.status !== 'pending_approval') return Promise.resolve(false);
+    this.rows.set(id, { ...row, status: 'working', statusMessage: null, updatedAt: new Date() });
+    return Promise.resolve(true);
+  }
+
   requestCancel(id: string): Promise<void> {
     const row = this.rows.get(id);
     if (row) row.cancelRequested = true;

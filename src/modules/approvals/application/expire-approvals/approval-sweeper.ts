@@ -7,6 +7,8 @@ import { ResumeHeldCall } from '../resume-held-call.js';
 
 /** The actor of the audit events of approvals nobody decided in time. */
 export const EXPIRY_ACTOR = 'toolplane:approvals';
+/** A decided call not running again after this long was left by a process that stopped (resuming one takes milliseconds). */
+const RESUME_GRACE_MS = 60_000;
 /** Approvals expired per statement. */
 const BATCH = 100;
 
@@ -54,8 +56,18 @@ export class ApprovalSweeper implements OnApplicationBootstrap, OnModuleDestroy 
     await this.running;
   }
 
-  /** Expires every overdue approval and resumes its call; answers how many. */
+  /**
+   * Expires every overdue approval and resumes its call; then resumes the calls whose decision was
+   * made more than a minute ago by a process that stopped before it ran them. Answers how many
+   * approvals expired.
+   */
   async sweep(): Promise<number> {
+    const expired = await this.expireAll();
+    for (const approval of await this.approvals.decidedButWaiting(RESUME_GRACE_MS, BATCH)) this.resumer.inBackground(approval);
+    return expired;
+  }
+
+  private async expireAll(): Promise<number> {
     let total = 0;
     for (;;) {
       const expired = await this.uow.run(async () => {
