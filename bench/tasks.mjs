@@ -4,7 +4,8 @@
 // `execution.taskSupport`, so they run as 2025-11-25 tasks; server-everything's declare theirs
 // `forbidden`), one
 // call at a time on one keep-alive connection, the rows taking turns: (a) REST invoke, answered in
-// its request; (b) REST invoke with `Prefer: respond-async` (202), then
+// its request; (a′) the same of a second source of the same server whose tool is not read-only, so
+// that its start is recorded before it is sent, as every task's is; (b) REST invoke with `Prefer: respond-async` (202), then
 // `GET /api/v1/executions/{id}/events` until its `result` event; (c) the same 202, then
 // `GET /api/v1/executions/{id}` at once and every POLL_MS after until the execution is final;
 // (d) `/mcp` 2025-11-25: `tools/call` with `params.task: {}`, then `tasks/result`; (e) `/mcp`
@@ -16,14 +17,17 @@
 // Settings (environment): TASKS_SECONDS measured seconds per row (default 20, split over the
 // passes), TASKS_ROUNDS (default 3: a pass over the rows and one back, each), TASKS_POLL_MS (the
 // wait between two polls of row (c) after the first, at once; default 5), TASKS_OUT (default
-// bench/results/tasks.md), TASKS_BYTES (the result's characters, default 256).
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// bench/results/tasks.md), TASKS_BYTES (the result's characters, default 256), TASKS_ROWS (the
+// rows to run, e.g. `a,d`; default all), TASKS_CPU_PROF (a directory: Toolplane runs under
+// `node --cpu-prof` and writes its profile there, for bench/profile-summary.mjs; run one row then).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { setTimeout } from 'node:timers';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -32,14 +36,18 @@ import { loadCalls, mergeSorted, quantile } from './lib/load.mjs';
 import { LEGACY_HEADERS, legacyToolsCall } from './lib/mcp-requests.mjs';
 import { proseWriter } from './lib/prose.mjs';
 import { fmt, writeReport } from './lib/report-file.mjs';
-import { cpuSeconds, findDescendant, killAllNow, rssBytes, stopAll, treeCpuSeconds } from './lib/processes.mjs';
+import { apiOk } from './lib/api.mjs';
+import { cpuSeconds, descendants, findDescendant, heapAfterGc, killAllNow, postgresCpuSeconds, rssBytes, stopAll, treeCpuSeconds } from './lib/processes.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT_SERVER = join(ROOT, 'bench/lib/report-server.mjs');
+const HEAP_PROBE = join(ROOT, 'bench/lib/heap-probe.mjs');
 const SECONDS = Number(process.env.TASKS_SECONDS || 20);
 const ROUNDS = Number(process.env.TASKS_ROUNDS || 3);
 const POLL_MS = Number(process.env.TASKS_POLL_MS ?? 5);
 const BYTES = Number(process.env.TASKS_BYTES || 256);
+const ONLY = process.env.TASKS_ROWS ? new Set(process.env.TASKS_ROWS.split(',').map((key) => key.trim())) : undefined;
+const CPU_PROF_DIR = process.env.TASKS_CPU_PROF ? resolve(process.env.TASKS_CPU_PROF) : undefined;
 const OUT = resolve(process.env.TASKS_OUT || join(ROOT, 'bench/results/tasks.md'));
 const log = (line) => console.log(`[tasks] ${line}`);
 
@@ -58,19 +66,26 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 const scratch = mkdtempSync(join(tmpdir(), 'toolplane-tasks-'));
+const heapFile = join(scratch, 'heap.json');
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let direct;
 try {
-  const { toolplane, baseUrl, auth } = await startToolplane({
+  const { toolplane, baseUrl, adminKey, auth } = await startToolplane({
     name: 'toolplane',
     root: ROOT,
     scratch,
     dataDir: join(scratch, 'toolplane'),
+    nodeArgs: ['--expose-gc', '--import', HEAP_PROBE, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [])],
+    env: { BENCH_HEAP_FILE: heapFile },
     source: { name: 'report', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [REPORT_SERVER], env: { REPORT_BYTES: String(BYTES) } },
   });
   const http = httpClient(baseUrl, auth);
   const upstreamPid = findDescendant(toolplane.pid, 'report-server.mjs');
   if (upstreamPid === undefined) throw new Error('the report server under Toolplane was not found');
+  const writer = { name: 'writer', transport: 'stdio', lifecycle: 'singleton', command: process.execPath, args: [REPORT_SERVER], env: { REPORT_BYTES: String(BYTES), REPORT_READ_ONLY: '0' } };
+  await apiOk(baseUrl, adminKey, 'POST', '/api/v1/sources', { ...writer, maxConcurrency: 256, refreshIntervalSeconds: 0 });
+  const writerPid = descendants(toolplane.pid).find((p) => p.comm !== 'bwrap' && p.pid !== upstreamPid && readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes('report-server.mjs'))?.pid;
+  if (writerPid === undefined) throw new Error('the second report server under Toolplane was not found');
 
   /** Polls per call of row (c), summed with the calls they served. */
   const polling = { calls: 0, polls: 0 };
@@ -84,8 +99,9 @@ try {
     return execution;
   };
   const toolCall = legacyToolsCall(TOOL, ARGUMENTS);
-  const rows = [
+  const allRows = [
     {
+      key: 'a',
       name: '(a) REST invoke',
       call: async () => {
         const answer = await http('POST', invokePath, invokeBody);
@@ -93,6 +109,16 @@ try {
       },
     },
     {
+      key: "a'",
+      name: '(a′) REST invoke, the tool not read-only (its start recorded first)',
+      upstreamPid: writerPid,
+      call: async () => {
+        const answer = await http('POST', '/api/v1/tools/writer__report/invoke', invokeBody);
+        return answer.status === 200 && succeeded(JSON.parse(answer.text));
+      },
+    },
+    {
+      key: 'b',
       name: '(b) REST `Prefer: respond-async` → 202, then `…/events` (SSE) to its `result`',
       call: async () => {
         const { id } = await async202();
@@ -104,6 +130,7 @@ try {
       },
     },
     {
+      key: 'c',
       name: `(c) REST \`Prefer: respond-async\` → 202, then \`GET …/{id}\` at once and every ${POLL_MS} ms to final`,
       call: async () => {
         const { id } = await async202();
@@ -123,6 +150,7 @@ try {
       },
     },
     {
+      key: 'd',
       name: '(d) /mcp 2025-11-25 `tools/call` with `params.task`, then `tasks/result`',
       call: async () => {
         const created = await rpc(http, { ...toolCall, params: { ...toolCall.params, task: {} } });
@@ -133,10 +161,12 @@ try {
       },
     },
     {
+      key: 'e',
       name: '(e) /mcp 2025-11-25 `tools/call`',
       call: async () => reported((await rpc(http, toolCall))?.result),
     },
   ];
+  const rows = allRows.filter((row) => !ONLY || ONLY.has(row.key));
   /** Calls sent through Toolplane, warm-ups included. */
   const made = { count: 0 };
   for (const row of rows) {
@@ -148,7 +178,7 @@ try {
     row.pid = toolplane.pid;
   }
   direct = await directClient();
-  rows.push({ name: '(f) the upstream directly (SDK stdio client)', call: direct.call, pid: direct.pid, direct: true });
+  if (!ONLY || ONLY.has('f')) rows.push({ key: 'f', name: '(f) the upstream directly (SDK stdio client)', call: direct.call, pid: direct.pid, direct: true });
 
   const run = async (row, seconds) => {
     const r = await loadCalls(row.name, bounded(row.call), { seconds });
@@ -159,9 +189,9 @@ try {
   const passes = Array.from({ length: ROUNDS * 2 }, (_, i) => (i % 2 === 0 ? rows : [...rows].reverse()));
   log(`${rows.length} rows, one call at a time, ${SECONDS} s each in ${passes.length} passes, taking turns; row (c) polls at once, then every ${POLL_MS} ms`);
   for (const row of rows) await run(row, 2);
-  const footprint = () => ({ rssMb: rssBytes(toolplane.pid) / 2 ** 20, fds: readdirSync(`/proc/${toolplane.pid}/fd`).length });
-  const warm = footprint();
-  const results = new Map(rows.map((row) => [row.name, { calls: 0, seconds: 0, latencies: [], rates: [], tree: 0, own: 0, upstream: 0 }]));
+  const footprint = async () => ({ heapMb: (await heapAfterGc(toolplane.pid, heapFile)).heapUsed / 2 ** 20, rssMb: rssBytes(toolplane.pid) / 2 ** 20, fds: readdirSync(`/proc/${toolplane.pid}/fd`).length });
+  const warm = await footprint();
+  const results = new Map(rows.map((row) => [row.name, { calls: 0, seconds: 0, latencies: [], rates: [], tree: 0, own: 0, postgres: 0, upstream: 0 }]));
   const loads = [loadavg()[0]];
   for (const order of passes) {
     for (const row of order) {
@@ -170,7 +200,7 @@ try {
       const r = await run(row, SECONDS / passes.length);
       const after = cpuOf(row);
       const acc = results.get(row.name);
-      for (const key of ['tree', 'own', 'upstream']) acc[key] += after[key] - before[key];
+      for (const key of ['tree', 'own', 'postgres', 'upstream']) acc[key] += after[key] - before[key];
       acc.calls += r.ok;
       acc.seconds += r.elapsedS;
       acc.latencies.push(r.latencies);
@@ -179,41 +209,45 @@ try {
     loads.push(loadavg()[0]);
   }
   await sleep(2_000);
-  const settled = footprint();
+  const settled = await footprint();
   // Every call through Toolplane has one final record, succeeded: none still running, none lost.
   const stats = JSON.parse((await http('GET', '/api/v1/executions/stats?groupBy=tool')).text);
-  const recorded = stats.groups?.find((item) => item.qualifiedName === TOOL) ?? { count: 0, errorCount: 0 };
+  const recorded = { count: 0, errorCount: 0 };
+  for (const group of stats.groups ?? []) {
+    recorded.count += group.count;
+    recorded.errorCount += group.errorCount;
+  }
 
   /** CPU seconds so far: Toolplane with everything under it (PostgreSQL, the sandboxed upstream), Toolplane alone, the upstream. */
   function cpuOf(row) {
-    if (row.direct) return { tree: NaN, own: NaN, upstream: cpuSeconds(row.pid) };
-    return { tree: treeCpuSeconds(row.pid), own: cpuSeconds(row.pid), upstream: cpuSeconds(upstreamPid) };
+    if (row.direct) return { tree: NaN, own: NaN, postgres: NaN, upstream: cpuSeconds(row.pid) };
+    return { tree: treeCpuSeconds(row.pid), own: cpuSeconds(row.pid), postgres: postgresCpuSeconds(row.pid), upstream: cpuSeconds(row.upstreamPid ?? upstreamPid) };
   }
 
-  const rest = results.get(rows[0].name);
-  const upstream = results.get(rows.at(-1).name);
+  const rest = results.get(allRows[0].name);
+  const upstream = results.get('(f) the upstream directly (SDK stdio client)');
   const rate = (acc) => acc.calls / acc.seconds;
   const p = (acc, q) => quantile(mergeSorted(acc.latencies), q);
   const perCall = (acc, key) => (acc[key] * 1e6) / acc.calls;
   const ratio = (value, of) => `${fmt(value / of, 2)}×`;
-  const lines = rows.map((row, i) => {
+  const lines = rows.map((row) => {
     const acc = results.get(row.name);
-    const vsRest = i === 0 ? '—' : `${ratio(rate(acc), rate(rest))} / ${ratio(p(acc, 0.5), p(rest, 0.5))}`;
-    const vsUpstream = row.direct ? '—' : `${ratio(rate(acc), rate(upstream))} / ${ratio(p(acc, 0.5), p(upstream, 0.5))}`;
-    const cpuVsRest = row.direct || i === 0 ? '—' : ratio(perCall(acc, 'tree'), perCall(rest, 'tree'));
-    return `| ${row.name} | ${fmt(rate(acc), 0)} (${fmt(Math.min(...acc.rates), 0)}–${fmt(Math.max(...acc.rates), 0)}) | ${fmt(p(acc, 0.5), 2)} | ${fmt(p(acc, 0.99), 2)} | ${vsRest} | ${vsUpstream} | ${fmt(perCall(acc, 'tree'), 0)} | ${cpuVsRest} | ${fmt(perCall(acc, 'own'), 0)} | ${fmt(perCall(acc, 'upstream'), 0)} |`;
+    const vsRest = !rest || acc === rest ? '—' : `${ratio(rate(acc), rate(rest))} / ${ratio(p(acc, 0.5), p(rest, 0.5))}`;
+    const vsUpstream = !upstream || row.direct ? '—' : `${ratio(rate(acc), rate(upstream))} / ${ratio(p(acc, 0.5), p(upstream, 0.5))}`;
+    const cpuVsRest = !rest || row.direct || acc === rest ? '—' : ratio(perCall(acc, 'tree'), perCall(rest, 'tree'));
+    return `| ${row.name} | ${fmt(rate(acc), 0)} (${fmt(Math.min(...acc.rates), 0)}–${fmt(Math.max(...acc.rates), 0)}) | ${fmt(p(acc, 0.5), 2)} | ${fmt(p(acc, 0.99), 2)} | ${vsRest} | ${vsUpstream} | ${fmt(perCall(acc, 'tree'), 0)} | ${cpuVsRest} | ${fmt(perCall(acc, 'own'), 0)} | ${fmt(perCall(acc, 'postgres'), 0)} | ${fmt(perCall(acc, 'upstream'), 0)} |`;
   });
   const report = [
     `# What a call costs as a task (${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, Node.js ${process.version})`,
     '',
     `\`report\` of bench/lib/report-server.mjs over stdio (a singleton, sandboxed; an SDK v2 server answering at once), ${BYTES} characters of text a result; one call at a time on one keep-alive connection, ${SECONDS} s per row in ${passes.length} passes taking turns (the spread of the passes in brackets). A call is its whole life: for (b)–(d) from the request that starts it to its result in hand.`,
-    `Row (c) polls at once after the 202, then every ${POLL_MS} ms: ${fmt(polling.polls / polling.calls, 2)} polls a call on average.`,
+    ...(polling.calls > 0 ? [`Row (c) polls at once after the 202, then every ${POLL_MS} ms: ${fmt(polling.polls / polling.calls, 2)} polls a call on average.`] : []),
     `Load average (1 min) over the run: ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)}.`,
-    '"CPU" is user+system per call: of Toolplane with everything under it (its embedded PostgreSQL, the sandboxed upstream), of Toolplane alone, of the upstream. "÷ (a)" and "÷ (f)": calls/s, then p50.',
-    `Toolplane after the warm-up: RSS ${fmt(warm.rssMb, 0)} MB, ${warm.fds} open file descriptors; 2 s after the last row: RSS ${fmt(settled.rssMb, 0)} MB, ${settled.fds} file descriptors; ${made.count} calls through Toolplane, ${recorded.count} execution records, ${recorded.errorCount} of them not \`succeeded\`.`,
+    '"CPU" is user+system per call: of Toolplane with everything under it (its embedded PostgreSQL, the sandboxed upstream), of Toolplane alone, of its PostgreSQL, of the upstream. "÷ (a)" and "÷ (f)": calls/s, then p50.',
+    `Toolplane after the warm-up: heap after a full GC ${fmt(warm.heapMb, 1)} MB, RSS ${fmt(warm.rssMb, 0)} MB, ${warm.fds} open file descriptors; 2 s after the last row: heap ${fmt(settled.heapMb, 1)} MB, RSS ${fmt(settled.rssMb, 0)} MB, ${settled.fds} file descriptors; ${made.count} calls through Toolplane, ${recorded.count} execution records, ${recorded.errorCount} of them not \`succeeded\`.`,
     '',
-    '| row | calls/s (passes) | p50 ms | p99 ms | ÷ (a) | ÷ (f) | CPU µs/call, Toolplane and below | ÷ (a) | Toolplane alone | upstream |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| row | calls/s (passes) | p50 ms | p99 ms | ÷ (a) | ÷ (f) | CPU µs/call, Toolplane and below | ÷ (a) | Toolplane alone | PostgreSQL | upstream |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...lines,
     '',
   ].join('\n');
