@@ -26,14 +26,14 @@ export async function startEchoToolplane({ name, root, everythingRoot = root, sc
   return startToolplane({ name, root, scratch, dataDir, nodeArgs, source });
 }
 
-/** The same with `source` (the body of `POST /api/v1/sources`) as its one source. */
-export async function startToolplane({ name, root, scratch, dataDir, nodeArgs = [], source }) {
+/** The same with `source` (the body of `POST /api/v1/sources`) as its one source; `env` adds to its environment. */
+export async function startToolplane({ name, root, scratch, dataDir, nodeArgs = [], env = {}, source }) {
   const port = await freePort();
   const adminKey = randomBytes(24).toString('base64url').slice(0, 32);
   mkdirSync(dataDir, { recursive: true });
   chmodSync(scratch, 0o711);
   const toolplane = startProcess(name, process.execPath, [...nodeArgs, join(root, 'dist/src/main.js')], {
-    env: { ...BENCH_ENV, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000' },
+    env: { ...BENCH_ENV, PORT: String(port), HOST: '127.0.0.1', TOOLPLANE_DATA_DIR: dataDir, TOOLPLANE_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', TOOLPLANE_REFRESH_TICK_MS: '3600000', ...env },
     cwd: root,
   });
   const baseUrl = `http://127.0.0.1:${port}`;

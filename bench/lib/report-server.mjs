@@ -1,7 +1,8 @@
 // A stdio MCP server (both eras, via serveStdio) with one read-only tool, `report`, that answers
 // the same text of REPORT_BYTES characters (default 10240): the benchmark prose with e-mail
 // addresses, phone numbers, cards, IBANs and secrets planted in it (bench/lib/prose.mjs, seed 42).
-// The upstream of bench/interceptors.mjs, through Toolplane and called directly.
+// REPORT_READ_ONLY=0 leaves the tool without its `readOnlyHint`. The upstream of
+// bench/interceptors.mjs and bench/tasks.mjs, through Toolplane and called directly.
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { proseWriter } from './prose.mjs';
@@ -11,7 +12,7 @@ const inputSchema = fromJsonSchema({ type: 'object', properties: { customer: { t
 
 serveStdio(() => {
   const server = new McpServer({ name: 'report-fixture', version: '1.0.0' });
-  server.registerTool('report', { description: "A customer's report, PII included", inputSchema, annotations: { readOnlyHint: true } }, async () => ({
+  server.registerTool('report', { description: "A customer's report, PII included", inputSchema, annotations: process.env.REPORT_READ_ONLY === '0' ? {} : { readOnlyHint: true } }, async () => ({
     content: [{ type: 'text', text }],
   }));
   return server;

@@ -7,7 +7,7 @@ import { InMemoryExecutionReads } from '../../executions/testing/in-memory-execu
 import { InvocationFailure } from '../domain/tool-invoker.port.js';
 import { ExecuteToolHarness } from '../testing/execute-tool-harness.js';
 import { aRoute } from '../testing/routes.js';
-import { CallTasks } from './call-tasks.js';
+import { CallTasks, TASK_POLL_MS } from './call-tasks.js';
 import { ExecuteToolCommand, type ExecuteToolInput } from './execute-tool/execute-tool.command.js';
 
 const SLOW = 'lab__research';
@@ -81,6 +81,30 @@ describe('CallTasks', () => {
     ]);
     // Once it ended there is nothing to follow.
     expect(tasks.events(started.task!.id)).toBeUndefined();
+  });
+
+  it('wakes a wait for the final record at once when the task ends while its state is being read', async () => {
+    const { harness, tasks, reads } = setUp();
+    const upstream = gated(harness);
+    const started = await tasks.start(command());
+    const id = started.task!.id;
+    // The read sees no record yet; the task then ends (and says so) before the read answers.
+    const get = reads.get.bind(reads);
+    let stale = true;
+    reads.get = async (asked: string) => {
+      const view = await get(asked);
+      if (!stale) return view;
+      stale = false;
+      upstream.release();
+      while (tasks.events(id) !== undefined) await new Promise((resolve) => setImmediate(resolve));
+      return view;
+    };
+    const began = Date.now();
+    const record = await tasks.awaitFinal(id, ALICE.principalId);
+    expect(record.status).toBe('succeeded');
+    expect(stale).toBe(false);
+    // Not the next poll, TASK_POLL_MS later.
+    expect(Date.now() - began).toBeLessThan(TASK_POLL_MS / 2);
   });
 
   it('cancels a running task: the upstream is told and the record says cancelled; another principal cannot', async () => {

@@ -117,10 +117,16 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   async awaitFinal(id: string, principalId: string, signal?: CallerSignal): Promise<ExecutionView> {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const state = await this.state(id, principalId);
-      if (!state) throw new Error(`no task ${id}`);
-      if (state.final) return state.record!;
-      await this.nextLook(id, signal, state.task?.pollIntervalMs ?? TASK_POLL_MS);
+      // Listening before looking: a task that ends while its state is read still wakes the wait.
+      const look = this.nextLook(id, signal);
+      try {
+        const state = await this.state(id, principalId);
+        if (!state) throw new Error(`no task ${id}`);
+        if (state.final) return state.record!;
+        await look.after(state.task?.pollIntervalMs ?? TASK_POLL_MS);
+      } finally {
+        look.stop();
+      }
     }
   }
 
@@ -242,20 +248,33 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     return retention === null ? Math.floor(asked) : Math.min(Math.floor(asked), retention);
   }
 
-  private nextLook(id: string, signal: CallerSignal | undefined, pollMs: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.ended.off(id, done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.min(Math.max(pollMs, 100), 5_000));
-      this.ended.once(id, done);
-      // A signal aborted already calls no listener added now.
-      if (signal?.aborted) done();
-      else signal?.addEventListener('abort', done, { once: true });
-    });
+  /**
+   * The next look at a task, listening from now for its end here and for `signal`: `after(pollMs)`
+   * resolves on either, or once `pollMs` passed; `stop()` lets go of everything.
+   */
+  private nextLook(id: string, signal: CallerSignal | undefined): { after: (pollMs: number) => Promise<void>; stop: () => void } {
+    let timer: NodeJS.Timeout | undefined;
+    let woken = false;
+    let wake: (() => void) | undefined;
+    const done = () => {
+      woken = true;
+      wake?.();
+    };
+    const stop = () => {
+      clearTimeout(timer);
+      this.ended.off(id, done);
+      signal?.removeEventListener('abort', done);
+    };
+    this.ended.once(id, done);
+    signal?.addEventListener('abort', done, { once: true });
+    const after = (pollMs: number) =>
+      new Promise<void>((resolve) => {
+        // A signal aborted already calls no listener added now.
+        if (woken || signal?.aborted) return resolve();
+        wake = resolve;
+        timer = setTimeout(resolve, Math.min(Math.max(pollMs, 100), 5_000));
+      });
+    return { after, stop };
   }
 }
 
