@@ -16,6 +16,8 @@ export interface McpExchange {
   protocolVersionHeader?: string;
   /** A 2025-era session Toolplane issued: what the client said in its `initialize`. */
   session?: SessionClaims;
+  /** That session's id, as the request's `Mcp-Session-Id` header gave it. */
+  sessionId?: string;
   /**
    * The id the request's `tools/call` is recorded under, chosen before the call so that the HTTP
    * answer can name it in its headers (see EXECUTION_ID_HEADER); the first execution takes it.

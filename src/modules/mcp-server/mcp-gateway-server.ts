@@ -172,6 +172,14 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * Tells a 2025-era session's client something outside any request: on the standalone stream of
+   * the session this process holds, or on the streams opened here with the session's id.
+   */
+  async notifySession(sessionId: string, principalId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
+    await Promise.all([this.sessions.notify(sessionId, principalId, notification), this.listStreams.notifySession(sessionId, notification)]);
+  }
+
   beforeApplicationShutdown(): Promise<void> {
     // Ends open subscriptions/listen streams, so that the HTTP server can close.
     // From now on no stream or session opens (a client whose stream just ended would reconnect at once).
@@ -184,7 +192,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
   /** A 2025-era standalone stream without a session: it carries tool-list changes. */
   private async openListStream(request: Request, exchange: McpExchange, authInfo: AuthInfo): Promise<Response> {
     try {
-      return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo, surfaceKey(exchange.surface));
+      return await this.listStreams.open(this.servers.create(exchange, 'legacy'), request, authInfo, surfaceKey(exchange.surface), exchange.sessionId);
     } catch (error) {
       this.logger.warn({ msg: `2025-era stream failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       return jsonRpcError(500, -32603, 'Internal error', null);

@@ -7,6 +7,7 @@ import { McpToolServers } from './mcp-tool-servers.js';
 import { SourceGate } from './source-gate.js';
 import { SourcePrimitives } from './source-primitives.js';
 import { McpTaskRequests } from './tasks/mcp-task-requests.js';
+import { TaskStatusNotifier } from './tasks/task-status-notifier.js';
 
 /**
  * Toolplane as an MCP server: `/mcp`, `/mcp/sources/{name}`, `/mcp/groups/{name}` and `/mcp/gateway` in both protocol
@@ -15,7 +16,7 @@ import { McpTaskRequests } from './tasks/mcp-task-requests.js';
  */
 @Module({
   imports: [CatalogModule, ExecutionModule],
-  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp, McpTaskRequests],
+  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp, McpTaskRequests, TaskStatusNotifier],
   exports: [McpGatewayServer, McpTaskRequests],
 })
 export class McpServerModule {}

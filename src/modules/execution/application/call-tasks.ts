@@ -131,6 +131,26 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * The task's state at each look until it is final (the last one yielded): at once when a call of
+   * this process ends or parks, else every poll interval. Ends early, without an error, when
+   * `signal` aborts or the task is gone (expired, unknown).
+   */
+  async *follow(id: string, principalId: string, signal: CallerSignal): AsyncIterable<TaskState> {
+    while (!signal.aborted) {
+      const look = this.nextLook(id, signal);
+      try {
+        const state = await this.state(id, principalId);
+        if (!state) return;
+        yield state;
+        if (state.final) return;
+        await look.after(state.task?.pollIntervalMs ?? TASK_POLL_MS);
+      } finally {
+        look.stop();
+      }
+    }
+  }
+
+  /**
    * Asks for the task to be cancelled: a call running in this process is aborted at once (the
    * upstream is told); one running elsewhere sees the request within TASK_POLL_MS; a call waiting
    * for approval is withdrawn. Answers the state as it is now (undefined: no such task).

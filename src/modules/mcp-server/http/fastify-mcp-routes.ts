@@ -100,7 +100,10 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         // Tampered, issued under another key or to another caller: no such session.
         if (!claims) return sendResponse(reply, jsonRpcError(404, -32001, 'Session not found: initialize again.', null));
         // Another endpoint's session is just an id here: the request is served statelessly, as any other.
-        if (claims.surface === surfaceKey(surface)) exchange.session = claims;
+        if (claims.surface === surfaceKey(surface)) {
+          exchange.session = claims;
+          exchange.sessionId = sessionId;
+        }
       }
       const parsed = await parseBody(request);
       if ('refusal' in parsed) return sendResponse(reply, parsed.refusal);

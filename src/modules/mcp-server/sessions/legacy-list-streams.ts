@@ -5,6 +5,8 @@ interface ListStream {
   server: Server;
   /** The endpoint it listens to (its surface key). */
   surface: string;
+  /** The session it was opened on (a session id Toolplane issued for this endpoint), if any. */
+  sessionId?: string;
   /** Ends the HTTP response (closing the server alone leaves the client's stream open). */
   end: () => void;
 }
@@ -24,7 +26,7 @@ export class LegacyListStreams {
     return this.streams.size;
   }
 
-  async open(server: Server, request: Request, authInfo: AuthInfo, surface = ''): Promise<Response> {
+  async open(server: Server, request: Request, authInfo: AuthInfo, surface = '', sessionId?: string): Promise<Response> {
     if (this.streams.size >= this.maxStreams) {
       void server.close().catch(() => undefined);
       return Response.json(
@@ -33,7 +35,7 @@ export class LegacyListStreams {
       );
     }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const stream: ListStream = { server, surface, end: () => undefined };
+    const stream: ListStream = { server, surface, ...(sessionId !== undefined ? { sessionId } : {}), end: () => undefined };
     let closed = false;
     const close = () => {
       if (closed) return;
@@ -52,6 +54,12 @@ export class LegacyListStreams {
     this.streams.add(stream);
     request.signal.addEventListener('abort', close, { once: true });
     return new Response(body.stream, { status: response.status, headers: response.headers });
+  }
+
+  /** Tells the streams opened on session `sessionId` something. */
+  async notifySession(sessionId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
+    const streams = [...this.streams].filter((stream) => stream.sessionId === sessionId);
+    await Promise.all(streams.map(({ server }) => server.notification(notification as Parameters<Server['notification']>[0]).catch(() => undefined)));
   }
 
   /** `on`: only the streams of the endpoints (surface keys) it accepts; all without it. */

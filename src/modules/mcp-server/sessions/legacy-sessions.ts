@@ -97,6 +97,13 @@ export class LegacySessions {
     return this.ended.has(id);
   }
 
+  /** Tells the client of session `id` (if it is this principal's, held here) something on its standalone stream. */
+  async notify(id: string, principalId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session || session.principalId !== principalId) return;
+    await session.server.notification(notification as Parameters<Server['notification']>[0]).catch(() => undefined);
+  }
+
   /** Tells every session's client that the tool list changed (on its standalone stream, if it opened one). */
   /** `on`: only the sessions of the endpoints (surface keys) it accepts; all without it. */
   notifyToolsChanged(on?: (surface: string) => boolean): void {

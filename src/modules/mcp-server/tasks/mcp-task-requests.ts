@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { TaskV1 } from '@modelcontextprotocol/ext-tasks/core/v1';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, SERVER_INFO_META_KEY, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { CallTasks } from '../../execution/application/call-tasks.js';
@@ -10,6 +11,7 @@ import type { ServedEra } from '../calls/call-result.js';
 import type { McpExchange } from '../mcp-exchange.js';
 import { McpToolServers, SERVER_INFO } from '../mcp-tool-servers.js';
 import { finalCallResult, taskErrorOf, taskViewOf } from './task-answers.js';
+import { TaskStatusNotifier } from './task-status-notifier.js';
 import { decodeTaskCursor, declaresTasksExtension, encodeTaskCursor, isTaskIdShape, readTaskId, readTaskParam, TASKS_EXTENSION, toTaskV1, toTaskV2 } from './task-wire.js';
 
 /** How long `tasks/cancel` waits for the cancelled call's final record before it answers. */
@@ -53,6 +55,7 @@ export class McpTaskRequests {
     @Inject(McpToolServers) private readonly servers: McpToolServers,
     @Inject(CatalogSnapshots) private readonly catalog: CatalogSnapshots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(TaskStatusNotifier) private readonly notifier: TaskStatusNotifier,
   ) {}
 
   /** Whether a request is one of tasks' own (cheap: read on every request before anything else). */
@@ -92,7 +95,11 @@ export class McpTaskRequests {
     if (task && 'problem' in task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${task.problem}`);
     if (typeof name !== 'string' || name.length === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: params.name must be a tool name');
     if (args !== undefined && !isRecord(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: params.arguments must be an object');
-    return this.servers.startTask(exchange, id, name, args, task?.ttlMs);
+    const answer = await this.servers.startTask(exchange, id, name, args, task?.ttlMs);
+    // Its caller's session hears of each change (notifications/tasks/status) on its standalone stream.
+    const started = answer.task as TaskV1;
+    if (exchange.sessionId !== undefined) this.notifier.follow(exchange.sessionId, exchange.principal.id, started.taskId, started);
+    return answer;
   }
 
   private async answerLegacy(method: string, params: unknown, exchange: McpExchange, signal: AbortSignal): Promise<Record<string, unknown>> {
