@@ -159,7 +159,8 @@ export class McpTaskRequests {
     const detailed: Record<string, unknown> = { ...toTaskV2(view) };
     if (state.record && view.status === 'completed') {
       const record = recordOfView(state.record);
-      detailed.result = finalCallResult('modern', record, record.qualifiedName, undefined);
+      // What the call would have answered: a complete 2026-07-28 CallToolResult.
+      detailed.result = { ...finalCallResult('modern', record, record.qualifiedName, undefined), resultType: 'complete' };
     } else if (state.record && view.status === 'failed') {
       detailed.error = taskErrorOf(recordOfView(state.record), state.record.qualifiedName);
     }
