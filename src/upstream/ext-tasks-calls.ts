@@ -1,6 +1,8 @@
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type RawClientDispatch, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError } from '@modelcontextprotocol/client';
+import { isRecord } from '../shared/is-record.js';
+import type { DirectCaller } from './http/direct-tool-call.js';
 import type { ToolplaneClient } from './toolplane-client.js';
 import { UpstreamError } from './upstream-error.js';
 import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls } from './upstream-task-call.js';
@@ -12,8 +14,12 @@ const RAW_RESULT = { parse: (value: JsonValue) => ({ success: true as const, val
  * UpstreamTaskCalls over the official Tasks client (`@modelcontextprotocol/ext-tasks`): one task
  * session per pooled connection (the package adapts a client once), made on the first task call.
  * On a 2025-11-25 connection a task call is `tools/call` with `params.task`, then `tasks/get` at
- * the server's poll interval and `tasks/result`; `tasks/cancel` to cancel. A server that declares
- * no tasks answers a `prefer` call at once and refuses a `require` one.
+ * the server's poll interval and `tasks/result`; `tasks/cancel` to cancel. On a 2026-07-28
+ * connection (the `io.modelcontextprotocol/tasks` extension) the task calls — `tools/call` declaring
+ * the extension in its client capabilities, then `tasks/get` until the task ends, `tasks/cancel` —
+ * go through the connection's raw request path (the SDK client refuses a task answer), framed with
+ * the client's own envelope. A server that declares no tasks answers a `prefer` call at once and
+ * refuses a `require` one.
  */
 export class ExtTasksCalls implements UpstreamTaskCalls {
   private session: TaskEnabledSession | undefined;
@@ -22,10 +28,12 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
     private readonly client: ToolplaneClient,
     /** Names the connection in task references (never sent anywhere). */
     private readonly endpointId: string,
+    /** The connection's raw request path, which a 2026-07-28 connection's task calls need. */
+    private readonly raw?: DirectCaller,
   ) {}
 
   async start(call: TaskCallStart): Promise<StartedTaskCall> {
-    this.session ??= createTaskSessionFromClient(this.client, { endpointId: this.endpointId });
+    this.session ??= this.newSession();
     if (call.preference === 'require' && !this.session.capabilities.execution) {
       throw new UpstreamError('protocol', `${call.name} must run as a task, and its server declares no tasks for tools/call`);
     }
@@ -59,6 +67,28 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       cancel: (signal) => execution.cancel(signal),
       close: () => execution.close(),
     };
+  }
+
+  private newSession(): TaskEnabledSession {
+    const raw = this.raw;
+    if (this.client.getProtocolEra() !== 'modern' || !raw) return createTaskSessionFromClient(this.client, { endpointId: this.endpointId });
+    const envelope = this.client.metaEnvelope() ?? {};
+    const rawDispatch: RawClientDispatch = async (request, options) => {
+      const { method, params } = request as { method: string; params?: Record<string, unknown> };
+      const answer = await raw.request(method, params ?? {}, options?.signal ?? new AbortController().signal);
+      if ('result' in answer) return { kind: 'result', result: answer.result as JsonValue };
+      const { code, message, data } = answer.error;
+      return { kind: 'error', error: { code, message, ...(data !== undefined ? { data: data as JsonValue } : {}) } };
+    };
+    return createTaskSessionFromClient(this.client, {
+      endpointId: this.endpointId,
+      rawDispatch,
+      v2RequestFraming: {
+        protocolVersion: this.client.getNegotiatedProtocolVersion() ?? '',
+        clientInfo: (isRecord(envelope[CLIENT_INFO_META_KEY]) ? envelope[CLIENT_INFO_META_KEY] : {}) as Record<string, JsonValue>,
+        clientCapabilities: (isRecord(envelope[CLIENT_CAPABILITIES_META_KEY]) ? envelope[CLIENT_CAPABILITIES_META_KEY] : {}) as Record<string, JsonValue>,
+      },
+    });
   }
 
   /** Lets go of the session (the connection is closing). */

@@ -1,3 +1,4 @@
+import { TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '../modules/sources/domain/upstream.js';
 import type { TransportKind } from '../modules/sources/domain/source-settings.js';
@@ -9,6 +10,7 @@ import type { ToolplaneClient } from './toolplane-client.js';
 import { StdioProcessTransport } from './stdio/stdio-process-transport.js';
 import { UpstreamCallRelay, type Attribution } from './upstream-call-relay.js';
 import type { UpstreamError } from './upstream-error.js';
+import { isRecord } from '../shared/is-record.js';
 
 export interface ConnectionIdentity {
   sourceId: string;
@@ -112,9 +114,17 @@ export class McpConnection {
     });
   }
 
+  /**
+   * Whether a 2026-07-28 connection takes task calls: its server declares the tasks extension, and
+   * the connection has a raw request path for the extension's wire shapes.
+   */
+  get takesTaskCalls(): boolean {
+    return this.directCaller !== undefined && isRecord(this.client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION_ID_V2]);
+  }
+
   /** Tool calls that may run as tasks upstream, over this connection's client (made on first use). */
   get tasks(): UpstreamTaskCalls {
-    this.taskCalls ??= new ExtTasksCalls(this.client, this.identity.fingerprint);
+    this.taskCalls ??= new ExtTasksCalls(this.client, this.identity.fingerprint, this.directCaller);
     return this.taskCalls;
   }
 

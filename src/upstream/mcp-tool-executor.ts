@@ -150,9 +150,10 @@ export class McpToolExecutor extends ToolInvoker {
     if (request.onInputRequest) listeners.onInputRequest = request.onInputRequest;
     const detach = session.connection.calls.attach(listeners);
     try {
-      // A 2026-07-28 server runs a call as a task only for a client that declares the tasks
-      // extension, which Toolplane does not yet: there the call is a plain one.
-      if (request.task !== undefined && !modern) return toOutcome(await this.sendAsTask(session, request, params, relayProgress), request);
+      // A 2025-era tool runs as a task when it declares it may; a 2026-07-28 server (its tools declare
+      // nothing) when it declares the tasks extension, which Toolplane declares in a task call's request alone.
+      const asTask = request.task !== undefined && (modern ? session.connection.takesTaskCalls : request.task.declared);
+      if (asTask) return toOutcome(await this.sendAsTask(session, request, params, relayProgress), request);
       return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress, traceCarrier, operation), request);
     } finally {
       detach();

@@ -3,6 +3,8 @@ import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
 
 const TASK_SERVER = `${FIXTURES}/task-server.mjs`;
+/** A 2026-07-28 server with the tasks extension (its task ids start with `modern-upstream-task-`). */
+const MODERN_TASK_SERVER = `${FIXTURES}/modern-task-server.mjs`;
 /** Every task id the fixture hands out starts so: none may reach a caller, a record or a log. */
 const UPSTREAM_TASK_ID = 'upstream-task-';
 
@@ -21,6 +23,7 @@ describe('tasks upstream', () => {
     for (const [name, args] of [
       ['tasks', [TASK_SERVER]],
       ['everything', [EVERYTHING, 'stdio']],
+      ['survey', [MODERN_TASK_SERVER]],
     ] as const) {
       const registered = await h.api.post('/api/v1/sources', { name, transport: 'stdio', lifecycle: 'singleton', command: 'node', args });
       expect(registered.status).toBe(201);
@@ -133,6 +136,33 @@ describe('tasks upstream', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     await mcp('tasks/cancel', { taskId: longId });
     expect(await cancellations('mcp-cancelled')).toContain('mcp-cancelled');
+    expect((await mcp('tasks/get', { taskId: longId })).result).toMatchObject({ taskId: longId, status: 'cancelled' });
+  });
+
+  it('calls a 2026-07-28 tool as a task upstream (the tasks extension) when its caller asks for a task, and its tasks/cancel reaches it', async () => {
+    const surveyed = async () => (await invoke('survey__cancellations', {})).body.result.structuredContent as { tasks: string[]; taskCalls: number };
+    expect((await h.api.get('/api/v1/sources/survey')).body).toMatchObject({ health: 'healthy' });
+    // Asked for no task: a plain call, which the server answers in its request.
+    expect((await invoke('survey__survey', { tag: 'plain', ms: 10 })).body).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: 'plain surveyed' }] } });
+    expect((await surveyed()).taskCalls).toBe(0);
+
+    const quick = await mcp('tools/call', { name: 'survey__survey', arguments: { tag: 'modern-quick', ms: 300 }, task: {} });
+    const quickId = quick.result.task.taskId as string;
+    expect((await mcp('tasks/result', { taskId: quickId })).result).toMatchObject({ content: [{ type: 'text', text: 'modern-quick surveyed' }] });
+    expect((await surveyed()).taskCalls).toBe(1);
+    const [quickRow] = await h.sql<{ upstream_task_id: string | null }>(`SELECT upstream_task_id FROM execution_tasks WHERE id = $1`, [quickId]);
+    expect(quickRow?.upstream_task_id).toMatch(/^modern-upstream-task-/);
+
+    const long = await mcp('tools/call', { name: 'survey__survey', arguments: { tag: 'modern-cancelled', ms: 60_000 }, task: {} });
+    const longId = long.result.task.taskId as string;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await mcp('tasks/cancel', { taskId: longId });
+    let cancelled: string[] = [];
+    for (let attempt = 0; attempt < 50 && !cancelled.includes('modern-cancelled'); attempt++) {
+      cancelled = (await surveyed()).tasks;
+      if (!cancelled.includes('modern-cancelled')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(cancelled).toEqual(['modern-cancelled']);
     expect((await mcp('tasks/get', { taskId: longId })).result).toMatchObject({ taskId: longId, status: 'cancelled' });
   });
 

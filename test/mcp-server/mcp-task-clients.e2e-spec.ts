@@ -18,7 +18,7 @@ const TASKS = 'io.modelcontextprotocol/tasks';
  */
 const inRealmFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
-  response.json = async () => JSON.parse(await response.text());
+  Object.defineProperty(response, 'json', { value: async () => JSON.parse(await response.text()) });
   return response;
 };
 

@@ -27,10 +27,19 @@ export interface DirectCallOptions extends CallListeners {
   onRequestId?: (id: string) => void;
 }
 
+/** A request's answer as the server gave it: its result, or its JSON-RPC error. */
+export type RawAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
 /** A connection's own `tools/call` sender, beside the SDK client (Streamable HTTP, stdio). */
 export interface DirectCaller {
   /** Resolves with the raw result (2026 results still carry `resultType`); JSON-RPC errors reject as ProtocolError. */
   call(params: Record<string, unknown> & { name: string }, options: DirectCallOptions): Promise<unknown>;
+  /**
+   * Sends one request exactly as given (its `_meta` included: no envelope is added) and resolves
+   * with its answer, whatever it is: the raw path of the requests the SDK client would refuse an
+   * answer of (a 2026-07-28 task's `tools/call`, `tasks/get`, `tasks/cancel`).
+   */
+  request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<RawAnswer>;
   /** Calls under way fail. */
   close(): void;
 }
@@ -103,6 +112,24 @@ export class DirectToolCaller implements DirectCaller {
       throw new ProtocolError(typeof code === 'number' ? code : -32603, typeof text === 'string' ? text : 'unknown error', data);
     }
     return modern ? checkModernResult(answer.result, this.onMissingResultType) : answer.result;
+  }
+
+  async request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<RawAnswer> {
+    const session = this.session();
+    const id = `toolplane-${++this.nextId}`;
+    const headers = this.headers(session);
+    const name = method === 'tools/call' ? params.name : params.taskId;
+    if (session.era === 'modern') {
+      headers['mcp-method'] = method;
+      if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
+    }
+    const answer = await this.poster.call(id, JSON.stringify({ jsonrpc: '2.0', id, method, params }), {
+      headers,
+      signal,
+      errorBodyIsAnswer: session.era === 'modern',
+      onMessage: (incoming) => this.onServerMessage(session, incoming, id, { signal }),
+    });
+    return rawAnswerOf(answer);
   }
 
   private onServerMessage(session: NegotiatedSession, message: RpcMessage, progressToken: string, options: DirectCallOptions): void {
@@ -192,6 +219,13 @@ export function checkModernResult(result: unknown, onMissingResultType?: () => v
     return result;
   }
   throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: unsupported resultType ${JSON.stringify(resultType)}`);
+}
+
+/** A JSON-RPC answer as a RawAnswer: an error whose fields are not what they should be still says something. */
+export function rawAnswerOf(answer: { result?: unknown; error?: unknown }): RawAnswer {
+  if (!isRecord(answer.error)) return { result: answer.result };
+  const { code, message, data } = answer.error;
+  return { error: { code: typeof code === 'number' ? code : -32603, message: typeof message === 'string' ? message : 'unknown error', ...(data !== undefined ? { data } : {}) } };
 }
 
 /**

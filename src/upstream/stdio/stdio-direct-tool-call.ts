@@ -1,7 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isRecord } from '../../shared/is-record.js';
-import { checkModernResult, toolsCallRequest, type DirectCallOptions, type DirectCaller, type NegotiatedSession } from '../http/direct-tool-call.js';
+import { checkModernResult, rawAnswerOf, toolsCallRequest, type DirectCallOptions, type DirectCaller, type NegotiatedSession, type RawAnswer } from '../http/direct-tool-call.js';
 import type { StdioProcessTransport } from './stdio-process-transport.js';
 
 /** Ids of direct calls: strings of their own, never one of the SDK client's numeric ids. */
@@ -11,6 +11,8 @@ interface PendingCall {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   modern: boolean;
+  /** Resolved with the answer as it came (see DirectCaller.request). */
+  raw?: boolean;
   onProgress?: DirectCallOptions['onProgress'];
 }
 
@@ -77,6 +79,30 @@ export class StdioDirectToolCaller implements DirectCaller {
     }
   }
 
+  async request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<RawAnswer> {
+    if (signal.aborted) throw new SdkError(SdkErrorCode.RequestTimeout, 'The request was cancelled before it was sent');
+    const id = `${ID_PREFIX}${++this.nextId}`;
+    const answered = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject, modern: this.session().era === 'modern', raw: true }));
+    const onAbort = () => {
+      const call = this.pending.get(id);
+      if (!call) return;
+      this.pending.delete(id);
+      call.reject(new SdkError(SdkErrorCode.RequestTimeout, 'The request was cancelled'));
+      void this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the caller' } } as JSONRPCMessage).catch(() => undefined);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.transport.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
+        const call = this.pending.get(id);
+        this.pending.delete(id);
+        call?.reject(error instanceof Error ? error : new Error(String(error)));
+      });
+      return (await answered) as RawAnswer;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** Takes the answer or progress of a direct call off the line; anything else is the client's. */
   private take(message: JSONRPCMessage): boolean {
     const fields = message as Record<string, unknown>;
@@ -97,6 +123,10 @@ export class StdioDirectToolCaller implements DirectCaller {
     // A late answer (the call was cancelled) is dropped: the client never sent that id.
     if (!call) return true;
     this.pending.delete(fields.id);
+    if (call.raw) {
+      call.resolve(rawAnswerOf(fields));
+      return true;
+    }
     if (isRecord(fields.error)) {
       const { code, message: text, data } = fields.error;
       call.reject(new ProtocolError(typeof code === 'number' ? code : -32603, typeof text === 'string' ? text : 'unknown error', data));

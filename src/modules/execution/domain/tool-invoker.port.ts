@@ -88,9 +88,9 @@ export interface InvocationRequest extends CallListeners {
    */
   clientCapabilities?: Record<string, unknown>;
   /**
-   * Call the tool as a task upstream (2025-11-25 `params.task`, then `tasks/get` and `tasks/result`):
-   * the whole task runs within `timeoutMs`, and aborting `signal` sends `tasks/cancel`. Unset: a
-   * plain `tools/call`.
+   * Call the tool as a task upstream where the upstream runs it as one (2025-11-25 `params.task`,
+   * then `tasks/get` and `tasks/result`; 2026-07-28 the tasks extension): the whole task runs
+   * within `timeoutMs`, and aborting `signal` sends `tasks/cancel`. Unset: a plain `tools/call`.
    */
   task?: UpstreamTaskRequest;
 }
@@ -99,6 +99,12 @@ export interface InvocationRequest extends CallListeners {
 export interface UpstreamTaskRequest {
   /** The tool must run as a task (`required`); else the upstream may answer at once (`optional`, or a server without tasks). */
   required: boolean;
+  /**
+   * Whether the tool's definition lets it run as a task (2025-11-25 `execution.taskSupport`
+   * `optional` or `required`): a 2025-era upstream is asked for a task only then. A 2026-07-28
+   * tool declares nothing of the kind (its server declares the tasks extension, and decides).
+   */
+  declared: boolean;
   /** Told the upstream's own id of the task once it exists: Toolplane's to keep, never a caller's to see. */
   onCreated?: (upstreamTaskId: string) => void;
 }

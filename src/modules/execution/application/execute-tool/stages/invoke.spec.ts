@@ -43,11 +43,12 @@ describe('InvokeStage', () => {
   });
 
   it.each([
-    ['required', false, { required: true }],
-    ['required', true, { required: true }],
-    ['optional', true, { required: false }],
+    ['required', false, { required: true, declared: true }],
+    ['required', true, { required: true, declared: true }],
+    ['optional', true, { required: false, declared: true }],
     ['optional', false, undefined],
-    ['forbidden', true, undefined],
+    ['forbidden', true, { required: false, declared: false }],
+    ['forbidden', false, undefined],
   ] as const)('calls a tool whose taskSupport is %s, a task asked for: %s, with task %j upstream', async (taskSupport, asTask, task) => {
     const tasked = aRoute('tasks__research', { tool: { taskSupport } });
     const harness = new ExecuteToolHarness().withTool(tasked);

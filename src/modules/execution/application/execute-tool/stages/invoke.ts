@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js'
 import type { CallerSignal } from '../../../../../shared/caller-signal.js';
 import { Clock } from '../../../../../shared/unit-of-work.js';
 import { backoffMs, isRetryable, MAX_ATTEMPTS } from '../../../domain/retry-policy.js';
-import { runsAsUpstreamTask } from '../../../domain/upstream-task.js';
+import { offeredAsUpstreamTask, runsAsUpstreamTask } from '../../../domain/upstream-task.js';
 import { ExecutionTasks } from '../../../../executions/domain/execution-task.js';
 import { InvocationFailure, ToolInvoker, type InvocationOutcome, type InvocationRequest, type UpstreamTaskRequest } from '../../../domain/tool-invoker.port.js';
 import type { Call } from '../call.js';
@@ -38,8 +38,9 @@ export class InvokeStage {
     const { input } = call;
     const listeners = scrubbedListeners(call.command.listeners, call.scrubber);
     const retryable = isRetryable(tool.annotations);
-    const task: UpstreamTaskRequest | undefined = runsAsUpstreamTask(tool.taskSupport, input.asTask === true)
-      ? { required: tool.taskSupport === 'required', onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
+    const asked = input.asTask === true;
+    const task: UpstreamTaskRequest | undefined = offeredAsUpstreamTask(tool.taskSupport, asked)
+      ? { required: tool.taskSupport === 'required', declared: runsAsUpstreamTask(tool.taskSupport, asked), onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
       : undefined;
     for (let attempt = 1; ; attempt++) {
       call.attempts = attempt;
