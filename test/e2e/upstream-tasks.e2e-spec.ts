@@ -1,6 +1,6 @@
 import { mcpAnswer } from '../helpers/mcp-answer.js';
 import { startHarness, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
+import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 
 const TASK_SERVER = `${FIXTURES}/task-server.mjs`;
 /** A 2026-07-28 server with the tasks extension (its task ids start with `modern-upstream-task-`). */
@@ -16,6 +16,7 @@ const UPSTREAM_TASK_ID = 'upstream-task-';
  */
 describe('tasks upstream', () => {
   let h: Harness;
+  let surveyHttp: RunningUpstream;
   const answers: unknown[] = [];
 
   beforeAll(async () => {
@@ -28,10 +29,13 @@ describe('tasks upstream', () => {
       const registered = await h.api.post('/api/v1/sources', { name, transport: 'stdio', lifecycle: 'singleton', command: 'node', args });
       expect(registered.status).toBe(201);
     }
+    surveyHttp = await startHttpUpstream([MODERN_TASK_SERVER, 'http'], '/mcp');
+    expect((await h.api.post('/api/v1/sources', { name: 'remote', transport: 'streamable-http', url: surveyHttp.url })).status).toBe(201);
   }, 60_000);
 
   afterAll(async () => {
     await h?.close();
+    await surveyHttp?.stop();
   });
 
   const invoke = async (tool: string, args: Record<string, unknown>, signal?: AbortSignal) => {
@@ -139,21 +143,21 @@ describe('tasks upstream', () => {
     expect((await mcp('tasks/get', { taskId: longId })).result).toMatchObject({ taskId: longId, status: 'cancelled' });
   });
 
-  it('calls a 2026-07-28 tool as a task upstream (the tasks extension) when its caller asks for a task, and its tasks/cancel reaches it', async () => {
-    const surveyed = async () => (await invoke('survey__cancellations', {})).body.result.structuredContent as { tasks: string[]; taskCalls: number };
-    expect((await h.api.get('/api/v1/sources/survey')).body).toMatchObject({ health: 'healthy' });
+  it.each(['survey', 'remote'])('calls a 2026-07-28 tool as a task upstream (the tasks extension) when its caller asks for a task, and its tasks/cancel reaches it (%s)', async (source) => {
+    const surveyed = async () => (await invoke(`${source}__cancellations`, {})).body.result.structuredContent as { tasks: string[]; taskCalls: number };
+    expect((await h.api.get(`/api/v1/sources/${source}`)).body).toMatchObject({ health: 'healthy', protocol: { era: 'modern' } });
     // Asked for no task: a plain call, which the server answers in its request.
-    expect((await invoke('survey__survey', { tag: 'plain', ms: 10 })).body).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: 'plain surveyed' }] } });
+    expect((await invoke(`${source}__survey`, { tag: 'plain', ms: 10 })).body).toMatchObject({ status: 'succeeded', result: { content: [{ type: 'text', text: 'plain surveyed' }] } });
     expect((await surveyed()).taskCalls).toBe(0);
 
-    const quick = await mcp('tools/call', { name: 'survey__survey', arguments: { tag: 'modern-quick', ms: 300 }, task: {} });
+    const quick = await mcp('tools/call', { name: `${source}__survey`, arguments: { tag: 'modern-quick', ms: 300 }, task: {} });
     const quickId = quick.result.task.taskId as string;
     expect((await mcp('tasks/result', { taskId: quickId })).result).toMatchObject({ content: [{ type: 'text', text: 'modern-quick surveyed' }] });
     expect((await surveyed()).taskCalls).toBe(1);
     const [quickRow] = await h.sql<{ upstream_task_id: string | null }>(`SELECT upstream_task_id FROM execution_tasks WHERE id = $1`, [quickId]);
     expect(quickRow?.upstream_task_id).toMatch(/^modern-upstream-task-/);
 
-    const long = await mcp('tools/call', { name: 'survey__survey', arguments: { tag: 'modern-cancelled', ms: 60_000 }, task: {} });
+    const long = await mcp('tools/call', { name: `${source}__survey`, arguments: { tag: 'modern-cancelled', ms: 60_000 }, task: {} });
     const longId = long.result.task.taskId as string;
     await new Promise((resolve) => setTimeout(resolve, 500));
     await mcp('tasks/cancel', { taskId: longId });
