@@ -1,3 +1,5 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CreateTaskResultV1Schema, TaskStatusNotificationV1Schema } from '@modelcontextprotocol/ext-tasks/core/v1';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES } from '../helpers/upstreams.js';
@@ -103,6 +105,33 @@ describe('approvals through MCP', () => {
     expect((await rpc('legacy', 'tasks/get', { taskId: task.taskId })).result).toMatchObject({ status: 'working', statusMessage: expect.stringContaining('approval') });
     expect((await approver.post(`/api/v1/approvals/${approval.id}/approve`, {})).status).toBe(200);
     expect((await rpc('legacy', 'tasks/result', { taskId: task.taskId })).result).toMatchObject({ content: [{ type: 'text', text: 'waited 10 ms' }] });
+  });
+
+  it('2025-11-25: the SDK client hears its held task wait for approval, then complete (notifications/tasks/status)', async () => {
+    const heard: { status: string; statusMessage?: string; taskId: string }[] = [];
+    const client = new Client({ name: 'approvals-e2e', version: '1' });
+    client.fallbackNotificationHandler = async (notification) => {
+      const parsed = TaskStatusNotificationV1Schema.safeParse({ jsonrpc: '2.0', ...notification });
+      if (parsed.success) heard.push(parsed.data.params);
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${caller.key}` } } }));
+    try {
+      const created = await client.request({ method: 'tools/call', params: { name: 'faulty__slow', arguments: { ms: 10 }, task: {} } }, CreateTaskResultV1Schema);
+      const { taskId } = created.task;
+      const approval = await pendingApproval();
+      const until = async (done: () => boolean) => {
+        const deadline = Date.now() + 10_000;
+        while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      };
+      await until(() => heard.length > 0);
+      expect(heard[0]).toMatchObject({ taskId, status: 'working', statusMessage: 'waiting for approval' });
+      expect((await approver.post(`/api/v1/approvals/${approval.id}/approve`, {})).status).toBe(200);
+      await until(() => heard.at(-1)?.status === 'completed');
+      expect(heard.at(-1)).toMatchObject({ taskId, status: 'completed' });
+      expect(heard.every((told) => told.taskId === taskId)).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('2026-07-28: a caller declaring the tasks extension gets a task at once for a held call', async () => {
