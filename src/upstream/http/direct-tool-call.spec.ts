@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { SdkError } from '@modelcontextprotocol/client';
-import { checkModernResult } from './direct-tool-call.js';
+import { checkModernResult, rawAnswerOf } from './direct-tool-call.js';
 
 /** Any JSON object an upstream may answer, `resultType` left out. */
 const untyped = fc.dictionary(fc.string().filter((key) => key !== 'resultType'), fc.jsonValue(), { maxKeys: 6 });
@@ -32,5 +32,21 @@ describe('checkModernResult', () => {
     fc.assert(fc.property(untyped, other, (fields, resultType) => expect(() => checkModernResult({ ...fields, resultType })).toThrow(SdkError)));
     expect(() => checkModernResult({ resultType: 'input_required' })).toThrow(/neither inputRequests nor requestState/);
     for (const notAnObject of [null, 'text', 3, [], true]) expect(() => checkModernResult(notAnObject)).toThrow(/not an object/);
+  });
+});
+
+describe('rawAnswerOf', () => {
+  it('answers the result as it came, or an error with a numeric code and a text message, whatever the upstream sent', () => {
+    expect(rawAnswerOf({ result: { resultType: 'task', taskId: 't' } })).toEqual({ result: { resultType: 'task', taskId: 't' } });
+    expect(rawAnswerOf({ error: { code: -32602, message: 'no task', data: { x: 1 } } })).toEqual({ error: { code: -32602, message: 'no task', data: { x: 1 } } });
+    expect(rawAnswerOf({ error: { code: 'bad' } })).toEqual({ error: { code: -32603, message: 'unknown error' } });
+    expect(rawAnswerOf({ error: { code: 1.5, message: 'x' } })).toEqual({ error: { code: -32603, message: 'x' } });
+    fc.assert(
+      fc.property(fc.record({ result: fc.anything(), error: fc.anything() }, { requiredKeys: [] }), (answer) => {
+        const read = rawAnswerOf(answer);
+        if ('result' in read) return read.result === answer.result;
+        return Number.isSafeInteger(read.error.code) && typeof read.error.message === 'string';
+      }),
+    );
   });
 });

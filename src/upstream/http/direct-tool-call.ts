@@ -225,7 +225,7 @@ export function checkModernResult(result: unknown, onMissingResultType?: () => v
 export function rawAnswerOf(answer: { result?: unknown; error?: unknown }): RawAnswer {
   if (!isRecord(answer.error)) return { result: answer.result };
   const { code, message, data } = answer.error;
-  return { error: { code: typeof code === 'number' ? code : -32603, message: typeof message === 'string' ? message : 'unknown error', ...(data !== undefined ? { data } : {}) } };
+  return { error: { code: Number.isSafeInteger(code) ? (code as number) : -32603, message: typeof message === 'string' ? message : 'unknown error', ...(data !== undefined ? { data } : {}) } };
 }
 
 /**

@@ -83,6 +83,32 @@ describe('CallTasks', () => {
     expect(tasks.events(started.task!.id)).toBeUndefined();
   });
 
+  it('follows a task: its state at once, then its final one as soon as it ends here; nothing for another principal, and nothing once stopped', async () => {
+    const { harness, tasks } = setUp();
+    const upstream = gated(harness);
+    const id = (await tasks.start(command())).task!.id;
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const state of tasks.follow(id, ALICE.principalId, new CallerDeparture())) seen.push(state.status);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toEqual(['working']);
+    const started = performance.now();
+    upstream.release();
+    await following;
+    expect(seen).toEqual(['working', 'succeeded']);
+    // Woken by the end, not by the next poll.
+    expect(performance.now() - started).toBeLessThan(TASK_POLL_MS / 2);
+
+    const others: string[] = [];
+    for await (const state of tasks.follow(id, BOB.principalId, new CallerDeparture())) others.push(state.status);
+    expect(others).toEqual([]);
+    const stop = new CallerDeparture();
+    stop.abort();
+    for await (const state of tasks.follow(id, ALICE.principalId, stop)) others.push(state.status);
+    expect(others).toEqual([]);
+  });
+
   it('wakes a wait for the final record at once when the task ends while its state is being read', async () => {
     const { harness, tasks, reads } = setUp();
     const upstream = gated(harness);
