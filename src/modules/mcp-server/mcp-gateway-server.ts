@@ -180,6 +180,11 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     await Promise.all([this.sessions.notify(sessionId, principalId, notification), this.listStreams.notifySession(sessionId, notification)]);
   }
 
+  /** Whether a 2025-era session's client may hear something here: this process holds the session, or a stream opened on it. */
+  isListening(sessionId: string, principalId: string): boolean {
+    return this.sessions.holds(sessionId, principalId) || this.listStreams.hasSession(sessionId);
+  }
+
   beforeApplicationShutdown(): Promise<void> {
     // Ends open subscriptions/listen streams, so that the HTTP server can close.
     // From now on no stream or session opens (a client whose stream just ended would reconnect at once).

@@ -132,10 +132,11 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * The task's state at each look until it is final (the last one yielded): at once when a call of
-   * this process ends or parks, else every poll interval. Ends early, without an error, when
-   * `signal` aborts or the task is gone (expired, unknown).
+   * this process ends or parks, else after `pollMs(state)` (by default the task's poll interval; at
+   * most 5 s). Ends early, without an error, when `signal` aborts or the task is gone (expired,
+   * unknown).
    */
-  async *follow(id: string, principalId: string, signal: CallerSignal): AsyncIterable<TaskState> {
+  async *follow(id: string, principalId: string, signal: CallerSignal, pollMs?: (state: TaskState) => number): AsyncIterable<TaskState> {
     while (!signal.aborted) {
       const look = this.nextLook(id, signal);
       try {
@@ -143,7 +144,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
         if (!state) return;
         yield state;
         if (state.final) return;
-        await look.after(state.task?.pollIntervalMs ?? TASK_POLL_MS);
+        await look.after(pollMs?.(state) ?? state.task?.pollIntervalMs ?? TASK_POLL_MS);
       } finally {
         look.stop();
       }

@@ -18,6 +18,8 @@ interface ListStream {
  */
 export class LegacyListStreams {
   private readonly streams = new Set<ListStream>();
+  /** The streams open on each session. */
+  private readonly sessions = new Map<string, Set<ListStream>>();
 
   /** @param maxStreams streams open at most per process; past it a GET is answered 503. */
   constructor(private readonly maxStreams = 10_000) {}
@@ -41,6 +43,7 @@ export class LegacyListStreams {
       if (closed) return;
       closed = true;
       this.streams.delete(stream);
+      this.bySession(stream, 'delete');
       void server.close().catch(() => undefined);
     };
     await server.connect(transport);
@@ -52,13 +55,19 @@ export class LegacyListStreams {
     const body = untilClosed(response.body, close);
     stream.end = body.end;
     this.streams.add(stream);
+    this.bySession(stream, 'add');
     request.signal.addEventListener('abort', close, { once: true });
     return new Response(body.stream, { status: response.status, headers: response.headers });
   }
 
+  /** Whether a stream is open here on session `sessionId`. */
+  hasSession(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
   /** Tells the streams opened on session `sessionId` something. */
   async notifySession(sessionId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
-    const streams = [...this.streams].filter((stream) => stream.sessionId === sessionId);
+    const streams = [...(this.sessions.get(sessionId) ?? [])];
     await Promise.all(streams.map(({ server }) => server.notification(notification as Parameters<Server['notification']>[0]).catch(() => undefined)));
   }
 
@@ -67,9 +76,18 @@ export class LegacyListStreams {
     for (const { server, surface } of this.streams) if (!on || on(surface)) void server.sendToolListChanged().catch(() => undefined);
   }
 
+  private bySession(stream: ListStream, change: 'add' | 'delete'): void {
+    if (stream.sessionId === undefined) return;
+    const streams = this.sessions.get(stream.sessionId) ?? new Set<ListStream>();
+    streams[change](stream);
+    if (streams.size > 0) this.sessions.set(stream.sessionId, streams);
+    else this.sessions.delete(stream.sessionId);
+  }
+
   async closeAll(): Promise<void> {
     const streams = [...this.streams];
     this.streams.clear();
+    this.sessions.clear();
     for (const stream of streams) stream.end();
     await Promise.allSettled(streams.map(({ server }) => server.close()));
   }

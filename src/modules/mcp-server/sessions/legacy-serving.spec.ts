@@ -30,6 +30,36 @@ describe('2025-era serving', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 
+  it("tells a session's streams, and only them, what is meant for the session, for as long as they are open", async () => {
+    const streams = new LegacyListStreams();
+    const open = async (sessionId: string | undefined) => {
+      const abort = new AbortController();
+      const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+      const request = new Request('http://localhost/mcp', { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' }, signal: abort.signal });
+      const response = await streams.open(server, request, { token: '', clientId: 'admin', scopes: [] }, 'all', sessionId);
+      return { reader: response.body!.getReader(), abort };
+    };
+    const mine = await open('session-1');
+    const other = await open(undefined);
+    expect([streams.hasSession('session-1'), streams.hasSession('session-2')]).toEqual([true, false]);
+    await streams.notifySession('session-1', { method: 'notifications/tasks/status', params: { taskId: 't-1', status: 'completed' } });
+    const read = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+      let text = '';
+      while (!text.includes('\n\n')) {
+        const chunk = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(resolve, 300))]);
+        if (!chunk || chunk.done) break;
+        text += new TextDecoder().decode(chunk.value);
+      }
+      return text;
+    };
+    expect(await read(mine.reader)).toContain('"taskId":"t-1"');
+    expect(await read(other.reader)).not.toContain('t-1');
+    mine.abort.abort();
+    other.abort.abort();
+    expect(streams.hasSession('session-1')).toBe(false);
+    await streams.closeAll();
+  });
+
   it('answers 503 with Retry-After once shutdown has begun', async () => {
     const catalog = { onToolsChanged: () => () => undefined } as unknown as CatalogSnapshots;
     const groups = { onGroupsChanged: () => () => undefined } as unknown as GroupViews;

@@ -97,6 +97,11 @@ export class LegacySessions {
     return this.ended.has(id);
   }
 
+  /** Whether this process holds session `id` of this principal. */
+  holds(id: string, principalId: string): boolean {
+    return this.sessions.get(id)?.principalId === principalId;
+  }
+
   /** Tells the client of session `id` (if it is this principal's, held here) something on its standalone stream. */
   async notify(id: string, principalId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
     const session = this.sessions.get(id);
