@@ -46,7 +46,7 @@ describe('2025-era serving', () => {
     const read = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
       let text = '';
       while (!text.includes('\n\n')) {
-        const chunk = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(resolve, 300))]);
+        const chunk = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 300))]);
         if (!chunk || chunk.done) break;
         text += new TextDecoder().decode(chunk.value);
       }
