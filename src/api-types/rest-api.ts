@@ -71,6 +71,51 @@ export interface ProgressEvent {
   message?: string;
 }
 
+/**
+ * Per-user upstream credentials (GET /api/v1/me/connections, /me/secrets,
+ * /sources/{name}/connect and /sources/{name}/connections), written by hand until openapi.yaml
+ * documents them.
+ */
+export type ConnectionStatus = 'connected' | 'expired' | 'refresh_failed' | 'not_connected';
+/** One of the caller's connections, or a source that needs one (`not_connected`). */
+export interface UpstreamConnection {
+  source: string;
+  status: ConnectionStatus;
+  scopes?: string[] | null;
+  expiresAt?: string | null;
+  connectedAt?: string | null;
+  refreshedAt?: string | null;
+}
+export interface UpstreamConnectionPage {
+  items: UpstreamConnection[];
+}
+/** One principal's connection to a source, as an admin sees it. */
+export interface SourceConnection {
+  principalId: string;
+  principalName?: string | null;
+  status: ConnectionStatus;
+  scopes?: string[] | null;
+  expiresAt?: string | null;
+  connectedAt?: string | null;
+}
+export interface SourceConnectionPage {
+  items: SourceConnection[];
+}
+/** GET /api/v1/sources/{name}/connect with `Accept: application/json`: where to consent. */
+export interface ConnectLink {
+  authorizationUrl: string;
+  expiresAt: string;
+}
+/** The name of one of the caller's own secret values (never the value). */
+export interface UserSecretMetadata {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface UserSecretPage {
+  items: UserSecretMetadata[];
+}
+
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 export type ApiPath = keyof paths;
 /** The paths that document `method`. */
