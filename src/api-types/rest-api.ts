@@ -80,6 +80,8 @@ export type ConnectionStatus = 'connected' | 'expired' | 'refresh_failed' | 'not
 /** One of the caller's connections, or a source that needs one (`not_connected`). */
 export interface UpstreamConnection {
   source: string;
+  /** How the source signs in per user, when the answer says it. */
+  mode?: 'user-secret' | 'oauth' | 'token-exchange';
   status: ConnectionStatus;
   scopes?: string[] | null;
   expiresAt?: string | null;
