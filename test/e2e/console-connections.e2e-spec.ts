@@ -1,0 +1,209 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, goTo, launchChromium, openConsole, type ConsoleTab } from '../helpers/console-browser.js';
+import { SUITE_TAG } from '../helpers/processes.js';
+import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
+import { FIXTURES, stopGroup } from '../helpers/upstreams.js';
+
+interface OAuthUpstream {
+  child: ChildProcess;
+  issuer: string;
+  mcpUrl: string;
+  controlUrl: string;
+}
+
+/** test/fixtures/oauth-upstream.mjs with its consent page: the person signs in (as whom they type) and allows. */
+async function startOAuthUpstream(): Promise<OAuthUpstream> {
+  const child = spawn(process.execPath, [resolve(FIXTURES, 'oauth-upstream.mjs'), '--consent', 'page', SUITE_TAG], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const line = await new Promise<string>((done, fail) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (first) => {
+      lines.close();
+      done(first);
+    });
+    child.once('exit', (code) => fail(new Error(`oauth-upstream.mjs exited with ${code}`)));
+  });
+  const ports = JSON.parse(line) as { issuer: string; mcpUrl: string; controlUrl: string };
+  return { child, ...ports };
+}
+
+/**
+ * The console's Connections page against a real Toolplane and an OAuth-protected MCP server: an
+ * admin registers the source (awaiting its first connection), connects it in the browser through
+ * the authorization server's consent page (its tools are then discovered), a second person does
+ * the same on their own Connections page, and their call answers as them; disconnecting drops it.
+ * My secrets stores a value without ever showing it back; the admin sees and revokes connections
+ * on the source's page.
+ */
+describe('the console: connections to sources that sign in per user', () => {
+  let h: Harness;
+  let upstream: OAuthUpstream;
+  let browser: Browser;
+  let bob: Api;
+  let bobKey: string;
+  const tabs: ConsoleTab[] = [];
+
+  const open = async (key: string) => {
+    const tab = await openConsole(browser, h.url, key);
+    tabs.push(tab);
+    return tab;
+  };
+  const accessible = async (page: Page) => {
+    const violations = await axeViolations(page);
+    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
+  };
+  const row = (page: Page, name: string) => page.getByRole('region', { name: 'Your connections' }).getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  /** Clicks Connect on the Connections page, signs in as `login` on the consent page and allows: back on the page, connected. */
+  const connectInBrowser = async (page: Page, login: string) => {
+    await page.getByRole('button', { name: 'Connect upstream' }).click();
+    await page.waitForURL((url) => url.href.startsWith(upstream.issuer));
+    await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
+    await page.getByLabel('Sign in as').fill(login);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((url) => url.pathname === '/console/connections');
+    await page.getByRole('status').filter({ hasText: 'Connected to upstream.' }).waitFor();
+    // The address no longer carries the return's query: a reload does not say it again.
+    await page.waitForURL((url) => url.search === '');
+    await row(page, 'upstream').getByText('connected', { exact: true }).waitFor();
+  };
+  const whoami = (api: Api) => api.post('/api/v1/tools/upstream__whoami/invoke', { arguments: {} });
+
+  beforeAll(async () => {
+    upstream = await startOAuthUpstream();
+    h = await startHarness();
+    const registered = await h.api.post('/api/v1/sources', { name: 'upstream', transport: 'streamable-http', url: upstream.mcpUrl, upstreamAuth: { mode: 'oauth', oauth: {} } });
+    expect(registered.status).toBe(201);
+    expect(registered.body.health).toBe('awaiting_connection');
+    bobKey = (await h.api.post('/api/v1/api-keys', { name: 'bob key', role: 'agent', owner: 'bob' })).body.key;
+    bob = makeApi(h.url, bobKey);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const tab of tabs) await tab.context.close().catch(() => undefined);
+    await browser?.close();
+    await h?.close();
+    if (upstream) await stopGroup(upstream.child);
+  });
+
+  it('the admin connects the source it registered: its tools are discovered with that connection', async () => {
+    const { page, errors } = await open(h.adminKey);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('heading', { name: 'Connections' }).waitFor();
+    await row(page, 'upstream').getByText('not connected').waitFor();
+    await accessible(page);
+    await connectInBrowser(page, 'alice');
+    await expect(row(page, 'upstream').textContent()).resolves.toContain('mcp:tools');
+    // Connected, the source is discovered with the admin's token.
+    for (let i = 0; i < 100 && (await h.api.get('/api/v1/sources/upstream')).body.health !== 'healthy'; i++) await new Promise((done) => setTimeout(done, 100));
+    expect((await h.api.get('/api/v1/sources/upstream')).body.health).toBe('healthy');
+    const answer = await whoami(h.api);
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body.result)).toContain('alice');
+    expect(errors).toEqual([]);
+  });
+
+  it('a second person connects on their own Connections page: their call answers as them; disconnecting drops it', async () => {
+    // Not connected yet: Toolplane refuses bob's call and says where to consent.
+    const refused = await whoami(bob);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+
+    const { page, errors } = await open(bobKey);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await row(page, 'upstream').getByText('not connected').waitFor();
+    await connectInBrowser(page, 'bob');
+    await expect(row(page, 'upstream').textContent()).resolves.toMatch(/mcp:tools.*in \d+ min/);
+
+    const answer = await whoami(bob);
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body.result)).toContain('bob');
+    expect(JSON.stringify(answer.body.result)).not.toContain('alice');
+    // The admin's own call still answers as the admin's connection.
+    expect(JSON.stringify((await whoami(h.api)).body.result)).toContain('alice');
+
+    await row(page, 'upstream').getByRole('button', { name: 'Disconnect upstream' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('status').filter({ hasText: 'Disconnected from upstream.' }).waitFor();
+    await row(page, 'upstream').getByText('not connected').waitFor();
+    const after = await whoami(bob);
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+    // Toolplane revoked bob's tokens at the authorization server.
+    const { revocations } = (await (await fetch(`${upstream.controlUrl}/revocations`)).json()) as { revocations: { sub: string }[] };
+    expect(revocations.map((revocation) => revocation.sub)).toContain('bob');
+    expect(errors).toEqual([]);
+  });
+
+  it('a consent denied on the authorization server comes back as an alert, and nothing is stored', async () => {
+    const { page, errors } = await open(bobKey);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('button', { name: 'Connect upstream' }).click();
+    await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
+    await page.getByLabel('Sign in as').fill('bob');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((url) => url.pathname === '/console/connections');
+    await page.getByRole('alert').filter({ hasText: 'access_denied' }).waitFor();
+    await row(page, 'upstream').getByText('not connected').waitFor();
+    expect((await whoami(bob)).body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+    expect(errors).toEqual([]);
+  });
+
+  it('an admin sees every principal\'s connection on the source\'s page, and revokes one', async () => {
+    const tab = await open(bobKey);
+    await tab.page.getByRole('link', { name: 'Connections' }).click();
+    await connectInBrowser(tab.page, 'bob');
+    expect((await whoami(bob)).status).toBe(200);
+
+    const { page, errors } = await open(h.adminKey);
+    await goTo(page, '/sources/upstream');
+    await page.getByText('per user (oauth)').waitFor();
+    const table = page.getByRole('region', { name: 'Connections to this source' });
+    await table.getByRole('cell', { name: 'bob key' }).waitFor();
+    await table.getByRole('cell', { name: 'admin', exact: false }).first().waitFor();
+    await accessible(page);
+    await table.getByRole('button', { name: 'Revoke bob key\'s connection' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').filter({ hasText: 'Revoked bob key\'s connection.' }).waitFor();
+    await table.getByRole('cell', { name: 'bob key' }).waitFor({ state: 'detached' });
+    expect((await whoami(bob)).body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+    // An agent sees no one else's connections on a source's page (it has no source pages at all).
+    expect((await bob.get('/api/v1/sources/upstream/connections')).status).toBe(403);
+    expect(errors).toEqual([]);
+  });
+
+  it('My secrets stores one\'s own value without showing it back, replaces and deletes it', async () => {
+    const { page, errors } = await open(bobKey);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('heading', { name: 'My secrets' }).waitFor();
+    await page.getByText('No values of yours yet.').waitFor();
+    await page.getByLabel('Name').fill('JIRA_TOKEN');
+    await page.getByLabel('Value').fill('s3cret-of-bob');
+    await page.getByRole('button', { name: 'Save value' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved your value of JIRA_TOKEN.' }).waitFor();
+    const list = page.getByRole('region', { name: 'Your secret values' });
+    await list.getByRole('cell', { name: 'JIRA_TOKEN' }).waitFor();
+    // The value is gone from the page: not in the field, not in the text, not in any attribute.
+    await expect(page.getByLabel('Value').inputValue()).resolves.toBe('');
+    await expect(page.content()).resolves.not.toContain('s3cret-of-bob');
+    expect((await bob.get('/api/v1/me/secrets')).body.items).toEqual([expect.objectContaining({ name: 'JIRA_TOKEN' })]);
+    // Nobody else holds it.
+    expect((await h.api.get('/api/v1/me/secrets')).body.items).toEqual([]);
+
+    await list.getByRole('button', { name: 'Replace JIRA_TOKEN' }).click();
+    await expect(page.getByLabel('Name').inputValue()).resolves.toBe('JIRA_TOKEN');
+    await expect(page.evaluate(() => (globalThis as any).document.activeElement?.id)).resolves.toBe('my-secret-value');
+    await page.getByLabel('Value').fill('another');
+    await page.getByRole('button', { name: 'Save value' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved your value of JIRA_TOKEN.' }).waitFor();
+    await accessible(page);
+
+    await list.getByRole('button', { name: 'Delete JIRA_TOKEN' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No values of yours yet.').waitFor();
+    expect((await bob.get('/api/v1/me/secrets')).body.items).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
