@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, goTo, launchChromium, openConsole, type ConsoleTab } from '../helpers/console-browser.js';
 import { SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
-import { FIXTURES, stopGroup } from '../helpers/upstreams.js';
+import { FIXTURES, ROOT, stopGroup } from '../helpers/upstreams.js';
+
+const CLI = resolve(ROOT, 'dist/src/cli/main.js');
 
 interface OAuthUpstream {
   child: ChildProcess;
@@ -205,5 +209,65 @@ describe('the console: connections to sources that sign in per user', () => {
     await page.getByText('No values of yours yet.').waitFor();
     expect((await bob.get('/api/v1/me/secrets')).body.items).toEqual([]);
     expect(errors).toEqual([]);
+  });
+  it('the CLI prints the consent link, lists and removes the connection, and stores one\'s own value from standard input', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolplane-cli-home-'));
+    const cli = (args: string[], key: string, input?: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+        const child = spawn(process.execPath, [CLI, ...args], {
+          cwd: home,
+          env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TOOLPLANE_URL: h.url, TOOLPLANE_API_KEY: key },
+          stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        });
+        if (input !== undefined) child.stdin!.end(input);
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.once('error', fail);
+        child.once('close', (code) => done({ code, stdout, stderr }));
+      });
+    try {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`);
+      const link = await cli(['connect', 'upstream'], bobKey);
+      expect(link).toMatchObject({ code: 0 });
+      const authorizationUrl = link.stdout.trim();
+      expect(authorizationUrl.startsWith(`${upstream.issuer}/authorize?`)).toBe(true);
+      expect(link.stderr).toContain('open this link in a browser to connect upstream');
+
+      // The person's browser, by hand: the consent page, Allow as carol, back through Toolplane's callback.
+      const consent = await (await fetch(authorizationUrl)).text();
+      const form = new URLSearchParams([...consent.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [name!, value!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')]));
+      form.set('login', 'carol');
+      form.set('decision', 'allow');
+      const decided = await fetch(`${upstream.issuer}/authorize/decision`, { method: 'POST', body: form, redirect: 'manual' });
+      expect(decided.status).toBe(302);
+      const back = await fetch(decided.headers.get('location')!, { redirect: 'manual' });
+      expect(back.status).toBe(302);
+      expect(back.headers.get('location')).toMatch(/\/console\/connections\?connected=upstream$/);
+      expect(JSON.stringify((await whoami(bob)).body.result)).toContain('carol');
+
+      const listed = await cli(['connections', 'ls'], bobKey);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/^SOURCE +STATUS +SCOPES +EXPIRES +CONNECTED$/m);
+      expect(listed.stdout).toMatch(/^upstream +connected +.*mcp:tools/m);
+      const admin = await cli(['connections', 'ls', '--source', 'upstream'], h.adminKey);
+      expect(admin.stdout).toMatch(/bob key +connected/);
+      expect((await cli(['connections', 'ls', '--source', 'upstream'], bobKey)).code).toBe(1);
+
+      const removed = await cli(['connections', 'rm', 'upstream'], bobKey);
+      expect(removed).toMatchObject({ code: 0 });
+      expect((await cli(['connections', 'ls'], bobKey)).stdout).toMatch(/^upstream +not_connected/m);
+      expect((await whoami(bob)).body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+
+      const put = await cli(['secrets', 'mine', 'put', 'JIRA_TOKEN'], bobKey, 'from-stdin-s3cret\n');
+      expect(put).toMatchObject({ code: 0 });
+      expect(put.stdout + put.stderr).not.toContain('from-stdin-s3cret');
+      expect((await cli(['secrets', 'mine', 'ls'], bobKey)).stdout).toMatch(/^JIRA_TOKEN /m);
+      expect((await cli(['secrets', 'mine', 'rm', 'JIRA_TOKEN'], bobKey)).code).toBe(0);
+      expect((await bob.get('/api/v1/me/secrets')).body.items).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
