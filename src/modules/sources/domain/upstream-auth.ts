@@ -3,6 +3,7 @@
  * caller, from the source's own env and headers; the others are per calling principal.
  */
 import type { ProblemDetail } from '../../../shared/domain-error.js';
+import type { PrincipalKind } from '../../../shared/principal/principal.js';
 import { parseRemoteUrl } from './remote-url.js';
 import type { TransportKind } from './source-settings.js';
 import { parseTemplate } from './value-template.js';
@@ -46,6 +47,7 @@ export interface TokenExchangeSettings {
 export interface DiscoveryPrincipal {
   id: string;
   name: string;
+  kind?: PrincipalKind;
 }
 
 /** Whether calls of a source carry a credential of their caller's own. */

@@ -47,6 +47,16 @@ export function renderTemplate(value: string, lookup: (ref: ValueReference) => s
   });
 }
 
+const USER_SECRET_REFERENCE = /\$\{\s*user-secret:([A-Za-z_][A-Za-z0-9_.-]{0,127})\s*\}/g;
+
+/**
+ * Replaces only the `${user-secret:NAME}` references of a value whose other references are already
+ * rendered (and whose rendered text may hold anything, `${` included).
+ */
+export function renderUserSecrets(value: string, lookup: (name: string) => string): string {
+  return value.replace(USER_SECRET_REFERENCE, (_whole, name: string) => lookup(name));
+}
+
 /** The reference as written in a template (`${kind:name}`). */
 export function referenceText(ref: ValueReference): string {
   return `\${${ref.kind}:${ref.name}}`;

@@ -1,3 +1,5 @@
+import { GetSourceUserSecretsQuery, type SourceUserSecrets } from '../application/get-source-user-secrets/get-source-user-secrets.query.js';
+import { SourceUserSecretsDto } from './upstream-auth.dto.js';
 import { SOURCE_HEALTHS } from '../domain/source-settings.js';
 import { Body, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -45,7 +47,7 @@ export class SourcesController extends BusController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait, { id: principal.id, name: principal.name }));
+    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }));
     return this.queries.execute(new GetSourceQuery(id));
   }
 
@@ -108,6 +110,18 @@ export class SourcesController extends BusController {
     return this.queries.execute(new GetSourceQuery(idOrName));
   }
 
+  @Get(':idOrName/user-secrets')
+  @ApiOperation({
+    summary: "Which principals hold the source's user secrets",
+    description: 'For a source whose env or headers refer to `${user-secret:NAME}`: the names it refers to, and each principal holding at least one, with those it holds and those it lacks. Never a value.',
+  })
+  @Requires('secrets:read')
+  @ApiOkResponse({ type: SourceUserSecretsDto })
+  @applyAll(...errors(401, 404))
+  userSecrets(@Param('idOrName') idOrName: string): Promise<SourceUserSecrets> {
+    return this.queries.execute(new GetSourceUserSecretsQuery(idOrName));
+  }
+
   @Patch(':idOrName')
   @ApiOperation({ summary: "Change a source's settings" })
   @Requires('sources:write')
@@ -125,7 +139,7 @@ export class SourcesController extends BusController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(UpdateSourceDto, body);
-    const { id } = await this.commands.execute(new UpdateSourceCommand(idOrName, { ...value }, problems, principal.id, wait, { id: principal.id, name: principal.name }));
+    const { id } = await this.commands.execute(new UpdateSourceCommand(idOrName, { ...value }, problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }));
     return this.queries.execute(new GetSourceQuery(id));
   }
 

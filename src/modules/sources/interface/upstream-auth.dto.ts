@@ -44,3 +44,14 @@ export class UpstreamAuthViewDto extends UpstreamAuthDto {
   })
   discoveryPrincipal?: DiscoveryPrincipalDto;
 }
+
+class PrincipalUserSecretsDto {
+  @ApiProperty() principalId!: string;
+  @ApiProperty({ type: [String] }) holds!: string[];
+  @ApiProperty({ type: [String] }) missing!: string[];
+}
+
+export class SourceUserSecretsDto {
+  @ApiProperty({ type: [String], description: 'The `${user-secret:NAME}` names the source refers to.' }) names!: string[];
+  @ApiProperty({ type: [PrincipalUserSecretsDto], description: 'Each principal holding at least one of them.' }) items!: PrincipalUserSecretsDto[];
+}
