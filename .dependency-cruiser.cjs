@@ -14,7 +14,7 @@
 const MODULES = {
   audit: [],
   secrets: ['audit'],
-  access: ['audit'],
+  access: ['audit', 'secrets'],
   inventory: ['access', 'audit'],
   sources: ['audit', 'inventory', 'secrets'],
   groups: ['access', 'audit', 'inventory', 'sources'],

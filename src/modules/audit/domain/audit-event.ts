@@ -13,6 +13,8 @@ export type AuditAction =
   | 'tool.definition-rejected'
   | 'secret.put'
   | 'secret.deleted'
+  | 'user_secret.put'
+  | 'user_secret.deleted'
   | 'api-key.created'
   | 'api-key.revoked'
   | 'api-key.updated'
@@ -36,7 +38,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor' | 'approval';
+  targetType: 'source' | 'tool' | 'secret' | 'user-secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor' | 'approval';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;
