@@ -62,7 +62,8 @@ export function parseChallenges(header: string): Challenge[] | undefined {
         value = quoted[1]!.replace(/\\(.)/g, '$1');
         rest = rest.slice(quoted[0].length);
       } else {
-        const token = TOKEN.exec(rest)?.[0];
+        // A token by the grammar; servers also send bare URLs (with ':' and '/'), taken up to a space or comma.
+        const token = /^[^\s,"\\]+/.exec(rest)?.[0];
         if (!token) return undefined;
         value = token;
         rest = rest.slice(token.length);
