@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -42,6 +44,8 @@ describe('OAuth connections to upstreams', () => {
     }
     sourceIds.guarded = await registerOAuthSource(h, 'guarded', upstream.mcpUrl, {}, keys.alice.id);
     sourceIds.brief = await registerOAuthSource(h, 'brief', shortLived.mcpUrl, { scopes: ['mcp:tools'] });
+    // The registration's own discovery (refused: no credential yet) ends before the tests look at refreshes.
+    await until(async () => (await lastRefresh('guarded')) !== null);
     dataDir = mkdtempSync(join(tmpdir(), 'toolplane-oauth-'));
     const config = loadConfig({
       DATABASE_URL: h.databaseUrl,
@@ -60,6 +64,16 @@ describe('OAuth connections to upstreams', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const lastRefresh = async (name: string) => ((await h.sql<{ at: Date | null }>(`SELECT last_refresh_at AS at FROM sources WHERE name = $1`, [name]))[0]?.at ?? null)?.toISOString() ?? null;
+  const until = async (check: () => Promise<boolean>, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return true;
+  };
+  const canaries: string[] = [];
   const credentials = () => inProcess.get(OAuthModeCredentials, { strict: false });
   const targetOf = (source: 'guarded' | 'brief'): UpstreamTarget => ({
     sourceId: sourceIds[source]!,
@@ -122,9 +136,15 @@ describe('OAuth connections to upstreams', () => {
     expect(redirected.status).toBe(302);
     expect(redirected.headers.get('location')).toMatch(new RegExp(`^${upstream.issuer}/authorize\\?`));
 
+    const refreshedBefore = await lastRefresh('guarded');
     const back = await consent(started.body.authorizationUrl, 'alice');
     expect(back).toMatchObject({ status: 302, location: '/console/connections?connected=guarded' });
+    // alice registered it (its discovery principal) and it never discovered: her connection refreshes it.
+    expect(await until(async () => (await lastRefresh('guarded')) !== refreshedBefore)).toBe(true);
+    const refreshedByAlice = await lastRefresh('guarded');
     expect(await connect('bob')).toMatchObject({ status: 302, location: '/console/connections?connected=guarded' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await lastRefresh('guarded')).toBe(refreshedByAlice);
 
     const asAlice = ready(await credentials().forCall(request('alice')));
     const asBob = ready(await credentials().forCall(request('bob')));
@@ -277,10 +297,52 @@ describe('OAuth connections to upstreams', () => {
     expect((await upstream.revocations()).some((revocation) => revocation.sub === 'alice')).toBe(true);
   }, 30_000);
 
+  it('uses a pre-registered client with its secret from ${secret:…}, OpenID discovery, and an authorization server without revocation', async () => {
+    const secret = 'pre-registered-secret-7d1e0c2a';
+    canaries.push(secret);
+    const other = await startOAuthUpstream(['--client', `toolplane-app:${secret}`, '--oidc-only', '--no-revocation']);
+    try {
+      expect((await h.api.put('/api/v1/secrets/OAUTH_APP', { value: secret })).status).toBe(201);
+      sourceIds.pre = await registerOAuthSource(h, 'pre', other.mcpUrl, { clientId: 'toolplane-app', clientSecret: '${secret:OAUTH_APP}' });
+      expect(await connect('carol', 'pre')).toMatchObject({ status: 302, location: '/console/connections?connected=pre' });
+      const target = ready(await credentials().forCall({ ...request('carol'), target: { ...targetOf('guarded'), sourceId: sourceIds.pre, sourceName: 'pre', url: other.mcpUrl } }));
+      expect(await whoami(target)).toMatchObject({ sub: 'carol', clientId: 'toolplane-app' });
+      expect((await other.clients()).map((client) => client.id)).toEqual(['toolplane-app']);
+      expect(await h.sql(`SELECT registration, client_secret_sealed FROM oauth_clients WHERE source_id = $1`, [sourceIds.pre])).toEqual([{ registration: 'pre-registered', client_secret_sealed: null }]);
+      expect((await keys.carol.api.delete('/api/v1/me/connections/pre')).status).toBe(204);
+      expect(await other.revocations()).toEqual([]);
+      canaries.push(...(await other.tokens()).map((token) => token.token));
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
+  it('uses a client ID metadata document as the client when the authorization server supports it', async () => {
+    const document = createServer((req, res) => {
+      const url = `http://127.0.0.1:${(document.address() as AddressInfo).port}/client.json`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: url, client_name: 'Toolplane', redirect_uris: [`${h.url}/api/v1/oauth/callback`], token_endpoint_auth_method: 'none' }));
+    });
+    await new Promise<void>((resolve) => document.listen(0, '127.0.0.1', resolve));
+    const documentUrl = `http://127.0.0.1:${(document.address() as AddressInfo).port}/client.json`;
+    const other = await startOAuthUpstream(['--cimd']);
+    try {
+      sourceIds.cimd = await registerOAuthSource(h, 'cimd', other.mcpUrl, { clientMetadataUrl: documentUrl });
+      expect(await connect('carol', 'cimd')).toMatchObject({ status: 302, location: '/console/connections?connected=cimd' });
+      const target = ready(await credentials().forCall({ ...request('carol'), target: { ...targetOf('guarded'), sourceId: sourceIds.cimd, sourceName: 'cimd', url: other.mcpUrl } }));
+      expect(await whoami(target)).toMatchObject({ sub: 'carol', clientId: documentUrl });
+      expect(await other.clients()).toEqual([]);
+      expect(await h.sql(`SELECT registration FROM oauth_clients WHERE source_id = $1`, [sourceIds.cimd])).toEqual([{ registration: 'metadata-document' }]);
+      canaries.push(...(await other.tokens()).map((token) => token.token));
+    } finally {
+      await other.stop();
+      document.close();
+    }
+  }, 60_000);
+
   it('never lets a token, a client secret or a state out: not in answers, logs, audit or the database in plain text', async () => {
     const secrets = [...(await upstream.clients()), ...(await shortLived.clients())].flatMap((client) => (client.secret ? [client.secret] : []));
     expect(secrets).toHaveLength(2);
-    const canaries = [...[...(await upstream.tokens()), ...(await shortLived.tokens())].map((token) => token.token), ...secrets];
+    canaries.push(...[...(await upstream.tokens()), ...(await shortLived.tokens())].map((token) => token.token), ...secrets);
     expect(canaries.length).toBeGreaterThan(10);
     bodies.push(JSON.stringify((await h.api.get('/api/v1/audit-events?limit=200')).body), JSON.stringify((await h.api.get('/api/v1/sources/guarded')).body));
     const found: string[] = [];
