@@ -17,6 +17,7 @@ const MODULES = {
   access: ['audit', 'secrets'],
   inventory: ['access', 'audit'],
   sources: ['audit', 'inventory', 'secrets'],
+  connections: ['access', 'audit', 'secrets', 'sources'],
   groups: ['access', 'audit', 'inventory', 'sources'],
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],

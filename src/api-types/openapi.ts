@@ -528,6 +528,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sources/{name}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connect to an OAuth source: redirects to its authorization server's consent (302), or answers the URL with Accept: application/json */
+        get: operations["Connections_connect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's connections to per-user sources, and the sources it may connect to */
+        get: operations["Connections_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/connections/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect: the caller's connection is deleted and its tokens revoked at the authorization server (RFC 7009) when it offers revocation */
+        delete: operations["Connections_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/{name}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is connected to a per-user source (never the tokens) */
+        get: operations["Connections_ofSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/{name}/connections/{principalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a principal's connection to a source (deleted, and revoked at the authorization server) */
+        delete: operations["Connections_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connect/{ticket}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open a connect link (from UPSTREAM_CONSENT_REQUIRED): redirects to the authorization server; single use, ten minutes */
+        get: operations["OAuthCallback_open"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authorization server's redirect: the code is exchanged and the tokens stored; redirects to the console's connections */
+        get: operations["OAuthCallback_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/interceptors": {
         parameters: {
             query?: never;
@@ -2217,6 +2336,55 @@ export interface components {
             deprecated: number;
             restored: number;
             unchanged: number;
+        };
+        AuthorizationStartDto: {
+            /**
+             * Format: uri
+             * @description The authorization server's authorize URL to send the browser to (PKCE S256, state, resource, scopes).
+             */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description When the authorization (its state) expires: ten minutes.
+             */
+            expiresAt: string;
+        };
+        ConnectionDto: {
+            /** @description The source. */
+            source: string;
+            /**
+             * @description `not_connected`: a per-user source the caller may use and has no connection to.
+             * @enum {string}
+             */
+            status: "connected" | "expired" | "refresh_failed" | "not_connected";
+            /** @description The scopes granted. */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the access token ends (it is refreshed a minute before).
+             */
+            expiresAt: string | null;
+            /** Format: date-time */
+            connectedAt: string | null;
+            /** Format: date-time */
+            refreshedAt: string | null;
+        };
+        ConnectionListDto: {
+            items: components["schemas"]["ConnectionDto"][];
+        };
+        SourceConnectionDto: {
+            principalId: string;
+            principalName: string;
+            /** @enum {string} */
+            status: "connected" | "expired" | "refresh_failed";
+            scopes: string[];
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            connectedAt: string;
+        };
+        SourceConnectionListDto: {
+            items: components["schemas"]["SourceConnectionDto"][];
         };
         CreateInterceptorDto: {
             /**
@@ -4471,6 +4639,230 @@ export interface operations {
             };
             /** @description Error */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_connect: {
+        parameters: {
+            query?: {
+                /** @description A console path to come back to after the callback (default /console/connections). */
+                returnTo?: unknown;
+            };
+            header?: {
+                /** @description application/json: answer the URL instead of redirecting. */
+                accept?: string;
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationStartDto"];
+                };
+            };
+            /** @description To the authorization server. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SOURCE_NOT_OAUTH */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OAUTH_DISCOVERY_FAILED */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionListDto"];
+                };
+            };
+        };
+    };
+    Connections_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_ofSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceConnectionListDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                principalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OAuthCallback_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the authorization server. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECT_TICKET_INVALID */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OAuthCallback_callback: {
+        parameters: {
+            query: {
+                state: unknown;
+                code?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /console/connections?connected={source} (or the returnTo), or ?error={code}. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description OAUTH_STATE_INVALID: unknown, expired or used; nothing stored. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,7 +30,10 @@ export type AuditAction =
   | 'approval.denied'
   | 'approval.expired'
   | 'approval.withdrawn'
-  | 'executions.purged';
+  | 'executions.purged'
+  | 'connection.granted'
+  | 'connection.refresh_failed'
+  | 'connection.revoked';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
 export interface AuditEvent {
