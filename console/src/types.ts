@@ -40,6 +40,7 @@ export type {
   Problem,
   ProgressEvent,
   Schemas,
+  SecretMetadata,
   SecretPage,
   SourceConnection,
   SourceConnectionPage,
@@ -51,7 +52,6 @@ export type {
   ToolPage,
   UpstreamConnection,
   UpstreamConnectionPage,
-  UserSecretMetadata,
   UserSecretPage,
   ValidationReport,
 } from '../../src/api-types/rest-api.js';

@@ -54,6 +54,17 @@ export type ApiKeyPage = Schemas['ApiKeyPageDto'];
 export type CurrentPrincipal = Schemas['CurrentPrincipalDto'];
 export type SecretMetadata = Schemas['SecretMetadataDto'];
 export type SecretPage = Schemas['SecretPageDto'];
+/** GET /api/v1/me/secrets: the names of the caller's own values (never a value). */
+export type UserSecretPage = Schemas['UserSecretListDto'];
+/** One of the caller's connections to a per-user source, or a source it has none to (`not_connected`). */
+export type UpstreamConnection = Schemas['ConnectionDto'];
+export type ConnectionStatus = UpstreamConnection['status'];
+export type UpstreamConnectionPage = Schemas['ConnectionListDto'];
+/** One principal's connection to a source, as an admin sees it. */
+export type SourceConnection = Schemas['SourceConnectionDto'];
+export type SourceConnectionPage = Schemas['SourceConnectionListDto'];
+/** GET /api/v1/sources/{name}/connect with `Accept: application/json`: where to consent. */
+export type ConnectLink = Schemas['AuthorizationStartDto'];
 export type AuditEvent = Schemas['AuditEventDto'];
 export type AuditEventPage = Schemas['AuditEventPageDto'];
 export type AuditChainReport = Schemas['AuditChainReportDto'];
@@ -69,53 +80,6 @@ export interface ProgressEvent {
   progress: number;
   total?: number;
   message?: string;
-}
-
-/**
- * Per-user upstream credentials (GET /api/v1/me/connections, /me/secrets,
- * /sources/{name}/connect and /sources/{name}/connections), written by hand until openapi.yaml
- * documents them.
- */
-export type ConnectionStatus = 'connected' | 'expired' | 'refresh_failed' | 'not_connected';
-/** One of the caller's connections, or a source that needs one (`not_connected`). */
-export interface UpstreamConnection {
-  source: string;
-  /** How the source signs in per user, when the answer says it. */
-  mode?: 'user-secret' | 'oauth' | 'token-exchange';
-  status: ConnectionStatus;
-  scopes?: string[] | null;
-  expiresAt?: string | null;
-  connectedAt?: string | null;
-  refreshedAt?: string | null;
-}
-export interface UpstreamConnectionPage {
-  items: UpstreamConnection[];
-}
-/** One principal's connection to a source, as an admin sees it. */
-export interface SourceConnection {
-  principalId: string;
-  principalName?: string | null;
-  status: ConnectionStatus;
-  scopes?: string[] | null;
-  expiresAt?: string | null;
-  connectedAt?: string | null;
-}
-export interface SourceConnectionPage {
-  items: SourceConnection[];
-}
-/** GET /api/v1/sources/{name}/connect with `Accept: application/json`: where to consent. */
-export interface ConnectLink {
-  authorizationUrl: string;
-  expiresAt: string;
-}
-/** The name of one of the caller's own secret values (never the value). */
-export interface UserSecretMetadata {
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface UserSecretPage {
-  items: UserSecretMetadata[];
 }
 
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';

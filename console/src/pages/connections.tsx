@@ -3,7 +3,15 @@ import { ApiError, describeError, get, query, send } from '../api.js';
 import { Badge, ConfirmDialog, Empty, ErrorState, Loading, When } from '../components/common.js';
 import { useResource } from '../hooks.js';
 import { setQuery, useLocation } from '../router.js';
-import type { ConnectLink, Problem, SourceConnection, SourceConnectionPage, UpstreamConnection, UpstreamConnectionPage, UserSecretMetadata, UserSecretPage } from '../types.js';
+import type { ConnectLink, Problem, SourceConnection, SourceConnectionPage, SecretMetadata, UpstreamConnection, UpstreamConnectionPage, UserSecretPage } from '../types.js';
+
+/** What the callback's `?error=CODE` means, for the codes it sends back here. */
+const RETURN_ERRORS: Record<string, string> = {
+  OAUTH_AUTHORIZATION_DENIED: 'The authorization server did not authorize the connection (consent was denied or refused).',
+  OAUTH_GRANT_FAILED: 'The authorization server did not exchange the authorization for tokens.',
+  OAUTH_CLIENT_CHANGED: "The source's OAuth settings changed while you were connecting: connect again.",
+  SOURCE_NOT_FOUND: 'The source no longer exists.',
+};
 
 const scopesOf = (scopes: string[] | null | undefined) => (scopes?.length ? scopes.join(' ') : '—');
 
@@ -24,7 +32,7 @@ async function connectTo(source: string): Promise<void> {
 export function ConnectionsPage() {
   const { search } = useLocation();
   // What the authorization server's return said, kept after the address is cleaned of it.
-  const [returned] = useState(() => ({ connected: search.get('connected'), error: search.get('error'), description: search.get('error_description') }));
+  const [returned] = useState(() => ({ connected: search.get('connected'), error: search.get('error') }));
   useEffect(() => {
     if (returned.connected !== null || returned.error !== null) setQuery({});
   }, [returned]);
@@ -59,8 +67,7 @@ export function ConnectionsPage() {
         <div class="state state-error" role="alert">
           <strong>Not connected</strong>
           <p>
-            {returned.description ?? returned.error}
-            {returned.description ? ` (${returned.error})` : ''}
+            {RETURN_ERRORS[returned.error] ?? 'Connecting failed.'} ({returned.error})
           </p>
         </div>
       )}
@@ -135,8 +142,6 @@ export function ConnectionsPage() {
 
 function ConnectionActions(props: { connection: UpstreamConnection; busy: boolean; onConnect: () => void; onDisconnect: () => void }) {
   const { connection } = props;
-  if (connection.mode === 'user-secret') return <span class="muted">Set its secret under My secrets</span>;
-  if (connection.mode === 'token-exchange') return <span class="muted">Uses your sign-in</span>;
   return (
     <span class="toolbar">
       <button type="button" class="small" disabled={props.busy} aria-label={`${connection.status === 'not_connected' ? 'Connect' : 'Reconnect'} ${connection.source}`} onClick={props.onConnect}>
@@ -170,7 +175,7 @@ function MySecrets() {
   const [value, setValue] = useState('');
   const [problems, setProblems] = useState<Problem[]>([]);
   const [message, setMessage] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<UserSecretMetadata | null>(null);
+  const [deleting, setDeleting] = useState<SecretMetadata | null>(null);
   const valueInput = useRef<HTMLInputElement>(null);
 
   const save = async (event: Event) => {
@@ -178,7 +183,7 @@ function MySecrets() {
     setProblems([]);
     setMessage(null);
     try {
-      const saved = await send<UserSecretMetadata>('PUT', `/api/v1/me/secrets/${encodeURIComponent(name)}`, { value });
+      const saved = await send<SecretMetadata>('PUT', `/api/v1/me/secrets/${encodeURIComponent(name)}`, { value });
       setMessage(`Saved your value of ${saved.name}.`);
       setName('');
       secrets.reload();

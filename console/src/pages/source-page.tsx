@@ -48,7 +48,7 @@ export function SourcePage(props: { name: string }) {
         <Link to="/sources">All sources</Link>
       </div>
       {s.description && <p>{s.description}</p>}
-      {(s.health as string) === 'awaiting_connection' && (
+      {s.health === 'awaiting_connection' && (
         <p class="notice" role="status">
           Its tools are discovered once the principal that registered it connects: <Link to="/connections">Connections</Link>.
         </p>
@@ -174,7 +174,7 @@ export function SourcePage(props: { name: string }) {
 
 /** How a source signs in per user (`oauth`, `token-exchange`, `user-secret`), or null when it shares one credential. */
 function signsInPerUser(source: Source): string | null {
-  const mode = (source as Source & { upstreamAuth?: { mode?: string } | null }).upstreamAuth?.mode;
+  const mode = source.upstreamAuth?.mode;
   return mode && mode !== 'shared' ? mode : null;
 }
 

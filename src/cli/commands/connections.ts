@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import type { ConnectLink, SourceConnectionPage, UpstreamConnectionPage } from '../../api-types/rest-api.js';
-import type { ApiClient, ApiResponse } from '../api-client.js';
 import { colorState } from '../colors.js';
 import { inContext } from '../context.js';
 import { orDash, shortTime } from '../output.js';
-
-/** These operations are not in openapi.yaml yet: their answers are named here, by hand. */
-export function untypedRequest<T>(api: ApiClient, method: 'GET' | 'PUT' | 'DELETE', path: string, options: { params?: Record<string, string>; json?: unknown } = {}): Promise<ApiResponse<T>> {
-  return (api as unknown as { request(method: string, path: string, options: object): Promise<ApiResponse<T>> }).request(method, path, options);
-}
 
 const scopesOf = (scopes: string[] | null | undefined) => (scopes?.length ? scopes.join(' ') : '-');
 
@@ -29,7 +22,7 @@ Examples:
   $ toolplane connections ls`,
     )
     .action(inContext(async ({ api, out }, source: string) => {
-      const { body } = await untypedRequest<ConnectLink>(api, 'GET', '/api/v1/sources/{name}/connect', { params: { name: source } });
+      const { body } = await api.request('GET', '/api/v1/sources/{name}/connect', { params: { name: source } });
       if (out.json) return out.printJson(body);
       out.line(body.authorizationUrl);
       out.note(`open this link in a browser to connect ${source} (valid until ${shortTime(body.expiresAt)} UTC); "toolplane connections ls" then shows it`);
@@ -45,7 +38,7 @@ export function registerConnectionCommands(program: Command): void {
     .option('--source <name>', 'every principal\'s connection to this source (needs keys:manage)')
     .action(inContext(async ({ api, out }, options: { source?: string }) => {
       if (options.source !== undefined) {
-        const { body } = await untypedRequest<SourceConnectionPage>(api, 'GET', '/api/v1/sources/{name}/connections', { params: { name: options.source } });
+        const { body } = await api.request('GET', '/api/v1/sources/{name}/connections', { params: { name: options.source } });
         return out.page(
           body,
           [
@@ -59,7 +52,7 @@ export function registerConnectionCommands(program: Command): void {
           `nobody is connected to ${options.source}`,
         );
       }
-      const { body } = await untypedRequest<UpstreamConnectionPage>(api, 'GET', '/api/v1/me/connections');
+      const { body } = await api.request('GET', '/api/v1/me/connections');
       out.page(
         body,
         [
@@ -78,7 +71,7 @@ export function registerConnectionCommands(program: Command): void {
     .description('Disconnect from a source: its tokens are revoked upstream (when it offers that) and forgotten')
     .argument('<source>', 'the source\'s name')
     .action(inContext(async ({ api, out }, source: string) => {
-      await untypedRequest(api, 'DELETE', '/api/v1/me/connections/{source}', { params: { source } });
+      await api.request('DELETE', '/api/v1/me/connections/{source}', { params: { source } });
       if (out.json) return out.printJson({ disconnected: source });
       out.note(`disconnected from ${source}`);
     }));
@@ -89,7 +82,7 @@ export function registerConnectionCommands(program: Command): void {
     .requiredOption('--source <name>', 'the source\'s name')
     .argument('<principal>', 'the principal\'s id (see "toolplane connections ls --source NAME")')
     .action(inContext(async ({ api, out }, principalId: string, options: { source: string }) => {
-      await untypedRequest(api, 'DELETE', '/api/v1/sources/{name}/connections/{principalId}', { params: { name: options.source, principalId } });
+      await api.request('DELETE', '/api/v1/sources/{name}/connections/{principalId}', { params: { name: options.source, principalId } });
       if (out.json) return out.printJson({ revoked: { source: options.source, principalId } });
       out.note(`revoked ${principalId}'s connection to ${options.source}`);
     }));
