@@ -14,9 +14,10 @@
 const MODULES = {
   audit: [],
   secrets: ['audit'],
-  access: ['audit'],
+  access: ['audit', 'secrets'],
   inventory: ['access', 'audit'],
   sources: ['audit', 'inventory', 'secrets'],
+  connections: ['access', 'audit', 'secrets', 'sources'],
   groups: ['access', 'audit', 'inventory', 'sources'],
   catalog: ['access', 'groups', 'inventory'],
   executions: ['audit'],

@@ -23,6 +23,7 @@ import type { Entities } from './shared/database/database.js';
 import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 import { ApprovalsModule } from './modules/approvals/approvals.module.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';
+import { ConnectionsModule } from './modules/connections/connections.module.js';
 import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
 import { UpstreamModule } from './upstream/upstream.module.js';
 
@@ -36,6 +37,7 @@ const FEATURES = [
   GroupsModule,
   CatalogModule,
   SourcesModule,
+  ConnectionsModule,
   InterceptorsModule,
   ExecutionModule,
   ApprovalsModule,

@@ -6,6 +6,7 @@ import { SandboxBanner } from './components/sandbox-banner.js';
 import { ApprovalsPage } from './pages/approvals.js';
 import { AuditPage } from './pages/audit.js';
 import { CatalogPage } from './pages/catalog.js';
+import { ConnectionsPage } from './pages/connections.js';
 import { ExecutionPage } from './pages/execution-page.js';
 import { ExecutionsPage } from './pages/executions.js';
 import { GroupPage, GroupsPage } from './pages/groups.js';
@@ -38,6 +39,7 @@ const NAV: NavItem[] = [
   { to: '/interceptors', label: 'Interceptors', permission: 'interceptors:manage' },
   { to: '/reviews', label: 'Reviews', permission: 'reviews:read' },
   { to: '/approvals', label: 'Approvals', permission: 'approvals:decide' },
+  { to: '/connections', label: 'Connections', permission: 'tools:invoke' },
   { to: '/stats', label: 'Charts', permission: 'stats:read' },
   { to: '/audit', label: 'Audit', permission: 'audit:read' },
   { to: '/keys', label: 'API keys', permission: 'keys:manage' },
@@ -63,6 +65,7 @@ function Page(props: { path: string }) {
   if (path === '/stats') return <StatsPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage />;
+  if (path === '/connections') return <ConnectionsPage />;
   return <ErrorState error={new ApiError(404, 'NOT_FOUND', `There is no page at ${path}.`)} />;
 }
 

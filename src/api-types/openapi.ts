@@ -265,6 +265,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your own secrets (names only) */
+        get: operations["MeSecrets_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store or replace one of your own secrets
+         * @description The value of `${user-secret:NAME}` in the sources you call. A source waiting for your credential (health awaiting_connection) is discovered with it.
+         */
+        put: operations["MeSecrets_put"];
+        post?: never;
+        /** Delete one of your own secrets */
+        delete: operations["MeSecrets_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{qualifiedName}": {
         parameters: {
             query?: never;
@@ -511,6 +549,26 @@ export interface paths {
         patch: operations["Sources_update"];
         trace?: never;
     };
+    "/api/v1/sources/{idOrName}/user-secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which principals hold the source's user secrets
+         * @description For a source whose env or headers refer to `${user-secret:NAME}`: the names it refers to, and each principal holding at least one, with those it holds and those it lacks. Never a value.
+         */
+        get: operations["Sources_userSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources/{idOrName}/refresh": {
         parameters: {
             query?: never;
@@ -522,6 +580,125 @@ export interface paths {
         put?: never;
         /** Rediscover a source's tools now */
         post: operations["Sources_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/{name}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connect to an OAuth source: redirects to its authorization server's consent (302), or answers the URL with Accept: application/json */
+        get: operations["Connections_connect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's connections to per-user sources, and the sources it may connect to */
+        get: operations["Connections_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/connections/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect: the caller's connection is deleted and its tokens revoked at the authorization server (RFC 7009) when it offers revocation */
+        delete: operations["Connections_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/{name}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is connected to a per-user source (never the tokens) */
+        get: operations["Connections_ofSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/{name}/connections/{principalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a principal's connection to a source (deleted, and revoked at the authorization server) */
+        delete: operations["Connections_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connect/{ticket}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open a connect link (from UPSTREAM_CONSENT_REQUIRED): redirects to the authorization server; single use, ten minutes */
+        get: operations["OAuthCallback_open"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authorization server's redirect: the code is exchanged and the tokens stored; redirects to the console's connections */
+        get: operations["OAuthCallback_callback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -831,7 +1008,7 @@ export interface components {
             /** @example source.registered */
             action: string;
             /** @enum {string} */
-            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
+            targetType: "source" | "tool" | "secret" | "user-secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
             targetId: string | null;
             targetName: string | null;
             details: {
@@ -1310,6 +1487,9 @@ export interface components {
         SecretPageDto: {
             items: components["schemas"]["SecretMetadataDto"][];
             nextCursor: string | null;
+        };
+        UserSecretListDto: {
+            items: components["schemas"]["SecretMetadataDto"][];
         };
         ToolSourceDto: {
             /** Format: uuid */
@@ -1894,6 +2074,44 @@ export interface components {
             /** @description Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user. */
             writablePaths?: string[];
         };
+        OAuthSettingsDto: {
+            /** @description A pre-registered client id (absent: dynamic client registration, or clientMetadataUrl). */
+            clientId?: string;
+            /**
+             * @description The client secret as a `${secret:NAME}` reference to a stored secret, never a literal; only with clientId.
+             * @example ${secret:GITHUB_CLIENT_SECRET}
+             */
+            clientSecret?: string;
+            /** @description A client ID metadata document URL (https) used as client_id where the authorization server supports it. */
+            clientMetadataUrl?: string;
+            /** @description Scopes to ask for (absent: the protected resource metadata's scopes_supported, or none). */
+            scopes?: string[];
+            /** @description The authorization server (issuer) to use when the upstream lists several (absent: the first). */
+            authorizationServer?: string;
+        };
+        TokenExchangeSettingsDto: {
+            /** @description The identity provider's token endpoint (https, or http on a loopback address). */
+            tokenEndpoint: string;
+            /** @description RFC 8693 audience of the upstream (audience or resource, or both). */
+            audience?: string;
+            /** @description RFC 8693 resource of the upstream (an absolute URL). */
+            resource?: string;
+            scopes?: string[];
+            clientId: string;
+            /** @description A `${secret:NAME}` reference, never a literal. */
+            clientSecret?: string;
+        };
+        UpstreamAuthDto: {
+            /**
+             * @description shared: one credential for every caller, from env and headers (the default). user-secret: each caller's own values, from `${user-secret:NAME}` references in env or headers (at least one; refused under other modes). oauth and token-exchange (streamable-http and sse only): each caller's own token. See docs/upstream-credentials.md.
+             * @enum {string}
+             */
+            mode: "shared" | "user-secret" | "oauth" | "token-exchange";
+            /** @description mode oauth only. */
+            oauth?: components["schemas"]["OAuthSettingsDto"];
+            /** @description mode token-exchange only. */
+            tokenExchange?: components["schemas"]["TokenExchangeSettingsDto"];
+        };
         CircuitBreakerDto: {
             /**
              * @description Consecutive failures that open the circuit.
@@ -1930,14 +2148,16 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             url?: string | null;
-            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             headers?: {
                 [key: string]: string;
             };
-            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             env?: {
                 [key: string]: string;
             };
+            /** @description How the source authenticates upstream (absent or null: shared). Every problem is reported at once, under upstreamAuth.… */
+            upstreamAuth?: components["schemas"]["UpstreamAuthDto"] | null;
             /**
              * @description Admit only tools annotated readOnlyHint.
              * @default false
@@ -2007,6 +2227,23 @@ export interface components {
             /** @description Only for a literal the manifest declares non-secret. */
             value?: string;
         };
+        DiscoveryPrincipalDto: {
+            id: string;
+            name: string;
+        };
+        UpstreamAuthViewDto: {
+            /**
+             * @description shared: one credential for every caller, from env and headers (the default). user-secret: each caller's own values, from `${user-secret:NAME}` references in env or headers (at least one; refused under other modes). oauth and token-exchange (streamable-http and sse only): each caller's own token. See docs/upstream-credentials.md.
+             * @enum {string}
+             */
+            mode: "shared" | "user-secret" | "oauth" | "token-exchange";
+            /** @description mode oauth only. */
+            oauth?: components["schemas"]["OAuthSettingsDto"];
+            /** @description mode token-exchange only. */
+            tokenExchange?: components["schemas"]["TokenExchangeSettingsDto"];
+            /** @description Per-user modes: the principal whose credential discovers the tools (the one that registered the source, or made it per-user); set by Toolplane. */
+            readonly discoveryPrincipal?: components["schemas"]["DiscoveryPrincipalDto"];
+        };
         CircuitViewDto: {
             /** @enum {string} */
             state: "closed" | "open" | "half_open";
@@ -2066,6 +2303,8 @@ export interface components {
             url: string | null;
             env: components["schemas"]["VariableViewDto"][];
             headers: components["schemas"]["VariableViewDto"][];
+            /** @description How the source authenticates upstream ({"mode": "shared"} unless per-user). */
+            upstreamAuth: components["schemas"]["UpstreamAuthViewDto"];
             readOnly: boolean;
             /**
              * @description How new and changed tool definitions are admitted: auto, review or off.
@@ -2083,8 +2322,11 @@ export interface components {
             /** @description The discovery under way in the answering process, if any. A registration or update that stopped waiting for its discovery (TOOLPLANE_REGISTRATION_WAIT_MS) answers with it here. */
             discovery: components["schemas"]["DiscoveryViewDto"] | null;
             enabled: boolean;
-            /** @enum {string} */
-            health: "unknown" | "healthy" | "degraded" | "unhealthy";
+            /**
+             * @description awaiting_connection: a per-user source whose discovery principal has no credential yet; it discovers once that principal has one.
+             * @enum {string}
+             */
+            health: "unknown" | "healthy" | "degraded" | "unhealthy" | "awaiting_connection";
             lastError: string | null;
             /** Format: date-time */
             lastRefreshAt: string | null;
@@ -2151,6 +2393,17 @@ export interface components {
             items: components["schemas"]["SourceResponseDto"][];
             nextCursor: string | null;
         };
+        PrincipalUserSecretsDto: {
+            principalId: string;
+            holds: string[];
+            missing: string[];
+        };
+        SourceUserSecretsDto: {
+            /** @description The `${user-secret:NAME}` names the source refers to. */
+            names: string[];
+            /** @description Each principal holding at least one of them. */
+            items: components["schemas"]["PrincipalUserSecretsDto"][];
+        };
         UpdateSourceDto: {
             description?: string | null;
             /**
@@ -2175,14 +2428,16 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             url?: string | null;
-            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             headers?: {
                 [key: string]: string;
             };
-            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             env?: {
                 [key: string]: string;
             };
+            /** @description How the source authenticates upstream (absent or null: shared). Every problem is reported at once, under upstreamAuth.… */
+            upstreamAuth?: components["schemas"]["UpstreamAuthDto"] | null;
             /**
              * @description Admit only tools annotated readOnlyHint.
              * @default false
@@ -2217,6 +2472,55 @@ export interface components {
             deprecated: number;
             restored: number;
             unchanged: number;
+        };
+        AuthorizationStartDto: {
+            /**
+             * Format: uri
+             * @description The authorization server's authorize URL to send the browser to (PKCE S256, state, resource, scopes).
+             */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description When the authorization (its state) expires: ten minutes.
+             */
+            expiresAt: string;
+        };
+        ConnectionDto: {
+            /** @description The source. */
+            source: string;
+            /**
+             * @description `not_connected`: a per-user source the caller may use and has no connection to.
+             * @enum {string}
+             */
+            status: "connected" | "expired" | "refresh_failed" | "not_connected";
+            /** @description The scopes granted. */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the access token ends (it is refreshed a minute before).
+             */
+            expiresAt: string | null;
+            /** Format: date-time */
+            connectedAt: string | null;
+            /** Format: date-time */
+            refreshedAt: string | null;
+        };
+        ConnectionListDto: {
+            items: components["schemas"]["ConnectionDto"][];
+        };
+        SourceConnectionDto: {
+            principalId: string;
+            principalName: string;
+            /** @enum {string} */
+            status: "connected" | "expired" | "refresh_failed";
+            scopes: string[];
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            connectedAt: string;
+        };
+        SourceConnectionListDto: {
+            items: components["schemas"]["SourceConnectionDto"][];
         };
         CreateInterceptorDto: {
             /**
@@ -3118,7 +3422,7 @@ export interface operations {
                 actor?: unknown;
                 /** @description Target id or name. */
                 target?: unknown;
-                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
+                targetType?: "source" | "tool" | "secret" | "user-secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
                 action?: unknown;
             };
             header?: never;
@@ -3544,6 +3848,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SecretPageDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSecretListDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretMetadataDto"];
+                };
+            };
+            /** @description Created (200 when replaced). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretMetadataDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description USER_SECRET_LIMIT: you hold 100 already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };
@@ -4130,7 +4528,7 @@ export interface operations {
                 /** @description Text in the name or description. */
                 q?: unknown;
                 transport?: "stdio" | "streamable-http" | "sse";
-                health?: "unknown" | "healthy" | "degraded" | "unhealthy";
+                health?: "unknown" | "healthy" | "degraded" | "unhealthy" | "awaiting_connection";
                 enabled?: boolean;
             };
             header?: never;
@@ -4413,6 +4811,45 @@ export interface operations {
             };
         };
     };
+    Sources_userSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUserSecretsDto"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     Sources_refresh: {
         parameters: {
             query?: never;
@@ -4471,6 +4908,230 @@ export interface operations {
             };
             /** @description Error */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_connect: {
+        parameters: {
+            query?: {
+                /** @description A console path to come back to after the callback (default /console/connections). */
+                returnTo?: unknown;
+            };
+            header?: {
+                /** @description application/json: answer the URL instead of redirecting. */
+                accept?: string;
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationStartDto"];
+                };
+            };
+            /** @description To the authorization server. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SOURCE_NOT_OAUTH */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OAUTH_DISCOVERY_FAILED */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionListDto"];
+                };
+            };
+        };
+    };
+    Connections_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_ofSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceConnectionListDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Connections_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                principalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OAuthCallback_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the authorization server. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CONNECT_TICKET_INVALID */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OAuthCallback_callback: {
+        parameters: {
+            query: {
+                state: unknown;
+                code?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /console/connections?connected={source} (or the returnTo), or ?error={code}. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description OAUTH_STATE_INVALID: unknown, expired or used; nothing stored. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

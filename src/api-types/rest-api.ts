@@ -54,6 +54,17 @@ export type ApiKeyPage = Schemas['ApiKeyPageDto'];
 export type CurrentPrincipal = Schemas['CurrentPrincipalDto'];
 export type SecretMetadata = Schemas['SecretMetadataDto'];
 export type SecretPage = Schemas['SecretPageDto'];
+/** GET /api/v1/me/secrets: the names of the caller's own values (never a value). */
+export type UserSecretPage = Schemas['UserSecretListDto'];
+/** One of the caller's connections to a per-user source, or a source it has none to (`not_connected`). */
+export type UpstreamConnection = Schemas['ConnectionDto'];
+export type ConnectionStatus = UpstreamConnection['status'];
+export type UpstreamConnectionPage = Schemas['ConnectionListDto'];
+/** One principal's connection to a source, as an admin sees it. */
+export type SourceConnection = Schemas['SourceConnectionDto'];
+export type SourceConnectionPage = Schemas['SourceConnectionListDto'];
+/** GET /api/v1/sources/{name}/connect with `Accept: application/json`: where to consent. */
+export type ConnectLink = Schemas['AuthorizationStartDto'];
 export type AuditEvent = Schemas['AuditEventDto'];
 export type AuditEventPage = Schemas['AuditEventPageDto'];
 export type AuditChainReport = Schemas['AuditChainReportDto'];

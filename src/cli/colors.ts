@@ -55,6 +55,7 @@ export function colorState(c: Colors, state: string): string {
     case 'enabled':
     case 'ok':
     case 'create':
+    case 'connected':
       return c.green(state);
     case 'degraded':
     case 'unknown':
@@ -64,6 +65,8 @@ export function colorState(c: Colors, state: string): string {
     case 'update':
     case 'expired':
     case 'warn':
+    case 'not_connected':
+    case 'awaiting_connection':
       return c.yellow(state);
     case 'unchanged':
     case 'skip':

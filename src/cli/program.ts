@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAuditCommands } from './commands/audit.js';
 import { registerCallCommand } from './commands/call.js';
+import { registerConnectCommand, registerConnectionCommands } from './commands/connections.js';
 import { registerConfigCommands } from './commands/config-as-code.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExecutionCommands } from './commands/executions.js';
@@ -45,6 +46,8 @@ Exit status: 0 success, 1 the API answered an error (its code is printed) or a c
   registerConfigCommands(program);
   registerSourceCommands(program);
   registerSecretCommands(program);
+  registerConnectCommand(program);
+  registerConnectionCommands(program);
   registerToolCommands(program);
   registerGroupCommands(program);
   registerInterceptorCommands(program);

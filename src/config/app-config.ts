@@ -93,6 +93,10 @@ export interface AppConfig {
   oidc?: OidcSettings;
   /** Calls that may wait for a slot of one source beyond its maxConcurrency (429 with Retry-After past it). */
   sourceQueueLimit: number;
+  /** Connections (stdio: processes) of principals' own credentials kept per source, least recently used closed first. */
+  principalPoolMax: number;
+  /** A principal's own connection unused this long is closed (0: only when evicted). */
+  principalPoolIdleMs: number;
   /** Hosts remote sources may and may not reach (TOOLPLANE_SOURCE_HOSTS_ALLOW / _DENY). */
   sourceHosts: HostPolicyLists;
   /** Variables Toolplane reads itself that sources may still refer to as `${env:NAME}` (TOOLPLANE_ENV_REFERENCES_ALLOW). */
@@ -214,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sourceHosts: sourceHosts.lists,
     envReferencesAllow: envReferences.names,
     sourceQueueLimit: int('TOOLPLANE_SOURCE_QUEUE_LIMIT', 1000, 0, 100_000),
+    principalPoolMax: int('TOOLPLANE_PRINCIPAL_POOL_MAX', 64, 1, 10_000),
+    principalPoolIdleMs: int('TOOLPLANE_PRINCIPAL_POOL_IDLE_MS', 300_000, 0, 86_400_000),
     loopStallWarnMs: int('TOOLPLANE_LOOP_STALL_WARN_MS', 100, 10, 60_000),
     rateLimitPerPrincipal: int('TOOLPLANE_RATE_LIMIT_PER_PRINCIPAL', 0, 0, 100_000_000),
     authFailuresPerMinute: int('TOOLPLANE_AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),

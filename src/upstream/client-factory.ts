@@ -62,6 +62,10 @@ export interface PoolSettings {
   idleTimeoutMs?: number;
   /** Wait before reconnecting after consecutive failures: `initialMs` doubling up to `maxMs` (100 ms to 5 s). */
   restartBackoff?: { initialMs?: number; maxMs?: number };
+  /** Connections of principals' own (a per-user credential) kept per source; the least recently used goes first. Default 64. */
+  principalMax?: number;
+  /** A principal's own connection unused for this long is closed; 0 keeps it until evicted. Default 5 minutes. */
+  principalIdleTimeoutMs?: number;
 }
 
 export interface ClientFactorySettings {

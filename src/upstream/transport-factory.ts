@@ -33,6 +33,12 @@ export interface ClientSession {
 
 interface PooledEntry {
   sourceId: string;
+  /** Its key in the pool: the source id, or `${sourceId}#${principalId}` for a principal's own connection. */
+  poolKey: string;
+  /** A principal's own connection (bounded per source, closed sooner when idle). */
+  perPrincipal: boolean;
+  /** When a use last began (least-recently-used eviction). */
+  lastUsed: number;
   fingerprint: string;
   /** Stops a connect still under way when the entry is closed. */
   abort: AbortController;
@@ -53,6 +59,8 @@ interface RestartState {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_PRINCIPAL_POOL_MAX = 64;
+export const DEFAULT_PRINCIPAL_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 export const DEFAULT_RESTART_BACKOFF = { initialMs: 100, maxMs: 5000 } as const;
 
 /**
@@ -64,6 +72,11 @@ export const DEFAULT_RESTART_BACKOFF = { initialMs: 100, maxMs: 5000 } as const;
  * Reconnecting after consecutive failures (a crash-looping process, an unreachable server) waits
  * with exponential backoff (100 ms doubling to 5 s by default), reset by a successful use. A pooled
  * connection nobody used for `idleTimeoutMs` (default 10 minutes) is closed.
+ *
+ * Connections are pooled by the target's `poolKey` (the source id when absent): a target carrying a
+ * principal's own credential gets a connection (for stdio, a process) of that principal's own. Those
+ * are bounded per source (`principalMax`, the least recently used closed first) and closed after
+ * `principalIdleTimeoutMs` unused; releasing a source closes all of its connections.
  */
 export class TransportFactory {
   private readonly pool = new Map<string, PooledEntry>();
@@ -71,11 +84,15 @@ export class TransportFactory {
   private readonly restarts = new Map<string, RestartState>();
   private readonly toolChangeListeners = new Set<(sourceId: string) => void>();
   private readonly idleTimeoutMs: number;
+  private readonly principalIdleTimeoutMs: number;
+  private readonly principalMax: number;
   private readonly backoff: { initialMs: number; maxMs: number };
   private shuttingDown = false;
 
   constructor(private readonly settings: ClientFactorySettings = {}) {
     this.idleTimeoutMs = settings.pool?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.principalIdleTimeoutMs = settings.pool?.principalIdleTimeoutMs ?? DEFAULT_PRINCIPAL_IDLE_TIMEOUT_MS;
+    this.principalMax = Math.max(1, settings.pool?.principalMax ?? DEFAULT_PRINCIPAL_POOL_MAX);
     this.backoff = {
       initialMs: settings.pool?.restartBackoff?.initialMs ?? DEFAULT_RESTART_BACKOFF.initialMs,
       maxMs: settings.pool?.restartBackoff?.maxMs ?? DEFAULT_RESTART_BACKOFF.maxMs,
@@ -100,13 +117,12 @@ export class TransportFactory {
     }
   }
 
-  /** Closes the pooled connection of a source (killing its process group, for stdio). */
+  /** Closes every pooled connection of a source, its principals' own included (killing their process groups, for stdio). */
   async release(sourceId: string): Promise<void> {
-    this.restarts.delete(sourceId);
-    const entry = this.pool.get(sourceId);
-    if (!entry) return;
-    this.pool.delete(sourceId);
-    await closeEntry(entry);
+    for (const key of this.restarts.keys()) if (belongsTo(key, sourceId)) this.restarts.delete(key);
+    const entries = [...this.pool.values()].filter((entry) => entry.sourceId === sourceId);
+    for (const entry of entries) this.pool.delete(entry.poolKey);
+    await Promise.allSettled(entries.map(closeEntry));
   }
 
   /** Closes the pooled connection of a removed source, then deletes what its plugins kept (their home). */
@@ -146,9 +162,14 @@ export class TransportFactory {
     return state ? { failures: state.failures, waitMs: this.restartDelay(sourceId) } : undefined;
   }
 
-  /** Ids of the sources that currently hold a pooled connection (diagnostics). */
+  /** Ids of the sources that currently hold a pooled connection (diagnostics), each once. */
   pooledSourceIds(): string[] {
-    return [...this.pool.keys()];
+    return [...new Set([...this.pool.values()].map((entry) => entry.sourceId))];
+  }
+
+  /** The pool keys a source's connections are held under (its own, its principals'), for diagnostics. */
+  poolKeysOf(sourceId: string): string[] {
+    return [...this.pool.values()].filter((entry) => entry.sourceId === sourceId).map((entry) => entry.poolKey);
   }
 
   private async useTransient<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline, progress?: UseProgress): Promise<T> {
@@ -164,8 +185,10 @@ export class TransportFactory {
   }
 
   private async usePooled<T>(target: UpstreamTarget, fn: (session: ClientSession) => Promise<T>, deadline: Deadline, progress?: UseProgress): Promise<T> {
+    const key = poolKeyOf(target);
     const entry = this.acquire(target, deadline);
     entry.users++;
+    entry.lastUsed = performance.now();
     clearIdleTimer(entry);
     if (progress) progress.connection = () => entry.attempt.connection;
     let broken = false;
@@ -180,13 +203,13 @@ export class TransportFactory {
         throw error;
       } finally {
         // The connection carried a whole use without breaking: the source is healthy again.
-        if (!broken && this.pool.get(target.sourceId) === entry) this.restarts.delete(target.sourceId);
+        if (!broken && this.pool.get(key) === entry) this.restarts.delete(key);
       }
     } catch (error) {
       // A remote that went away (restart, lost session) or a dead process: reconnect next time.
       if (isBroken(error) && !entry.retired) {
-        if (entry.connection) this.recordFailure(target.sourceId);
-        this.retire(target.sourceId, entry);
+        if (entry.connection) this.recordFailure(key);
+        this.retire(key, entry);
       }
       throw error;
     } finally {
@@ -197,19 +220,20 @@ export class TransportFactory {
   }
 
   private acquire(target: UpstreamTarget, deadline: Deadline): PooledEntry {
+    const key = poolKeyOf(target);
     const fingerprint = connectionFingerprint(target);
-    const current = this.pool.get(target.sourceId);
+    const current = this.pool.get(key);
     if (current && current.fingerprint === fingerprint && (!current.connection || current.connection.alive)) return current;
     if (current) {
       // Died while idle: a failure like any other. A changed configuration deserves a prompt first try.
-      if (current.fingerprint === fingerprint) this.recordFailure(target.sourceId);
-      else this.restarts.delete(target.sourceId);
-      this.retire(target.sourceId, current);
+      if (current.fingerprint === fingerprint) this.recordFailure(key);
+      else this.restarts.delete(key);
+      this.retire(key, current);
     }
 
-    const waitMs = this.restartDelay(target.sourceId);
+    const waitMs = this.restartDelay(key);
     if (waitMs > deadline.remainingMs()) {
-      const failures = this.restarts.get(target.sourceId)?.failures ?? 0;
+      const failures = this.restarts.get(key)?.failures ?? 0;
       throw new UpstreamError(
         target.transport === 'stdio' ? 'process' : 'unreachable',
         `${endpointLabel(target)} failed ${failures} time${failures === 1 ? '' : 's'} in a row; the next attempt to reconnect is in ${waitMs} ms`,
@@ -218,8 +242,13 @@ export class TransportFactory {
 
     const abort = new AbortController();
     const attempt: PooledEntry['attempt'] = {};
+    const perPrincipal = key !== target.sourceId;
+    if (perPrincipal) this.evictBeyondBound(target.sourceId);
     const entry: PooledEntry = {
       sourceId: target.sourceId,
+      poolKey: key,
+      perPrincipal,
+      lastUsed: performance.now(),
       fingerprint,
       abort,
       users: 0,
@@ -227,8 +256,14 @@ export class TransportFactory {
       attempt,
       connecting: this.connectShared(target, new Deadline(deadline.timeoutMs + waitMs, abort.signal), waitMs, () => entry, attempt),
     };
-    this.pool.set(target.sourceId, entry);
+    this.pool.set(key, entry);
     return entry;
+  }
+
+  /** Makes room for one more principal's own connection of a source: the least recently used ones go. */
+  private evictBeyondBound(sourceId: string): void {
+    const own = [...this.pool.values()].filter((entry) => entry.sourceId === sourceId && entry.perPrincipal).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const entry of own.slice(0, Math.max(0, own.length - this.principalMax + 1))) this.retire(entry.poolKey, entry);
   }
 
   /**
@@ -246,7 +281,7 @@ export class TransportFactory {
       if (waitMs > 0) await deadline.run('waiting to reconnect', () => sleep(waitMs, deadline.signal));
       // Only the connection the pool currently holds for the source speaks for it.
       const onToolsChanged = () => {
-        if (this.pool.get(target.sourceId) !== entryOf()) return;
+        if (this.pool.get(entryOf().poolKey) !== entryOf()) return;
         for (const listener of this.toolChangeListeners) listener(target.sourceId);
       };
       return connectUpstream(target, deadline, this.settings, { onToolsChanged, onConnection: (made) => (attempt.connection = made) });
@@ -261,9 +296,9 @@ export class TransportFactory {
       },
       (error: unknown) => {
         const entry = entryOf();
-        if (this.pool.get(target.sourceId) === entry) {
-          this.pool.delete(target.sourceId);
-          if (!entry.abort.signal.aborted && !this.shuttingDown) this.recordFailure(target.sourceId);
+        if (this.pool.get(entry.poolKey) === entry) {
+          this.pool.delete(entry.poolKey);
+          if (!entry.abort.signal.aborted && !this.shuttingDown) this.recordFailure(entry.poolKey);
         }
         throw error;
       },
@@ -273,8 +308,8 @@ export class TransportFactory {
   }
 
   /** Takes an entry out of the pool; it is closed once its last user is done. */
-  private retire(sourceId: string, entry: PooledEntry): void {
-    if (this.pool.get(sourceId) === entry) this.pool.delete(sourceId);
+  private retire(poolKey: string, entry: PooledEntry): void {
+    if (this.pool.get(poolKey) === entry) this.pool.delete(poolKey);
     entry.retired = true;
     clearIdleTimer(entry);
     if (entry.users === 0) void closeEntry(entry);
@@ -282,23 +317,24 @@ export class TransportFactory {
 
   private armIdleTimer(entry: PooledEntry): void {
     clearIdleTimer(entry);
-    if (this.idleTimeoutMs <= 0 || entry.retired || !entry.connection) return;
+    const idleTimeoutMs = entry.perPrincipal ? this.principalIdleTimeoutMs : this.idleTimeoutMs;
+    if (idleTimeoutMs <= 0 || entry.retired || !entry.connection) return;
     entry.idleTimer = setTimeout(() => {
       entry.idleTimer = undefined;
-      if (entry.users === 0 && !entry.retired) this.retire(entry.sourceId, entry);
-    }, this.idleTimeoutMs);
+      if (entry.users === 0 && !entry.retired) this.retire(entry.poolKey, entry);
+    }, idleTimeoutMs);
     entry.idleTimer.unref();
   }
 
-  private recordFailure(sourceId: string): void {
-    const failures = (this.restarts.get(sourceId)?.failures ?? 0) + 1;
+  private recordFailure(poolKey: string): void {
+    const failures = (this.restarts.get(poolKey)?.failures ?? 0) + 1;
     const delayMs = Math.min(this.backoff.initialMs * 2 ** (failures - 1), this.backoff.maxMs);
-    this.restarts.set(sourceId, { failures, notBefore: Date.now() + delayMs });
+    this.restarts.set(poolKey, { failures, notBefore: Date.now() + delayMs });
   }
 
-  /** How long a connect of `sourceId` must still wait after its recent failures. */
-  private restartDelay(sourceId: string): number {
-    const state = this.restarts.get(sourceId);
+  /** How long a connect of `poolKey` must still wait after its recent failures. */
+  private restartDelay(poolKey: string): number {
+    const state = this.restarts.get(poolKey);
     return state ? Math.max(0, state.notBefore - Date.now()) : 0;
   }
 
@@ -372,6 +408,15 @@ function sleep(ms: number, signal: CallerSignal): Promise<void> {
     // On abort the surrounding Deadline.run() has already rejected; just stop waiting.
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Where a target's connection is pooled: its own key, else its source's. */
+function poolKeyOf(target: UpstreamTarget): string {
+  return target.poolKey ?? target.sourceId;
+}
+
+function belongsTo(poolKey: string, sourceId: string): boolean {
+  return poolKey === sourceId || poolKey.startsWith(`${sourceId}#`);
 }
 
 function isPooled(target: UpstreamTarget): boolean {

@@ -58,6 +58,7 @@ const RELAYED_INPUT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}
           },
           http: { hostPolicy: hostPolicy(config.sourceHosts) },
           schemaLimits: config.schemaLimits,
+          pool: { principalMax: config.principalPoolMax, principalIdleTimeoutMs: config.principalPoolIdleMs },
           modernInputCapabilities: RELAYED_INPUT_CAPABILITIES,
           onSessionEnded: (transport, seconds) => metrics.mcpSessionEnded('client', transport, seconds),
         });

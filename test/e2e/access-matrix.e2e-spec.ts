@@ -9,6 +9,11 @@ import { makeApi, startHarness, type Harness } from '../helpers/toolplane-harnes
  * gets exactly 403 FORBIDDEN. The MCP endpoints are checked the same way.
  */
 const PUBLIC_PATHS = new Set(['/health/live', '/health/ready']);
+/** Public routes whose capability is in the request itself (a connect link's ticket, an OAuth callback's state): a made-up one is refused as such, never as 401/403. */
+const CAPABILITY_PATHS = new Map([
+  ['/api/v1/connect/{ticket}', 'CONNECT_TICKET_INVALID'],
+  ['/api/v1/oauth/callback', 'OAUTH_STATE_INVALID'],
+]);
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
 interface Operation {
@@ -52,7 +57,7 @@ describe('authorization matrix', () => {
 
   it('covers the whole API, and every operation declares its permission', () => {
     expect(operations.length).toBeGreaterThanOrEqual(24);
-    const undeclared = operations.filter((operation) => operation.permission === undefined && !PUBLIC_PATHS.has(operation.path));
+    const undeclared = operations.filter((operation) => operation.permission === undefined && !PUBLIC_PATHS.has(operation.path) && !CAPABILITY_PATHS.has(operation.path));
     expect(undeclared).toEqual([]);
   });
 
@@ -84,6 +89,7 @@ describe('authorization matrix', () => {
 
   it('answers public operations without a key', async () => {
     for (const path of PUBLIC_PATHS) expect((await makeApi(h.url, undefined).get(path)).status).toBe(200);
+    for (const [path, code] of CAPABILITY_PATHS) expect((await makeApi(h.url, undefined).get(concrete(path))).body.error.code).toBe(code);
   });
 
   it('lets admins and agents use the MCP endpoints, and refuses the other roles and bad keys the MCP way', async () => {

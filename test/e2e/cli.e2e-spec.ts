@@ -56,7 +56,7 @@ describe('the toolplane CLI', () => {
     it('describes the commands, the connection settings and the exit codes', async () => {
       const run = await cli(['--help']);
       expect(run.code).toBe(0);
-      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'tools', 'groups', 'interceptors', 'reviews', 'approvals', 'call', 'executions', 'keys', 'audit', 'doctor']) {
+      for (const command of ['serve', 'migrate', 'apply', 'export', 'sources', 'secrets', 'connect', 'connections', 'tools', 'groups', 'interceptors', 'reviews', 'approvals', 'call', 'executions', 'keys', 'audit', 'doctor']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       }
       expect(run.stdout).toContain(join(home, '.config', 'toolplane', 'cli.json'));

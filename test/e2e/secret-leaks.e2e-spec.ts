@@ -2,17 +2,20 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { makeApi, startHarness, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
-import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { EVERYTHING, FIXTURES, freePort, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { consent, registerOAuthSource, startOAuthUpstream, type OAuthUpstream } from '../helpers/oauth-upstream.js';
 
 /**
  * Secrets and API keys go in and never come out: after registering sources with secret env and
- * headers, creating keys of every role, calling tools over REST and MCP and reading everything an
- * admin or auditor can read, no API response, no log line, no file under the data directory and no
- * row of the database holds a secret value or an API key (hashes are fine).
+ * headers, creating keys of every role, calling tools over REST and MCP, connecting to an OAuth
+ * upstream and reading everything an admin or auditor can read, no API response, no log line, no
+ * file under the data directory and no row of the database holds a secret value, an API key, or
+ * an OAuth token or client secret (hashes are fine).
  */
 describe('secret leaks', () => {
   let h: Harness;
   let echo: RunningUpstream;
+  let oauth: OAuthUpstream;
   const secrets = { STDIO_TOKEN: 'sv-stdio-7f3a9c1e-leakcheck', HEADER_TOKEN: 'sv-header-2b8d4e6f-leakcheck' };
   const keys: string[] = [];
   const responses: string[] = [];
@@ -23,13 +26,16 @@ describe('secret leaks', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness({ LOG_LEVEL: 'debug' });
+    const port = await freePort();
+    h = await startHarness({ LOG_LEVEL: 'debug', PORT: String(port), TOOLPLANE_PUBLIC_URL: `http://127.0.0.1:${port}` });
     echo = await startHttpUpstream((port) => [join(FIXTURES, 'http-echo-server.mjs'), '--port', String(port)], '/mcp');
+    oauth = await startOAuthUpstream();
   }, 60_000);
 
   afterAll(async () => {
     await h?.close();
     await echo?.stop();
+    await oauth?.stop();
   });
 
   it('lets none of them out anywhere', async () => {
@@ -69,11 +75,16 @@ describe('secret leaks', () => {
     expect(JSON.stringify(logs)).toContain('[secret:');
     responses.push(JSON.stringify(logs));
     record(await makeApi(h.url, operatorKey).post('/api/v1/sources/remote/refresh', {}));
+    // An OAuth connection of the agent (its tokens and Toolplane's client secret are canaries too).
+    await registerOAuthSource(h, 'guarded', oauth.mcpUrl);
+    const started = record(await asAgent.request('GET', '/api/v1/sources/guarded/connect', undefined, { headers: { accept: 'application/json' } }));
+    expect((await consent(started.body.authorizationUrl, 'agent')).status).toBe(302);
+    expect(record(await asAgent.get('/api/v1/me/connections')).body.items).toEqual([expect.objectContaining({ source: 'guarded', status: 'connected' })]);
     record(await makeApi(h.url, adminKey).patch('/api/v1/sources/ev', { timeoutMs: 20_000 }));
 
     // Everything that can be read.
     for (const api of [h.api, makeApi(h.url, auditorKey)]) {
-      for (const path of ['/api/v1/sources', '/api/v1/sources/ev', '/api/v1/sources/remote', '/api/v1/secrets', '/api/v1/tools?limit=200', '/api/v1/executions?limit=200', '/api/v1/executions/stats', '/api/v1/audit-events?limit=200', '/api/v1/audit-events/verify', '/api/v1/api-keys', '/docs/openapi.json']) {
+      for (const path of ['/api/v1/sources', '/api/v1/sources/ev', '/api/v1/sources/remote', '/api/v1/sources/guarded', '/api/v1/secrets', '/api/v1/tools?limit=200', '/api/v1/executions?limit=200', '/api/v1/executions/stats', '/api/v1/audit-events?limit=200', '/api/v1/audit-events/verify', '/api/v1/api-keys', '/docs/openapi.json']) {
         record(await api.get(path));
       }
     }
@@ -81,7 +92,10 @@ describe('secret leaks', () => {
     expect(executions.length).toBeGreaterThanOrEqual(3);
     for (const { id } of executions) record(await h.api.get(`/api/v1/executions/${id}`));
 
-    const needles = [...Object.values(secrets), ...keys, h.adminKey];
+    record(await h.api.get('/api/v1/sources/guarded/connections'));
+    const oauthSecrets = [...(await oauth.tokens()).map((token) => token.token), ...(await oauth.clients()).flatMap((client) => (client.secret ? [client.secret] : []))];
+    expect(oauthSecrets).toHaveLength(3);
+    const needles = [...Object.values(secrets), ...keys, h.adminKey, ...oauthSecrets];
     const found: string[] = [];
     const search = (where: string, text: string) => {
       for (const needle of needles) if (text.includes(needle)) found.push(`${where} holds ${needle.slice(0, 12)}…`);

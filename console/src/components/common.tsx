@@ -21,8 +21,9 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
 }
 
 const TONES: Record<string, string> = {
-  healthy: 'ok', succeeded: 'ok', active: 'ok', closed: 'ok', enabled: 'ok', intact: 'ok', allow: 'ok', modify: 'warn', deny: 'bad', error: 'bad',
+  healthy: 'ok', succeeded: 'ok', active: 'ok', closed: 'ok', enabled: 'ok', intact: 'ok', allow: 'ok', modify: 'warn', deny: 'bad', error: 'bad', connected: 'ok',
   degraded: 'warn', half_open: 'warn', tool_error: 'warn', input_required: 'warn', rejected: 'warn', cancelled: 'warn', deprecated: 'warn', unknown: 'muted', disabled: 'muted', revoked: 'muted', expired: 'muted',
+  awaiting_connection: 'warn', not_connected: 'warn', refresh_failed: 'bad',
   unhealthy: 'bad', open: 'bad', upstream_error: 'bad', timeout: 'bad', circuit_open: 'bad', invalid_arguments: 'bad', interrupted: 'bad', broken: 'bad', unusable: 'bad',
 };
 

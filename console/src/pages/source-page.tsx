@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { describeError, query, send } from '../api.js';
 import { Badge, ConfirmDialog, countOf, Empty, ErrorState, Link, Loading, When, ms } from '../components/common.js';
 import { useResource } from '../hooks.js';
+import { SourceConnections } from './connections.js';
 import { navigate } from '../router.js';
 import { useCan } from '../session-context.js';
 import type { AuditEventPage, Execution, ExecutionPage, InventoryChanges, Source, SourceChanges, ToolPage } from '../types.js';
@@ -37,6 +38,7 @@ export function SourcePage(props: { name: string }) {
   if (!source.data) return <Loading />;
   const s = source.data;
   const writable = can('sources:write');
+  const perUser = signsInPerUser(s);
   return (
     <section aria-labelledby="source-title">
       <div class="page-head">
@@ -46,6 +48,11 @@ export function SourcePage(props: { name: string }) {
         <Link to="/sources">All sources</Link>
       </div>
       {s.description && <p>{s.description}</p>}
+      {s.health === 'awaiting_connection' && (
+        <p class="notice" role="status">
+          Its tools are discovered once the principal that registered it connects: <Link to="/connections">Connections</Link>.
+        </p>
+      )}
       {writable && (
         <div class="toolbar" role="group" aria-label="Source actions">
           <button type="button" disabled={busy !== null} onClick={() => act('refresh', async () => {
@@ -109,6 +116,8 @@ export function SourcePage(props: { name: string }) {
         </dd>
         <dt>Last error</dt>
         <dd class="error-cell">{s.lastError ?? 'none'}</dd>
+        <dt>Signs in upstream</dt>
+        <dd>{perUser ? `per user (${perUser})` : 'shared'}</dd>
         <dt>Read-only</dt>
         <dd>{s.readOnly ? 'yes' : 'no'}</dd>
         <dt>Environment</dt>
@@ -120,6 +129,7 @@ export function SourcePage(props: { name: string }) {
           </>
         )}
       </dl>
+      {perUser && can('keys:manage') && <SourceConnections source={s.name} />}
       <h2>Tools ({tools.data?.items.length ?? '…'})</h2>
       {tools.error !== undefined && <ErrorState error={tools.error} />}
       {tools.data && tools.data.items.length === 0 && <Empty>No tools discovered.</Empty>}
@@ -160,6 +170,12 @@ export function SourcePage(props: { name: string }) {
       )}
     </section>
   );
+}
+
+/** How a source signs in per user (`oauth`, `token-exchange`, `user-secret`), or null when it shares one credential. */
+function signsInPerUser(source: Source): string | null {
+  const mode = source.upstreamAuth?.mode;
+  return mode && mode !== 'shared' ? mode : null;
 }
 
 function summarize(details: unknown): string {

@@ -62,4 +62,63 @@ Examples:
       if (out.json) return out.printJson({ removed: name });
       out.note(`removed secret ${name}`);
     }));
+
+  registerOwnSecretCommands(secrets);
+}
+
+/** `secrets mine`: the caller's own values, which sources refer to as ${user-secret:NAME}. */
+function registerOwnSecretCommands(secrets: Command): void {
+  const mine = secrets.command('mine').description('Your own secret values, which sources that sign in per user refer to as ${user-secret:NAME}: stored encrypted, never shown');
+
+  mine
+    .command('put')
+    .description('Store your value of a secret, or replace it: typed at a prompt that does not show it, or read from standard input')
+    .argument('<name>', 'the secret\'s name, as the source refers to it, e.g. JIRA_TOKEN')
+    .addHelpText(
+      'after',
+      `
+On a terminal the value is asked for and not shown; otherwise standard input is the value, without
+the line break that ends it. It is never taken from the command line.
+
+Examples:
+  $ toolplane secrets mine put JIRA_TOKEN
+  $ printf %s "$JIRA_TOKEN" | toolplane secrets mine put JIRA_TOKEN`,
+    )
+    .action(inContext(async ({ api, out }, name: string) => {
+      const value = await readSecretValue(name);
+      if (value === '') throw new UsageError('no value given: type it at the prompt (on a terminal) or pipe it in, e.g. printf %s "$TOKEN" | toolplane secrets mine put NAME');
+      const response = await api.request('PUT', '/api/v1/me/secrets/{name}', {
+        params: { name },
+        // openapi.yaml does not describe this body: sent as the JSON it is.
+        text: { body: JSON.stringify({ value }), contentType: 'application/json' },
+      });
+      if (out.json) return out.printJson(response.body);
+      out.note(`${response.status === 201 ? 'stored' : 'replaced'} your secret ${response.body.name}`);
+    }));
+
+  mine
+    .command('ls')
+    .description('List the names of your secret values (never the values)')
+    .action(inContext(async ({ api, out }) => {
+      const body = await api.getJson('/api/v1/me/secrets');
+      out.page(
+        body,
+        [
+          { header: 'NAME', value: (s) => s.name },
+          { header: 'CREATED', value: (s) => shortTime(s.createdAt) },
+          { header: 'UPDATED', value: (s) => shortTime(s.updatedAt) },
+        ],
+        'no secret values of yours (store one with "toolplane secrets mine put NAME")',
+      );
+    }));
+
+  mine
+    .command('rm')
+    .description('Remove your value of a secret; calls to sources that need it are refused until it is stored again')
+    .argument('<name>', 'the secret\'s name')
+    .action(inContext(async ({ api, out }, name: string) => {
+      await api.request('DELETE', '/api/v1/me/secrets/{name}', { params: { name } });
+      if (out.json) return out.printJson({ removed: name });
+      out.note(`removed your secret ${name}`);
+    }));
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { CreateApiKeyHandler } from './application/create-api-key/create-api-key.handler.js';
 import { GetApiKeyHandler } from './application/get-api-key/get-api-key.handler.js';
 import { ListApiKeysHandler } from './application/list-api-keys/list-api-keys.handler.js';
@@ -25,7 +26,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /** Principals, API keys and roles; the guard (AuthGuard, installed by AppModule) authenticates with ApiKeyAuthenticator. */
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, SecretsModule],
   controllers: [ApiKeysController, AccessController, ProtectedResourceController],
   providers: [
     { provide: ApiKeyRepository, useFactory: (uow: TypeormUnitOfWork) => new TypeormApiKeyRepository(uow), inject: [TypeormUnitOfWork] },

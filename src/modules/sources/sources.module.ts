@@ -1,3 +1,8 @@
+import { DiscoveryModule } from '@nestjs/core';
+import { UpstreamCredentials } from './application/upstream-credentials.js';
+import { UserSecretCredentials } from './application/user-secret-credentials.js';
+import { CredentialArrivals, RefreshOnUserSecretStored } from './application/refresh-inventory/credential-arrivals.js';
+import { GetSourceUserSecretsHandler } from './application/get-source-user-secrets/get-source-user-secrets.handler.js';
 import { Module } from '@nestjs/common';
 import { SourceOrmEntity } from './infrastructure/source.orm-entity.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -37,7 +42,7 @@ import { TypeormSourceViews } from './infrastructure/typeorm-source-views.js';
 import { SourcesController } from './interface/sources.controller.js';
 
 @Module({
-  imports: [AuditModule, SecretsModule, InventoryModule],
+  imports: [AuditModule, SecretsModule, InventoryModule, DiscoveryModule],
   controllers: [SourcesController],
   providers: [
     {
@@ -52,6 +57,11 @@ import { SourcesController } from './interface/sources.controller.js';
     { provide: RemoteHostCheck, useFactory: (config: AppConfig) => new DnsRemoteHostCheck(hostPolicy(config.sourceHosts)), inject: [APP_CONFIG] },
     CircuitBreakers,
     UpstreamTargets,
+    UpstreamCredentials,
+    UserSecretCredentials,
+    CredentialArrivals,
+    RefreshOnUserSecretStored,
+    GetSourceUserSecretsHandler,
     SourceSpecChecker,
     UpstreamTargetResolver,
     ManifestReread,
@@ -67,7 +77,7 @@ import { SourcesController } from './interface/sources.controller.js';
     GetSourceUpstreamHandler,
     ListSourcesHandler,
   ],
-  exports: [CircuitBreakers, UpstreamTargets, SourceRepository, SourceSpecChecker, HostEnvironment, RemoteHostCheck],
+  exports: [CircuitBreakers, UpstreamTargets, UpstreamCredentials, CredentialArrivals, SourceRepository, SourceSpecChecker, HostEnvironment, RemoteHostCheck],
 })
 export class SourcesModule {
   /** The tables this module maps (the database opens with every module's). */

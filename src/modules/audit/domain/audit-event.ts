@@ -13,6 +13,8 @@ export type AuditAction =
   | 'tool.definition-rejected'
   | 'secret.put'
   | 'secret.deleted'
+  | 'user_secret.put'
+  | 'user_secret.deleted'
   | 'api-key.created'
   | 'api-key.revoked'
   | 'api-key.updated'
@@ -28,7 +30,10 @@ export type AuditAction =
   | 'approval.denied'
   | 'approval.expired'
   | 'approval.withdrawn'
-  | 'executions.purged';
+  | 'executions.purged'
+  | 'connection.granted'
+  | 'connection.refresh_failed'
+  | 'connection.revoked';
 
 /** One administrative change: who did what to which object. Details never hold secret values. */
 export interface AuditEvent {
@@ -36,7 +41,7 @@ export interface AuditEvent {
   occurredAt: Date;
   actor: string;
   action: AuditAction;
-  targetType: 'source' | 'tool' | 'secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor' | 'approval';
+  targetType: 'source' | 'tool' | 'secret' | 'user-secret' | 'api-key' | 'config' | 'executions' | 'group' | 'interceptor' | 'approval';
   targetId: string | null;
   targetName: string | null;
   details: Record<string, unknown>;

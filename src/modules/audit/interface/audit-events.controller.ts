@@ -13,7 +13,7 @@ class AuditEventDto {
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;
   @ApiProperty() actor!: string;
   @ApiProperty({ example: 'source.registered' }) action!: string;
-  @ApiProperty({ enum: ['source', 'tool', 'secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] }) targetType!: string;
+  @ApiProperty({ enum: ['source', 'tool', 'secret', 'user-secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] }) targetType!: string;
   @ApiProperty({ nullable: true, type: String }) targetId!: string | null;
   @ApiProperty({ nullable: true, type: String }) targetName!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
@@ -48,7 +48,7 @@ export class AuditEventsController extends BusController {
   @ApiOperation({ summary: 'List audit events' })
   @Requires('audit:read')
   @ApiQuery({ name: 'action', required: false })
-  @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] })
+  @ApiQuery({ name: 'targetType', required: false, enum: ['source', 'tool', 'secret', 'user-secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] })
   @ApiQuery({ name: 'target', required: false, description: 'Target id or name.' })
   @ApiQuery({ name: 'actor', required: false })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time' })
@@ -60,7 +60,7 @@ export class AuditEventsController extends BusController {
     const params = new QueryParams(query);
     const filter = {
       action: params.string('action', { max: 64 }),
-      targetType: params.string('targetType', { oneOf: ['source', 'tool', 'secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] }),
+      targetType: params.string('targetType', { oneOf: ['source', 'tool', 'secret', 'user-secret', 'api-key', 'config', 'executions', 'group', 'interceptor', 'approval'] }),
       target: params.string('target', { max: 200 }),
       actor: params.string('actor', { max: 200 }),
       since: params.date('since'),

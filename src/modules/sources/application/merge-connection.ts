@@ -26,6 +26,7 @@ export function mergeConnection(current: Readonly<SourceProps>, changes: SourceC
     url: pick('url'),
     env: changes.env ?? current.env,
     headers: changes.headers ?? current.headers,
+    upstreamAuth: changes.upstreamAuth !== undefined ? changes.upstreamAuth : current.upstreamAuth,
   };
 }
 

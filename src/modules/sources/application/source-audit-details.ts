@@ -24,7 +24,7 @@ export function sourceAuditDetails(launch: Launch | null): Record<string, unknow
   };
 }
 
-const SECRET_REFERENCE = /\$\{secret:[^}]+\}/g;
+const SECRET_REFERENCE = /\$\{(?:secret|user-secret):[^}]+\}/g;
 
 /**
  * The settings an update changed, as they were and as they are, for the audit event: env and
@@ -45,7 +45,7 @@ export function settingsChange(before: Record<string, unknown>, after: Record<st
   };
 }
 
-/** `Bearer ${secret:TOKEN}` stays; any literal text is replaced by `***`. */
+/** `Bearer ${secret:TOKEN}` (or `${user-secret:TOKEN}`) stays; any literal text is replaced by `***`. */
 function maskedTemplate(template: unknown): string {
   if (typeof template !== 'string') return '***';
   const references = template.match(SECRET_REFERENCE) ?? [];

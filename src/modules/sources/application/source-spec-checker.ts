@@ -10,17 +10,19 @@ import type { SourceSpecInput } from './source-spec.js';
 import { checkVariables } from '../domain/variable-policy.js';
 import { parseTemplate } from '../domain/value-template.js';
 import { parseRemoteUrl } from '../domain/remote-url.js';
+import { checkUpstreamAuth, type UpstreamAuth } from '../domain/upstream-auth.js';
+import { isLoopback } from '../../../config/app-config.js';
 
 /** The connection part of a source after every check: what gets stored. */
 export type CheckedConnection = Pick<
   SourceProps,
-  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'manifest' | 'command' | 'commandFromManifest' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers' | 'upstreamAuth'
 >;
 
 /** The connection part of a registration (or of a source with its changes applied). */
 export type ConnectionInput = Pick<
   SourceSpecInput,
-  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers'
+  'transport' | 'lifecycle' | 'pluginDir' | 'packageIndex' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers' | 'upstreamAuth'
 >;
 
 export interface ConnectionCheck {
@@ -87,6 +89,7 @@ export class SourceSpecChecker {
       url: null,
       env: isStdio ? env : {},
       headers: isStdio ? {} : headers,
+      upstreamAuth: null,
     };
 
     if (isStdio) {
@@ -108,7 +111,20 @@ export class SourceSpecChecker {
       await this.checkReferences('headers', headers, problems);
     }
 
+    if (!skip.has('upstreamAuth')) connection.upstreamAuth = await this.checkUpstreamAuth(input, connection, problems);
+
     return problems.isEmpty ? { problems: [], connection, notes } : { problems: [...problems.all], notes };
+  }
+
+  /** upstreamAuth against the transport and the templates; stored as null when it is shared. */
+  private async checkUpstreamAuth(input: ConnectionInput, connection: CheckedConnection, problems: ProblemList): Promise<UpstreamAuth | null> {
+    const checked = checkUpstreamAuth(input.upstreamAuth, input.transport, { env: connection.env, headers: connection.headers }, (url) => isLoopback(url.hostname));
+    problems.addAll(checked.problems);
+    const existing = await this.secrets.existing(checked.secretReferences.map((ref) => ref.name));
+    for (const ref of checked.secretReferences) {
+      if (!existing.has(ref.name)) problems.add(ref.path, `refers to secret "${ref.name}", which does not exist (PUT /api/v1/secrets/${ref.name} first)`);
+    }
+    return checked.auth && checked.auth.mode !== 'shared' ? checked.auth : null;
   }
 
   private async readManifest(pluginDir: string, packageIndex: number | undefined, problems: ProblemList, notes: string[]) {
@@ -187,6 +203,8 @@ export class SourceSpecChecker {
     for (const [name, value] of Object.entries(values)) {
       for (const ref of parseTemplate(value).references) {
         if (ref.kind === 'secret') wanted.set(ref.name, [...(wanted.get(ref.name) ?? []), `${field}.${name}`]);
+        // A caller's own value: whether the source may refer to one is upstreamAuth's to say.
+        else if (ref.kind === 'user-secret') continue;
         // A refused variable is reported by checkVariables, set or not.
         else if (this.host.refusal(ref.name) === undefined && this.host.get(ref.name) === undefined) {
           problems.add(`${field}.${name}`, `refers to \${env:${ref.name}}, which is not set in Toolplane's environment`);

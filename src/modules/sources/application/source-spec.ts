@@ -25,6 +25,8 @@ export interface SourceSpecInput {
   url?: string | null;
   headers?: Record<string, string>;
   env?: Record<string, string>;
+  /** As given (foreign JSON), checked as a whole by checkUpstreamAuth; null: shared. */
+  upstreamAuth?: unknown;
   readOnly?: boolean;
   timeoutMs?: number;
   maxConcurrency?: number;

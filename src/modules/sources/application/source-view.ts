@@ -1,6 +1,10 @@
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import type { SandboxSettings, SourceHealth, SourcePolicies } from '../domain/source-settings.js';
 import type { Page } from '../../../shared/page.js';
+import type { DiscoveryPrincipal, UpstreamAuth } from '../domain/upstream-auth.js';
+
+/** How a source authenticates upstream, and (per-user modes) whose credential discovers its tools. */
+export type UpstreamAuthView = UpstreamAuth & { discoveryPrincipal?: DiscoveryPrincipal };
 
 /** How a variable is set, never its secret value. */
 export interface VariableView {
@@ -31,6 +35,7 @@ export interface SourceView extends SourcePolicies {
   url: string | null;
   env: VariableView[];
   headers: VariableView[];
+  upstreamAuth: UpstreamAuthView;
   /** The breaker's state in the process that answered. */
   circuit: CircuitView;
   /** The discovery under way in the process that answered, if any. */

@@ -5,17 +5,18 @@ import { SecretRepository } from '../../secrets/domain/secret.js';
 import { HostEnvironment } from '../domain/ports.js';
 import type { SourceProps } from '../domain/source.js';
 import type { UpstreamTarget } from '../domain/upstream.js';
-import { parseTemplate, renderTemplate } from '../domain/value-template.js';
+import { parseTemplate, referenceText, renderTemplate } from '../domain/value-template.js';
 import { withDeclaredDefaults } from '../domain/variable-policy.js';
 
 type ConnectionProps = Pick<
   SourceProps,
   'id' | 'name' | 'transport' | 'lifecycle' | 'pluginDir' | 'command' | 'args' | 'cwd' | 'sandbox' | 'url' | 'env' | 'headers' | 'manifest' | 'upstream'
->;
+> & Partial<Pick<SourceProps, 'upstreamAuth'>>;
 
 /**
  * Turns a source's stored templates into the values a connection uses, right before use.
- * Resolved values live only in memory, for the connection's sake.
+ * Resolved values live only in memory, for the connection's sake. `${user-secret:NAME}` references
+ * stay as written: they belong to each caller, and the credential step renders them per call.
  */
 @Injectable()
 export class UpstreamTargetResolver {
@@ -51,6 +52,8 @@ export class UpstreamTargetResolver {
       secrets: Object.freeze(secrets),
       era: source.upstream?.era,
       discoverResult: source.upstream?.discoverResult,
+      ...(source.upstreamAuth ? { auth: source.upstreamAuth } : {}),
+      poolKey: source.id,
     };
   }
 
@@ -74,6 +77,8 @@ export class UpstreamTargetResolver {
     for (const [key, template] of Object.entries(values)) {
       let referenced = false;
       result[key] = renderTemplate(template, (ref) => {
+        // The caller's own value, rendered per call by the credential step (UserSecretCredentials).
+        if (ref.kind === 'user-secret') return referenceText(ref);
         referenced = true;
         if (ref.kind === 'secret') {
           secrets.push({ name: ref.name, value: revealed.get(ref.name)! });

@@ -38,7 +38,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_CONCURRENCY = 16;
 export const DEFAULT_REFRESH_INTERVAL_SECONDS = 300;
 
-export type SourceHealth = 'unknown' | 'healthy' | 'degraded' | 'unhealthy';
+export type SourceHealth = 'unknown' | 'healthy' | 'degraded' | 'unhealthy' | 'awaiting_connection';
+export const SOURCE_HEALTHS: readonly SourceHealth[] = ['unknown', 'healthy', 'degraded', 'unhealthy', 'awaiting_connection'];
 
 /** Consecutive failed refreshes from which a source counts as unhealthy. */
 export const UNHEALTHY_AFTER_FAILURES = 3;

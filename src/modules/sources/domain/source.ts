@@ -2,6 +2,7 @@ import type { VariableDeclaration } from './manifest/env-declaration.js';
 import { type SandboxSettings, type SourceHealth, type SourcePolicies, UNHEALTHY_AFTER_FAILURES } from './source-settings.js';
 import type { ProtocolEra } from './upstream.js';
 import type { StdioLifecycle, TransportKind } from './source-settings.js';
+import type { DiscoveryPrincipal, UpstreamAuth } from './upstream-auth.js';
 
 /** What a source's manifest contributed, kept with the source for later checks and display. */
 export interface ManifestSummary {
@@ -43,6 +44,10 @@ export interface SourceProps extends SourcePolicies {
   /** Value templates (literal text and references), never resolved values. */
   env: Record<string, string>;
   headers: Record<string, string>;
+  /** How it authenticates upstream (null: shared, as env and headers say). */
+  upstreamAuth: UpstreamAuth | null;
+  /** Per-user modes: whose credential discovers the tools (the principal that registered it). */
+  discoveryPrincipal: DiscoveryPrincipal | null;
   enabled: boolean;
   health: SourceHealth;
   lastRefreshAt: Date | null;
@@ -73,6 +78,8 @@ export type SourceChanges = Partial<
     | 'url'
     | 'env'
     | 'headers'
+    | 'upstreamAuth'
+    | 'discoveryPrincipal'
     | 'readOnly'
     | 'timeoutMs'
     | 'maxConcurrency'
@@ -84,7 +91,7 @@ export type SourceChanges = Partial<
   >
 >;
 
-const CONNECTION_FIELDS: (keyof SourceChanges)[] = ['lifecycle', 'pluginDir', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'];
+const CONNECTION_FIELDS: (keyof SourceChanges)[] = ['lifecycle', 'pluginDir', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers', 'upstreamAuth'];
 
 /** A registered MCP server: how to reach it, its policies, and how its discovery has gone. */
 export class Source {
@@ -169,6 +176,20 @@ export class Source {
       lastRefreshAt: now,
       lastError: reason.slice(0, 2000),
       consecutiveFailures: failures,
+      updatedAt: now,
+    };
+  }
+
+  /**
+   * A per-user source that cannot discover yet: its discovery principal has no credential. Not a
+   * failure of the upstream, so no failure is counted; a source that worked keeps its health.
+   */
+  recordAwaitingConnection(reason: string, now: Date): void {
+    this.props = {
+      ...this.props,
+      health: this.props.lastSuccessAt === null ? 'awaiting_connection' : this.props.health,
+      lastRefreshAt: now,
+      lastError: reason.slice(0, 2000),
       updatedAt: now,
     };
   }

@@ -6,6 +6,7 @@
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
 import type { SandboxSettings, StdioLifecycle, TransportKind } from './source-settings.js';
 import type { ToolDefinition } from '../../inventory/domain/tool-definition.js';
+import type { UpstreamAuth } from './upstream-auth.js';
 
 export type ProtocolEra = 'modern' | 'legacy';
 
@@ -36,6 +37,15 @@ export interface UpstreamTarget {
   era?: ProtocolEra;
   /** Opaque modern-era discover result recorded with the era, reused to skip the probe. */
   discoverResult?: unknown;
+  /** How the source authenticates upstream (absent: shared, as env and headers say). */
+  auth?: UpstreamAuth;
+  /** The principal whose credential the target carries (per-user modes, once applied). */
+  principalId?: string;
+  /**
+   * The pool a connection of this target belongs to: the source id for a shared credential,
+   * `${sourceId}#${principalId}` for a principal's own (absent: the source id).
+   */
+  poolKey?: string;
 }
 
 /** A tool as the upstream listed it; whether it can be called is the inventory's to decide. */

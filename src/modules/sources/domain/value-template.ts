@@ -1,8 +1,9 @@
 /**
- * Env and header values are templates: literal text with `${secret:NAME}` (a stored secret)
- * and `${env:NAME}` (Toolplane's own environment) references.
+ * Env and header values are templates: literal text with `${secret:NAME}` (a stored secret),
+ * `${env:NAME}` (Toolplane's own environment) and `${user-secret:NAME}` (the calling principal's
+ * own stored value, rendered per call) references.
  */
-export type ReferenceKind = 'secret' | 'env';
+export type ReferenceKind = 'secret' | 'env' | 'user-secret';
 
 export interface ValueReference {
   kind: ReferenceKind;
@@ -17,7 +18,7 @@ export interface ParsedTemplate {
 }
 
 const TOKEN = /\$\{([^}]*)\}/g;
-const REFERENCE_BODY = /^(secret|env):([A-Za-z_][A-Za-z0-9_.-]{0,127})$/;
+const REFERENCE_BODY = /^(secret|env|user-secret):([A-Za-z_][A-Za-z0-9_.-]{0,127})$/;
 
 export function parseTemplate(value: string): ParsedTemplate {
   const references: ValueReference[] = [];
@@ -27,7 +28,7 @@ export function parseTemplate(value: string): ParsedTemplate {
     const body = match[1] ?? '';
     const ref = REFERENCE_BODY.exec(body.trim());
     if (!ref) {
-      problems.push(`"\${${body.slice(0, 40)}}" is not a reference: use \${secret:NAME} or \${env:NAME}`);
+      problems.push(`"\${${body.slice(0, 40)}}" is not a reference: use \${secret:NAME}, \${env:NAME} or \${user-secret:NAME}`);
     } else {
       references.push({ kind: ref[1] as ReferenceKind, name: ref[2]! });
     }
@@ -44,6 +45,21 @@ export function renderTemplate(value: string, lookup: (ref: ValueReference) => s
     if (!ref) throw new Error('renderTemplate called on an invalid template');
     return lookup({ kind: ref[1] as ReferenceKind, name: ref[2]! });
   });
+}
+
+const USER_SECRET_REFERENCE = /\$\{\s*user-secret:([A-Za-z_][A-Za-z0-9_.-]{0,127})\s*\}/g;
+
+/**
+ * Replaces only the `${user-secret:NAME}` references of a value whose other references are already
+ * rendered (and whose rendered text may hold anything, `${` included).
+ */
+export function renderUserSecrets(value: string, lookup: (name: string) => string): string {
+  return value.replace(USER_SECRET_REFERENCE, (_whole, name: string) => lookup(name));
+}
+
+/** The reference as written in a template (`${kind:name}`). */
+export function referenceText(ref: ValueReference): string {
+  return `\${${ref.kind}:${ref.name}}`;
 }
 
 /** How a response describes a value without revealing it. */

@@ -2,6 +2,7 @@ import type { PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
 import type { SealedValue } from '../../../shared/crypto/secret-cipher.js';
 import type { ManifestSummary, UpstreamIdentity } from '../domain/source.js';
+import type { DiscoveryPrincipal, UpstreamAuth } from '../domain/upstream-auth.js';
 import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
 
 @Entity({ name: 'sources' })
@@ -22,6 +23,8 @@ export class SourceOrmEntity {
   /** env and headers are sealed as a whole: even literal values may be sensitive. */
   @Column('jsonb', { name: 'env_sealed', nullable: true }) envSealed!: SealedValue | null;
   @Column('jsonb', { name: 'headers_sealed', nullable: true }) headersSealed!: SealedValue | null;
+  @Column('jsonb', { name: 'upstream_auth', nullable: true }) upstreamAuth!: UpstreamAuth | null;
+  @Column('jsonb', { name: 'discovery_principal', nullable: true }) discoveryPrincipal!: DiscoveryPrincipal | null;
   @Column('boolean', { name: 'read_only' }) readOnly!: boolean;
   @Column('integer', { name: 'timeout_ms' }) timeoutMs!: number;
   @Column('integer', { name: 'max_concurrency' }) maxConcurrency!: number;

@@ -4,7 +4,7 @@ import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import { policiesOf, type SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
-import { SourceViews, StoredSourcePage, StoredSourceView, VariableView } from '../application/source-view.js';
+import { SourceViews, StoredSourcePage, StoredSourceView, type UpstreamAuthView, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
 import { maskUrlCredentials } from '../../../shared/url-credentials.js';
 import { isUuid } from '../../../shared/uuid.js';
@@ -83,6 +83,7 @@ export class TypeormSourceViews extends SourceViews {
       url: maskUrlCredentials(row.url),
       env: describeVariables(env, row.manifest?.env ?? [], false),
       headers: describeVariables(headers, row.manifest?.headers ?? [], true),
+      upstreamAuth: upstreamAuthView(row),
       ...policiesOf(row),
       enabled: row.enabled,
       health: row.health,
@@ -126,6 +127,11 @@ function describeVariables(values: Record<string, string>, declarations: Variabl
     }
   }
   return views.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function upstreamAuthView(row: SourceOrmEntity): UpstreamAuthView {
+  if (!row.upstreamAuth) return { mode: 'shared' };
+  return { ...row.upstreamAuth, ...(row.discoveryPrincipal ? { discoveryPrincipal: row.discoveryPrincipal } : {}) };
 }
 
 function escapeLike(text: string): string {

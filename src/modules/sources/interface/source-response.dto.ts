@@ -1,3 +1,5 @@
+import { UpstreamAuthViewDto } from './upstream-auth.dto.js';
+import { SOURCE_HEALTHS } from '../domain/source-settings.js';
 import { DefinitionFindingDto } from '../../inventory/interface/finding.dto.js';
 import { PINNING_MODES, type PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -81,6 +83,7 @@ export class SourceResponseDto {
   @ApiProperty({ nullable: true, type: String }) url!: string | null;
   @ApiProperty({ type: [VariableViewDto] }) env!: VariableViewDto[];
   @ApiProperty({ type: [VariableViewDto] }) headers!: VariableViewDto[];
+  @ApiProperty({ type: UpstreamAuthViewDto, description: 'How the source authenticates upstream ({"mode": "shared"} unless per-user).' }) upstreamAuth!: UpstreamAuthViewDto;
   @ApiProperty() readOnly!: boolean;
   @ApiProperty({ enum: PINNING_MODES, description: 'How new and changed tool definitions are admitted: auto, review or off.' }) pinning!: PinningMode;
   @ApiProperty() timeoutMs!: number;
@@ -96,7 +99,7 @@ export class SourceResponseDto {
   })
   discovery!: DiscoveryViewDto | null;
   @ApiProperty() enabled!: boolean;
-  @ApiProperty({ enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) health!: string;
+  @ApiProperty({ enum: SOURCE_HEALTHS, description: 'awaiting_connection: a per-user source whose discovery principal has no credential yet; it discovers once that principal has one.' }) health!: string;
   @ApiProperty({ nullable: true, type: String }) lastError!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastRefreshAt!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastSuccessAt!: string | null;

@@ -22,6 +22,7 @@ import { PINNING_MODES, type PinningMode } from '../../inventory/domain/pinning/
 import { LIFECYCLES, SOURCE_NAME_PATTERN, TRANSPORTS } from '../domain/source-settings.js';
 import type { StdioLifecycle, TransportKind } from '../domain/source-settings.js';
 import type { SourceSpecInput } from '../application/source-spec.js';
+import { UpstreamAuthDto } from './upstream-auth.dto.js';
 
 export class CircuitBreakerDto {
   @ApiProperty({ minimum: 1, maximum: 1000, default: 5, description: 'Consecutive failures that open the circuit.' })
@@ -70,7 +71,7 @@ export class SandboxDto {
 }
 
 const ENV_DOC =
-  'Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane\'s environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference.';
+  'Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane\'s environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller\'s own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference.';
 
 /** Settings shared by registration and update. */
 class SourceSettingsDto {
@@ -143,6 +144,15 @@ class SourceSettingsDto {
   @IsOmittable()
   @IsStringMap(200)
   env?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: UpstreamAuthDto,
+    nullable: true,
+    description: 'How the source authenticates upstream (absent or null: shared). Every problem is reported at once, under upstreamAuth.…',
+  })
+  @IsOptional()
+  @IsObject()
+  upstreamAuth?: Record<string, unknown> | null;
 
   @ApiPropertyOptional({ default: false, description: 'Admit only tools annotated readOnlyHint.' })
   @IsOmittable()

@@ -1,3 +1,6 @@
+import { GetSourceUserSecretsQuery, type SourceUserSecrets } from '../application/get-source-user-secrets/get-source-user-secrets.query.js';
+import { SourceUserSecretsDto } from './upstream-auth.dto.js';
+import { SOURCE_HEALTHS } from '../domain/source-settings.js';
 import { Body, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { withBodyEtag } from '../../../shared/http/body-etag.js';
@@ -44,7 +47,7 @@ export class SourcesController extends BusController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait));
+    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }));
     return this.queries.execute(new GetSourceQuery(id));
   }
 
@@ -73,7 +76,7 @@ export class SourcesController extends BusController {
   @ApiOperation({ summary: 'List sources' })
   @Requires('sources:read')
   @ApiQuery({ name: 'enabled', required: false, type: Boolean })
-  @ApiQuery({ name: 'health', required: false, enum: ['unknown', 'healthy', 'degraded', 'unhealthy'] })
+  @ApiQuery({ name: 'health', required: false, enum: SOURCE_HEALTHS })
   @ApiQuery({ name: 'transport', required: false, enum: TRANSPORTS })
   @ApiQuery({ name: 'q', required: false, description: 'Text in the name or description.' })
   @ApiQuery({ name: 'cursor', required: false })
@@ -89,7 +92,7 @@ export class SourcesController extends BusController {
     const params = new QueryParams(query);
     const filter = {
       enabled: params.boolean('enabled'),
-      health: params.string('health', { oneOf: ['unknown', 'healthy', 'degraded', 'unhealthy'] }) as SourceView['health'] | undefined,
+      health: params.string('health', { oneOf: SOURCE_HEALTHS }) as SourceView['health'] | undefined,
       transport: params.string('transport', { oneOf: TRANSPORTS }),
       q: params.string('q', { max: 200 }),
     };
@@ -105,6 +108,18 @@ export class SourcesController extends BusController {
   @applyAll(...errors(401, 404))
   get(@Param('idOrName') idOrName: string): Promise<SourceView> {
     return this.queries.execute(new GetSourceQuery(idOrName));
+  }
+
+  @Get(':idOrName/user-secrets')
+  @ApiOperation({
+    summary: "Which principals hold the source's user secrets",
+    description: 'For a source whose env or headers refer to `${user-secret:NAME}`: the names it refers to, and each principal holding at least one, with those it holds and those it lacks. Never a value.',
+  })
+  @Requires('secrets:read')
+  @ApiOkResponse({ type: SourceUserSecretsDto })
+  @applyAll(...errors(401, 404))
+  userSecrets(@Param('idOrName') idOrName: string): Promise<SourceUserSecrets> {
+    return this.queries.execute(new GetSourceUserSecretsQuery(idOrName));
   }
 
   @Patch(':idOrName')
@@ -124,7 +139,7 @@ export class SourcesController extends BusController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(UpdateSourceDto, body);
-    const { id } = await this.commands.execute(new UpdateSourceCommand(idOrName, { ...value }, problems, principal.id, wait));
+    const { id } = await this.commands.execute(new UpdateSourceCommand(idOrName, { ...value }, problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }));
     return this.queries.execute(new GetSourceQuery(id));
   }
 

@@ -17,6 +17,9 @@ import { RefreshCoordinator } from '../application/refresh-inventory/refresh-coo
 import { SourceSpecChecker } from '../application/source-spec-checker.js';
 import type { StoredSourceView } from '../application/source-view.js';
 import { UpstreamTargetResolver } from '../application/upstream-target-resolver.js';
+import { UpstreamCredentials } from '../application/upstream-credentials.js';
+import { UserSecretCredentials } from '../application/user-secret-credentials.js';
+import { InMemoryUserSecrets } from '../../secrets/testing/in-memory-user-secrets.js';
 import type { Source } from '../domain/source.js';
 import { FakeCommandLocator } from './fake-command-locator.js';
 import { FakeManifestLoader } from './fake-manifest-loader.js';
@@ -36,6 +39,8 @@ export interface SourcesFixtureOptions {
   views?: StoredSourceView[];
   /** Stored secrets, by name. */
   secrets?: Record<string, string>;
+  /** Each principal's own secrets, by principal id and name. */
+  userSecrets?: Record<string, Record<string, string>>;
   /** Toolplane's environment, for `${env:…}` references. */
   env?: Record<string, string>;
   /** Settings over those of an empty environment. */
@@ -61,6 +66,7 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
   const tools = new InMemorySourceToolRepository(options.tools);
   const reviews = new InMemoryDefinitionReviewRepository();
   const secrets = new InMemorySecretRepository(options.secrets);
+  const userSecrets = new InMemoryUserSecrets(options.userSecrets);
   const env = { ...options.env };
   const host = hostEnvironment(env);
   const manifests = new FakeManifestLoader();
@@ -74,7 +80,8 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
   const circuits = new CircuitBreakers(metrics);
   const inventory = new InventorySync(tools, reviews, clock, ids);
   const manifestReread = new ManifestReread(checker, sources, audit, uow, clock, notifier, discovery, circuits);
-  const refresher = new RefreshCoordinator(sources, inventory, discovery, resolver, uow, clock, config, events.bus, notifier, metrics, manifestReread);
+  const credentials = new UpstreamCredentials(sources, resolver, [new UserSecretCredentials(userSecrets)]);
+  const refresher = new RefreshCoordinator(sources, inventory, discovery, resolver, uow, clock, config, events.bus, notifier, metrics, manifestReread, credentials);
 
   /** Opens the circuit of a source, as failed calls would. */
   const tripCircuit = (sourceId: string) => {
@@ -97,6 +104,8 @@ export function sourcesFixture(options: SourcesFixtureOptions = {}) {
     tools,
     reviews,
     secrets,
+    userSecrets,
+    credentials,
     env,
     host,
     manifests,

@@ -1,5 +1,6 @@
 import { rejection } from '../../../../shared/testing/rejection.js';
-import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
+import { ApiKeyChanged, ApiKeyRevoked } from '../../domain/api-key-changed.event.js';
+import { InMemoryUserSecrets } from '../../../secrets/testing/in-memory-user-secrets.js';
 import { accessFixture, NOW } from '../../testing/access-fixture.js';
 import { anApiKey } from '../../testing/builders.js';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
@@ -8,9 +9,10 @@ import { RevokeApiKeyHandler } from './revoke-api-key.handler.js';
 function setup() {
   const key = anApiKey('ci', { role: 'operator' });
   const f = accessFixture([key, anApiKey('other')]);
-  const handler = new RevokeApiKeyHandler(f.keys, f.audit, f.uow, f.clock, f.events.bus);
+  const userSecrets = new InMemoryUserSecrets({ someone: { GITHUB_TOKEN: 'ghp-2' } });
+  const handler = new RevokeApiKeyHandler(f.keys, f.audit, f.uow, f.clock, f.events.bus, userSecrets);
   const revoke = (id: string) => handler.execute(new RevokeApiKeyCommand(id, 'admin'));
-  return { ...f, key, revoke };
+  return { ...f, key, revoke, userSecrets };
 }
 
 describe('RevokeApiKeyHandler', () => {
@@ -24,7 +26,20 @@ describe('RevokeApiKeyHandler', () => {
     expect(f.audit.events).toEqual([
       { actor: 'admin', action: 'api-key.revoked', targetType: 'api-key', targetId: f.key.id, targetName: 'ci', details: { role: 'operator', prefix: f.key.prefix } },
     ]);
-    expect(f.events.published).toEqual([new ApiKeyChanged(f.key.hash)]);
+    expect(f.events.published).toEqual([new ApiKeyChanged(f.key.hash), new ApiKeyRevoked(f.key.id)]);
+  });
+
+  it("drops the key's own user secrets with it (counted in the audit event, never their values); other principals keep theirs", async () => {
+    const f = setup();
+    await f.userSecrets.put(f.key.id, 'GITHUB_TOKEN', 'ghp-1', new Date(NOW));
+    await f.userSecrets.put(f.key.id, 'JIRA_TOKEN', 'jira-1', new Date(NOW));
+
+    await f.revoke(f.key.id);
+
+    expect(await f.userSecrets.list(f.key.id)).toEqual([]);
+    expect([...(await f.userSecrets.reveal('someone', ['GITHUB_TOKEN'])).values()]).toEqual(['ghp-2']);
+    expect(f.audit.events[0]?.details).toEqual({ role: 'operator', prefix: f.key.prefix, userSecretsDropped: 2 });
+    expect(JSON.stringify(f.audit.events)).not.toContain('ghp-1');
   });
 
   it('changes nothing when the key was revoked already: the first revocation stands, audited once', async () => {

@@ -24,7 +24,7 @@ export interface ConfigPlanResult {
 }
 
 const SETTING_FIELDS = ['description', 'readOnly', 'timeoutMs', 'maxConcurrency', 'rateLimitPerMinute', 'refreshIntervalSeconds', 'circuitBreaker', 'pinning', 'enabled'] as const;
-const CONNECTION_FIELDS = ['lifecycle', 'pluginDir', 'manifest', 'command', 'commandFromManifest', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
+const CONNECTION_FIELDS = ['lifecycle', 'pluginDir', 'manifest', 'command', 'commandFromManifest', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers', 'upstreamAuth'] as const;
 /** What a user reads for a stored field that follows from another. */
 const REPORTED_AS: Partial<Record<string, string>> = { commandFromManifest: 'command' };
 
@@ -139,6 +139,7 @@ function updateFor(spec: SourceSpecInput, connection: CheckedConnection): Source
           env: connection.env,
         }
       : { url: connection.url, headers: connection.headers }),
+    upstreamAuth: connection.upstreamAuth,
   };
 }
 

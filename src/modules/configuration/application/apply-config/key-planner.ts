@@ -123,7 +123,7 @@ export class KeyPlanner {
       return undefined;
     }
     const parsed = typeof reference === 'string' ? parseTemplate(reference) : undefined;
-    if (!parsed || parsed.problems.length > 0 || parsed.hasLiteralText || parsed.references.length !== 1) {
+    if (!parsed || parsed.problems.length > 0 || parsed.hasLiteralText || parsed.references.length !== 1 || parsed.references[0]!.kind === 'user-secret') {
       problems.add('key', 'must be one ${secret:NAME} or ${env:NAME} reference: a key written in the file would be in every copy of it');
       return undefined;
     }

@@ -43,6 +43,7 @@ export function exportedSource(source: Readonly<SourceProps>): Record<string, un
     const headers = exportedValues(source.headers, source.manifest?.headers ?? []);
     if (headers) out.headers = headers;
   }
+  if (source.upstreamAuth) out.upstreamAuth = structuredClone(source.upstreamAuth);
   if (source.readOnly) out.readOnly = true;
   if (source.timeoutMs !== DEFAULT_TIMEOUT_MS) out.timeoutMs = source.timeoutMs;
   if (source.maxConcurrency !== DEFAULT_MAX_CONCURRENCY) out.maxConcurrency = source.maxConcurrency;

@@ -14,11 +14,18 @@ import { SecretScrubber, type KnownSecret } from '../../../../shared/secret-scru
 import { maskUrlCredentialsInText } from '../../../../shared/url-credentials.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
 import { ManifestReread } from './manifest-reread.js';
+import { UpstreamCredentials } from '../upstream-credentials.js';
+import type { CredentialOutcome } from '../../domain/upstream-credentials.js';
 
 export type RefreshOutcome =
   | { ok: true; changes: InventoryChanges }
-  /** `manifestProblems`: the plugin directory's manifest could not be used, and no discovery was made. */
-  | { ok: false; error: string; manifestProblems?: ProblemDetail[] };
+  /**
+   * `manifestProblems`: the plugin directory's manifest could not be used, and no discovery was made.
+   * `awaiting`: a per-user source whose discovery principal has no credential yet (nothing was sent).
+   */
+  | { ok: false; error: string; manifestProblems?: ProblemDetail[]; awaiting?: CredentialRequired };
+
+export type CredentialRequired = Extract<CredentialOutcome, { kind: 'required' }>;
 
 /** Who a refresh nobody asked for (scheduled, announced, after a registration) acts as, in the audit trail. */
 export const REFRESH_ACTOR = 'toolplane:refresh';
@@ -59,6 +66,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
     @Inject(WorkMetrics) private readonly metrics: WorkMetrics,
     @Inject(ManifestReread) private readonly manifests: ManifestReread,
+    @Inject(UpstreamCredentials) private readonly credentials: UpstreamCredentials,
   ) {}
 
   /**
@@ -126,7 +134,9 @@ export class RefreshCoordinator implements OnModuleDestroy {
     let discovered;
     let secrets: readonly KnownSecret[] = [];
     try {
-      const target = await this.targets.resolve(source.snapshot());
+      const credential = await this.credentials.forDiscoveryOf(source.snapshot(), await this.targets.resolve(source.snapshot()));
+      if (credential.kind === 'required') return await this.awaitConnection(sourceId, credential, manifestChanged);
+      const target = credential.target;
       secrets = target.secrets;
       discovered = await this.discovery.discover(target, {
         timeoutMs: this.config.discoveryTimeoutMs,
@@ -173,6 +183,19 @@ export class RefreshCoordinator implements OnModuleDestroy {
       if (listingChanged) await this.notifier.notifyOthers(locked.id);
       return { outcome: { ok: true as const, changes }, changed: manifestChanged || listingChanged || healthMoved(previous, locked.snapshot()) };
     });
+  }
+
+  /** A per-user source cannot discover until its discovery principal has a credential: said by its health, not counted as a failure. */
+  private async awaitConnection(sourceId: string, required: CredentialRequired, manifestChanged: boolean): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
+    const changed = await this.uow.run(async () => {
+      const locked = await this.sources.findLive(sourceId, { lock: true });
+      if (!locked) return true;
+      const before = locked.snapshot();
+      locked.recordAwaitingConnection(required.message, this.clock.now());
+      await this.sources.save(locked);
+      return healthMoved(before, locked.snapshot());
+    });
+    return { outcome: { ok: false, error: required.message, awaiting: required }, changed: changed || manifestChanged };
   }
 
   /** The manifest cannot be used: the source keeps the one it had, and records why it was not refreshed. */

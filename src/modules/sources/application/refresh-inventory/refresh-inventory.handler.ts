@@ -39,6 +39,14 @@ export class RefreshInventoryHandler implements ICommandHandler<RefreshInventory
         outcome.manifestProblems,
       );
     }
+    if (!outcome.ok && outcome.awaiting) {
+      const { code, message, missing, connectUrl } = outcome.awaiting;
+      throw new DomainError('conflict', 'SOURCE_AWAITING_CONNECTION', `Source "${source.name}" cannot discover its tools yet: ${message}`, [
+        { path: 'code', message: code },
+        ...(missing ?? []).map((name) => ({ path: 'missing', message: name })),
+        ...(connectUrl ? [{ path: 'connectUrl', message: connectUrl }] : []),
+      ]);
+    }
     if (!outcome.ok) {
       throw new DomainError('upstream', 'REFRESH_FAILED', `Discovery of source "${source.name}" failed: ${outcome.error}`);
     }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { DiscoveryPrincipal } from '../../domain/upstream-auth.js';
 import type { ProblemDetail } from '../../../../shared/domain-error.js';
 import type { SourceSpecInput } from '../source-spec.js';
 
@@ -10,6 +11,8 @@ export class RegisterSourceCommand extends Command<{ id: string }> {
     readonly actor: string,
     /** Wait (bounded) for the first discovery before answering. */
     readonly waitForDiscovery: boolean,
+    /** Who asked, by id and name: the discovery principal of a per-user source (absent: the actor, by id). */
+    readonly principal?: DiscoveryPrincipal,
   ) {
     super();
   }

@@ -13,6 +13,7 @@ import { settingsOf } from '../source-spec.js';
 import { discoveryWaitMs, waitAtMost } from '../wait-at-most.js';
 import { RegisterSourceCommand } from './register-source.command.js';
 import { sourceAuditDetails } from '../source-audit-details.js';
+import { isPerPrincipal } from '../../domain/upstream-auth.js';
 
 @CommandHandler(RegisterSourceCommand)
 export class RegisterSourceHandler implements ICommandHandler<RegisterSourceCommand, { id: string }> {
@@ -31,7 +32,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
-  async execute({ spec, shapeProblems, actor, waitForDiscovery }: RegisterSourceCommand): Promise<{ id: string }> {
+  async execute({ spec, shapeProblems, actor, waitForDiscovery, principal }: RegisterSourceCommand): Promise<{ id: string }> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     const checked = await this.checker.check(spec, problems);
@@ -47,6 +48,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
         id: this.ids.next(),
         name: spec.name,
         ...connection,
+        discoveryPrincipal: isPerPrincipal(connection.upstreamAuth) ? (principal ?? { id: actor, name: actor }) : null,
         ...settingsOf(spec),
       },
       this.clock.now(),
@@ -59,7 +61,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
         targetType: 'source',
         targetId: source.id,
         targetName: source.name,
-        details: sourceAuditDetails(connection),
+        details: { ...sourceAuditDetails(connection), ...(connection.upstreamAuth ? { upstreamAuth: connection.upstreamAuth } : {}) },
       });
       await this.notifier.notifyOthers(source.id);
     });

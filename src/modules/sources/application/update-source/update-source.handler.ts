@@ -16,8 +16,9 @@ import { mergeConnection } from '../merge-connection.js';
 import { SourceSpecChecker } from '../source-spec-checker.js';
 import { discoveryWaitMs, waitAtMost } from '../wait-at-most.js';
 import { UpdateSourceCommand } from './update-source.command.js';
+import { isPerPrincipal } from '../../domain/upstream-auth.js';
 
-const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers'] as const;
+const CONNECTION_KEYS = ['lifecycle', 'pluginDir', 'packageIndex', 'command', 'args', 'cwd', 'sandbox', 'url', 'env', 'headers', 'upstreamAuth'] as const;
 
 @CommandHandler(UpdateSourceCommand)
 export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand, { id: string }> {
@@ -35,7 +36,7 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
-  async execute({ idOrName, changes, shapeProblems, actor, waitForDiscovery }: UpdateSourceCommand): Promise<{ id: string }> {
+  async execute({ idOrName, changes, shapeProblems, actor, waitForDiscovery, principal }: UpdateSourceCommand): Promise<{ id: string }> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     const current = await this.sources.findLive(idOrName);
@@ -71,6 +72,8 @@ export class UpdateSourceHandler implements ICommandHandler<UpdateSourceCommand,
       // change applies over whatever a refresh or announcement wrote since (last writer wins).
       if (changes.version !== undefined && !source.isAtVersion(changes.version)) throw staleVersion(source.name);
       const before = source.snapshot();
+      // Becoming per-user: the principal that made it so discovers, unless one already does.
+      if (touchesConnection) update.discoveryPrincipal = isPerPrincipal(update.upstreamAuth) ? (before.discoveryPrincipal ?? principal ?? { id: actor, name: actor }) : null;
       const { connectionChanged } = source.update(update, this.clock.now());
       const after = source.snapshot();
       const changed = (Object.keys(update) as (keyof SourceChanges)[]).filter(
