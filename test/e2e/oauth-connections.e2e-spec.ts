@@ -74,6 +74,8 @@ describe('OAuth connections to upstreams', () => {
     return true;
   };
   const canaries: string[] = [];
+  /** States and codes: shown to the browser that connects, never logged or stored. */
+  const flowValues: string[] = [];
   const credentials = () => inProcess.get(OAuthModeCredentials, { strict: false });
   const targetOf = (source: 'guarded' | 'brief'): UpstreamTarget => ({
     sourceId: sourceIds[source]!,
@@ -110,7 +112,10 @@ describe('OAuth connections to upstreams', () => {
     const started = await keys[who].api.request('GET', `/api/v1/sources/${source}/connect`, undefined, { headers: { accept: 'application/json' } });
     bodies.push(JSON.stringify(started.body));
     expect(started.status).toBe(200);
-    return consent(started.body.authorizationUrl, login);
+    const back = await consent(started.body.authorizationUrl, login);
+    const callback = new URL(back.callbackUrl);
+    flowValues.push(callback.searchParams.get('state')!, callback.searchParams.get('code')!);
+    return back;
   };
   const connections = async (who: keyof typeof keys) => {
     const listed = await keys[who].api.get('/api/v1/me/connections');
@@ -212,6 +217,9 @@ describe('OAuth connections to upstreams', () => {
     // While it stays failed, every call is asked to connect (no refresh storm).
     expect(await credentials().forCall(request('alice'))).toMatchObject({ kind: 'required' });
 
+    // The Origin check of every route holds here too: a cross-site request is refused before the ticket is looked at.
+    const crossSite = await fetch(connectUrl, { redirect: 'manual', headers: { origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
     // The link needs no credential: it starts an authorization bound to alice, once.
     const opened = await fetch(connectUrl, { redirect: 'manual' });
     expect(opened.status).toBe(302);
@@ -339,7 +347,7 @@ describe('OAuth connections to upstreams', () => {
     }
   }, 60_000);
 
-  it('never lets a token, a client secret or a state out: not in answers, logs, audit or the database in plain text', async () => {
+  it('never lets a token or a client secret out (not in answers, logs, audit or the database in plain text), nor a state or code into logs or the database', async () => {
     const secrets = [...(await upstream.clients()), ...(await shortLived.clients())].flatMap((client) => (client.secret ? [client.secret] : []));
     expect(secrets).toHaveLength(2);
     canaries.push(...[...(await upstream.tokens()), ...(await shortLived.tokens())].map((token) => token.token), ...secrets);
@@ -354,6 +362,15 @@ describe('OAuth connections to upstreams', () => {
     for (const { table_name } of await h.sql<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)) {
       const rows = await h.sql<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`);
       search(`table ${table_name}`, rows.map((r) => r.row).join('\n'));
+    }
+    expect(flowValues.length).toBeGreaterThanOrEqual(8);
+    const log = h.process.logs();
+    for (const value of flowValues) {
+      if (log.includes(value)) found.push(`the log holds a state or code ${value.slice(0, 6)}…`);
+      for (const { table_name } of await h.sql<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)) {
+        const [hit] = await h.sql(`SELECT 1 FROM "${table_name}" t WHERE t::text LIKE '%' || $1 || '%' LIMIT 1`, [value]);
+        if (hit) found.push(`table ${table_name} holds a state or code ${value.slice(0, 6)}…`);
+      }
     }
     expect(found).toEqual([]);
   }, 30_000);
