@@ -325,6 +325,38 @@ describe('OAuth connections to upstreams', () => {
     }
   }, 60_000);
 
+  it("follows the fixture's consent page (allow as another login, or deny), as a browser would", async () => {
+    const other = await startOAuthUpstream(['--consent', 'page']);
+    const form = async (authorizationUrl: string) => {
+      const page = await fetch(authorizationUrl);
+      const html = await page.text();
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(html).toContain('<button type="submit" name="decision" value="allow">Allow</button>');
+      return new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, value!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]));
+    };
+    const decide = async (fields: URLSearchParams, decision: 'allow' | 'deny') => {
+      fields.set('login', 'dave');
+      fields.set('decision', decision);
+      const decided = await fetch(`${other.issuer}/authorize/decision`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields });
+      expect(decided.status).toBe(302);
+      return fetch(decided.headers.get('location')!, { redirect: 'manual' });
+    };
+    try {
+      sourceIds.paged = await registerOAuthSource(h, 'paged', other.mcpUrl);
+      const start = async () => (await keys.carol.api.request('GET', '/api/v1/sources/paged/connect', undefined, { headers: { accept: 'application/json' } })).body.authorizationUrl as string;
+      const denied = await decide(await form(await start()), 'deny');
+      expect(denied.headers.get('location')).toBe('/console/connections?error=OAUTH_AUTHORIZATION_DENIED');
+      expect(await h.sql(`SELECT 1 FROM upstream_connections WHERE source_id = $1`, [sourceIds.paged])).toEqual([]);
+      const allowed = await decide(await form(await start()), 'allow');
+      expect(allowed.headers.get('location')).toBe('/console/connections?connected=paged');
+      const target = ready(await credentials().forCall({ ...request('carol'), target: { ...targetOf('guarded'), sourceId: sourceIds.paged, sourceName: 'paged', url: other.mcpUrl } }));
+      expect(await whoami(target)).toMatchObject({ sub: 'dave' });
+      canaries.push(...(await other.tokens()).map((token) => token.token), ...(await other.clients()).flatMap((client) => (client.secret ? [client.secret] : [])));
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
   it('uses a client ID metadata document as the client when the authorization server supports it', async () => {
     const document = createServer((req, res) => {
       const url = `http://127.0.0.1:${(document.address() as AddressInfo).port}/client.json`;
