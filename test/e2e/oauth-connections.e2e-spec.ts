@@ -332,7 +332,7 @@ describe('OAuth connections to upstreams', () => {
       const html = await page.text();
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(html).toContain('<button type="submit" name="decision" value="allow">Allow</button>');
-      return new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, value!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]));
+      return new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [name!, value!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]));
     };
     const decide = async (fields: URLSearchParams, decision: 'allow' | 'deny') => {
       fields.set('login', 'dave');
