@@ -191,7 +191,8 @@ export class Oauth4webapiAuthorizationServers extends AuthorizationServers {
 
 const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 
-function granted(answer: oauth.TokenEndpointResponse): GrantedTokens {
+/** What Toolplane keeps of a token response: Bearer only, scopes that are scope tokens, a bounded lifetime. */
+export function granted(answer: oauth.TokenEndpointResponse): GrantedTokens {
   if (answer.token_type.toLowerCase() !== 'bearer') throw new Error(`the authorization server issued a ${answer.token_type.slice(0, 40)} token; only Bearer tokens are supported`);
   const scopes = typeof answer.scope === 'string' ? answer.scope.split(' ').filter(isScope) : [];
   return {
