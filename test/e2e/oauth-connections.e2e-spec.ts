@@ -74,6 +74,8 @@ describe('OAuth connections to upstreams', () => {
     return true;
   };
   const canaries: string[] = [];
+  /** States and codes: shown to the browser that connects, never logged or stored. */
+  const flowValues: string[] = [];
   const credentials = () => inProcess.get(OAuthModeCredentials, { strict: false });
   const targetOf = (source: 'guarded' | 'brief'): UpstreamTarget => ({
     sourceId: sourceIds[source]!,
@@ -110,7 +112,10 @@ describe('OAuth connections to upstreams', () => {
     const started = await keys[who].api.request('GET', `/api/v1/sources/${source}/connect`, undefined, { headers: { accept: 'application/json' } });
     bodies.push(JSON.stringify(started.body));
     expect(started.status).toBe(200);
-    return consent(started.body.authorizationUrl, login);
+    const back = await consent(started.body.authorizationUrl, login);
+    const callback = new URL(back.callbackUrl);
+    flowValues.push(callback.searchParams.get('state')!, callback.searchParams.get('code')!);
+    return back;
   };
   const connections = async (who: keyof typeof keys) => {
     const listed = await keys[who].api.get('/api/v1/me/connections');
@@ -212,6 +217,9 @@ describe('OAuth connections to upstreams', () => {
     // While it stays failed, every call is asked to connect (no refresh storm).
     expect(await credentials().forCall(request('alice'))).toMatchObject({ kind: 'required' });
 
+    // The Origin check of every route holds here too: a cross-site request is refused before the ticket is looked at.
+    const crossSite = await fetch(connectUrl, { redirect: 'manual', headers: { origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
     // The link needs no credential: it starts an authorization bound to alice, once.
     const opened = await fetch(connectUrl, { redirect: 'manual' });
     expect(opened.status).toBe(302);
@@ -317,6 +325,38 @@ describe('OAuth connections to upstreams', () => {
     }
   }, 60_000);
 
+  it("follows the fixture's consent page (allow as another login, or deny), as a browser would", async () => {
+    const other = await startOAuthUpstream(['--consent', 'page']);
+    const form = async (authorizationUrl: string) => {
+      const page = await fetch(authorizationUrl);
+      const html = await page.text();
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(html).toContain('<button type="submit" name="decision" value="allow">Allow</button>');
+      return new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [name!, value!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]));
+    };
+    const decide = async (fields: URLSearchParams, decision: 'allow' | 'deny') => {
+      fields.set('login', 'dave');
+      fields.set('decision', decision);
+      const decided = await fetch(`${other.issuer}/authorize/decision`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields });
+      expect(decided.status).toBe(302);
+      return fetch(decided.headers.get('location')!, { redirect: 'manual' });
+    };
+    try {
+      sourceIds.paged = await registerOAuthSource(h, 'paged', other.mcpUrl);
+      const start = async () => (await keys.carol.api.request('GET', '/api/v1/sources/paged/connect', undefined, { headers: { accept: 'application/json' } })).body.authorizationUrl as string;
+      const denied = await decide(await form(await start()), 'deny');
+      expect(denied.headers.get('location')).toBe('/console/connections?error=OAUTH_AUTHORIZATION_DENIED');
+      expect(await h.sql(`SELECT 1 FROM upstream_connections WHERE source_id = $1`, [sourceIds.paged])).toEqual([]);
+      const allowed = await decide(await form(await start()), 'allow');
+      expect(allowed.headers.get('location')).toBe('/console/connections?connected=paged');
+      const target = ready(await credentials().forCall({ ...request('carol'), target: { ...targetOf('guarded'), sourceId: sourceIds.paged, sourceName: 'paged', url: other.mcpUrl } }));
+      expect(await whoami(target)).toMatchObject({ sub: 'dave' });
+      canaries.push(...(await other.tokens()).map((token) => token.token), ...(await other.clients()).flatMap((client) => (client.secret ? [client.secret] : [])));
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
   it('uses a client ID metadata document as the client when the authorization server supports it', async () => {
     const document = createServer((req, res) => {
       const url = `http://127.0.0.1:${(document.address() as AddressInfo).port}/client.json`;
@@ -339,7 +379,7 @@ describe('OAuth connections to upstreams', () => {
     }
   }, 60_000);
 
-  it('never lets a token, a client secret or a state out: not in answers, logs, audit or the database in plain text', async () => {
+  it('never lets a token or a client secret out (not in answers, logs, audit or the database in plain text), nor a state or code into logs or the database', async () => {
     const secrets = [...(await upstream.clients()), ...(await shortLived.clients())].flatMap((client) => (client.secret ? [client.secret] : []));
     expect(secrets).toHaveLength(2);
     canaries.push(...[...(await upstream.tokens()), ...(await shortLived.tokens())].map((token) => token.token), ...secrets);
@@ -354,6 +394,15 @@ describe('OAuth connections to upstreams', () => {
     for (const { table_name } of await h.sql<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)) {
       const rows = await h.sql<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`);
       search(`table ${table_name}`, rows.map((r) => r.row).join('\n'));
+    }
+    expect(flowValues.length).toBeGreaterThanOrEqual(8);
+    const log = h.process.logs();
+    for (const value of flowValues) {
+      if (log.includes(value)) found.push(`the log holds a state or code ${value.slice(0, 6)}…`);
+      for (const { table_name } of await h.sql<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)) {
+        const [hit] = await h.sql(`SELECT 1 FROM "${table_name}" t WHERE t::text LIKE '%' || $1 || '%' LIMIT 1`, [value]);
+        if (hit) found.push(`table ${table_name} holds a state or code ${value.slice(0, 6)}…`);
+      }
     }
     expect(found).toEqual([]);
   }, 30_000);

@@ -1,34 +1,10 @@
-import { RecordingAuditLog } from '../../audit/testing/recording-audit-log.js';
-import { DirectUnitOfWork } from '../../../shared/testing/direct-unit-of-work.js';
-import { FixedClock } from '../../../shared/testing/fixed-clock.js';
 import { rejection } from '../../../shared/testing/rejection.js';
 import { capabilityHash } from '../domain/capability.js';
-import type { OAuthSource } from '../domain/oauth-source.js';
-import { FakeAuthorizationServers, InMemoryClients, InMemoryConnections, InMemoryFlows, InMemorySources, RecordingDiscoveryRefresh } from '../testing/in-memory-connections.js';
-import { OAuthConnections } from './oauth-connections.js';
+import { connectionsFixture, OAUTH_SOURCE as source } from '../testing/connections-fixture.js';
 
-const source: OAuthSource = { id: 's1', name: 'files', url: 'https://mcp.example/mcp', auth: { mode: 'oauth', oauth: {} }, discoveryPrincipalId: 'alice-id', neverDiscovered: true };
 const alice = { id: 'alice-id', name: 'alice' };
 const bob = { id: 'bob-id', name: 'bob' };
-
-function setup() {
-  const uow = new DirectUnitOfWork();
-  const parts = {
-    servers: new FakeAuthorizationServers(),
-    clients: new InMemoryClients(),
-    connections: new InMemoryConnections(),
-    flows: new InMemoryFlows(),
-    discovery: new RecordingDiscoveryRefresh(),
-    audit: new RecordingAuditLog(uow),
-    clock: new FixedClock(),
-  };
-  const service = new OAuthConnections(parts.servers, parts.clients, parts.connections, parts.flows, new InMemorySources([source]), parts.discovery, parts.audit, uow, parts.clock, {
-    publicUrl: 'https://toolplane.example',
-  });
-  const callbackFor = (authorizationUrl: string) => new URL(`https://toolplane.example/api/v1/oauth/callback?code=c&state=${new URL(authorizationUrl).searchParams.get('state')}`);
-  const connect = async (principal = alice) => service.complete(callbackFor((await service.begin(principal, source, null)).authorizationUrl));
-  return { ...parts, service, callbackFor, connect };
-}
+const setup = () => connectionsFixture();
 
 describe('OAuthConnections', () => {
   it('stores a flow by the hash of its state only, and completes it once for the principal that began it', async () => {
@@ -55,7 +31,7 @@ describe('OAuthConnections', () => {
 
   it('refreshes a token within a minute of its end (not before), keeping the refresh token the server did not rotate', async () => {
     const { service, servers, clock, connect } = setup();
-    await connect();
+    await connect(alice);
     clock.advance(3600_000 - 61_000);
     expect((await service.credential('alice-id', source))!.tokens.accessToken).toBe('access-1');
     clock.advance(2000);
@@ -65,7 +41,7 @@ describe('OAuthConnections', () => {
 
   it('refreshes after a 401 only when the refused token is still the stored one, and one refresh serves concurrent callers', async () => {
     const { service, servers, connect } = setup();
-    await connect();
+    await connect(alice);
     const [first, second] = await Promise.all([service.credential('alice-id', source, 'access-1'), service.credential('alice-id', source, 'access-1')]);
     expect([first!.tokens.accessToken, second!.tokens.accessToken]).toEqual(['access-2', 'access-2']);
     expect((await service.credential('alice-id', source, 'access-1'))!.tokens.accessToken).toBe('access-2');
@@ -74,20 +50,20 @@ describe('OAuthConnections', () => {
 
   it('records a failed refresh (audited) and answers no credential until the principal connects again', async () => {
     const { service, servers, audit, connect } = setup();
-    await connect();
+    await connect(alice);
     servers.failRefresh = true;
     expect(await service.credential('alice-id', source, 'access-1')).toBeUndefined();
     expect(audit.events.at(-1)).toMatchObject({ action: 'connection.refresh_failed', details: { principalId: 'alice-id', reason: 'invalid_grant: revoked' } });
     servers.failRefresh = false;
     expect(await service.credential('alice-id', source)).toBeUndefined();
     expect(servers.refreshes).toEqual(['refresh-1']);
-    await connect();
+    await connect(alice);
     expect((await service.credential('alice-id', source))!.tokens.accessToken).toBe('access-2');
   });
 
   it('disconnects: deleted and audited first, then both tokens revoked upstream; a revocation failure keeps it deleted', async () => {
     const { service, servers, connections, audit, connect } = setup();
-    await connect();
+    await connect(alice);
     await connect(bob);
     expect(await service.disconnect('alice-id', source, 'alice-id')).toBe(true);
     expect(servers.revoked).toEqual([

@@ -155,9 +155,10 @@ export class OAuthConnections {
     return true;
   }
 
-  /** Every connection of a principal whose credential ended (its key revoked). */
+  /** Every connection, authorization under way and ticket of a principal whose credential ended (its key revoked). */
   async dropPrincipal(principalId: string, actor: string): Promise<number> {
     const gone = await this.uow.run(async () => {
+      await this.flows.deleteOfPrincipal(principalId);
       const deleted = await this.connections.deleteOfPrincipal(principalId);
       for (const connection of deleted) {
         const source = await this.sources.byId(connection.sourceId);

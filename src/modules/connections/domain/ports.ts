@@ -35,6 +35,8 @@ export abstract class PendingFlows {
   /** Deletes the flow of this hash and kind and answers it when it had not expired at `now`; undefined otherwise. */
   abstract take(hash: string, kind: PendingFlow['kind'], now: Date): Promise<PendingFlow | undefined>;
   abstract deleteExpired(now: Date): Promise<void>;
+  /** Deletes every flow and ticket of a principal (its credential ended: none may complete). */
+  abstract deleteOfPrincipal(principalId: string): Promise<void>;
   /** Keeps the newest `keep` unopened tickets of a principal for a source, deleting older ones. */
   abstract trimTickets(principalId: string, sourceId: string, keep: number): Promise<void>;
 }

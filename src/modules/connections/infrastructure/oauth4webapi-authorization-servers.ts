@@ -189,14 +189,18 @@ export class Oauth4webapiAuthorizationServers extends AuthorizationServers {
   }
 }
 
-function granted(answer: oauth.TokenEndpointResponse): GrantedTokens {
+const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
+
+/** What Toolplane keeps of a token response: Bearer only, scopes that are scope tokens, a bounded lifetime. */
+export function granted(answer: oauth.TokenEndpointResponse): GrantedTokens {
   if (answer.token_type.toLowerCase() !== 'bearer') throw new Error(`the authorization server issued a ${answer.token_type.slice(0, 40)} token; only Bearer tokens are supported`);
   const scopes = typeof answer.scope === 'string' ? answer.scope.split(' ').filter(isScope) : [];
   return {
     accessToken: answer.access_token,
     ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
     tokenType: 'Bearer',
-    ...(typeof answer.expires_in === 'number' && Number.isFinite(answer.expires_in) && answer.expires_in >= 0 ? { expiresInSeconds: answer.expires_in } : {}),
+    // A lifetime past ten years is taken as ten years (a date must stay a date).
+    ...(typeof answer.expires_in === 'number' && Number.isFinite(answer.expires_in) && answer.expires_in >= 0 ? { expiresInSeconds: Math.min(answer.expires_in, MAX_LIFETIME_SECONDS) } : {}),
     scopes,
   };
 }

@@ -151,6 +151,10 @@ export class SqlPendingFlows extends PendingFlows {
     await this.uow.manager().query(`DELETE FROM oauth_flows WHERE expires_at <= $1`, [now]);
   }
 
+  async deleteOfPrincipal(principalId: string): Promise<void> {
+    await this.uow.manager().query(`DELETE FROM oauth_flows WHERE principal_id = $1`, [principalId]);
+  }
+
   async trimTickets(principalId: string, sourceId: string, keep: number): Promise<void> {
     await this.uow.manager().query(
       `DELETE FROM oauth_flows WHERE state_hash IN (

@@ -53,6 +53,9 @@ export class InMemoryFlows extends PendingFlows {
   async deleteExpired(now: Date) {
     for (const [hash, flow] of this.rows) if (flow.expiresAt.getTime() <= now.getTime()) this.rows.delete(hash);
   }
+  async deleteOfPrincipal(principalId: string) {
+    for (const [hash, flow] of this.rows) if (flow.principalId === principalId) this.rows.delete(hash);
+  }
   async trimTickets(principalId: string, sourceId: string, keep: number) {
     const tickets = [...this.rows.values()].filter((flow) => flow.kind === 'ticket' && flow.principalId === principalId && flow.sourceId === sourceId);
     tickets.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
