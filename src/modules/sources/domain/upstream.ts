@@ -6,6 +6,7 @@
 import type { KnownSecret } from '../../../shared/secret-scrubber.js';
 import type { SandboxSettings, StdioLifecycle, TransportKind } from './source-settings.js';
 import type { ToolDefinition } from '../../inventory/domain/tool-definition.js';
+import type { UpstreamAuth } from './upstream-auth.js';
 
 export type ProtocolEra = 'modern' | 'legacy';
 
@@ -36,6 +37,12 @@ export interface UpstreamTarget {
   era?: ProtocolEra;
   /** Opaque modern-era discover result recorded with the era, reused to skip the probe. */
   discoverResult?: unknown;
+  /** How the source authenticates upstream (copied from the source); absent: shared. */
+  auth?: UpstreamAuth;
+  /** The principal whose credential this target carries (per-user modes). */
+  principalId?: string;
+  /** The connection pool's key: `${sourceId}` for shared, `${sourceId}#${principalId}` per user. */
+  poolKey?: string;
 }
 
 /** A tool as the upstream listed it; whether it can be called is the inventory's to decide. */
