@@ -32,6 +32,8 @@ export class OAuthTokenEndpoint extends TokenEndpoint {
     } catch (error) {
       throw new ExchangeUnavailable(`the token endpoint could not be reached (${clip(error instanceof Error ? error.message : String(error))})`);
     }
+    const refused = await oauthError(response);
+    if (refused) throw refused;
     try {
       const answer = await oauth.processGenericTokenEndpointResponse(as, client, response);
       return { accessToken: answer.access_token, ...(typeof answer.expires_in === 'number' ? { expiresIn: answer.expires_in } : {}) };
@@ -40,6 +42,17 @@ export class OAuthTokenEndpoint extends TokenEndpoint {
       throw new ExchangeUnavailable(`the token endpoint answered HTTP ${response.status} without a usable token response`);
     }
   }
+}
+
+/** An error answer of RFC 6749 (5.2), 401 with a challenge included (invalid_client). */
+async function oauthError(response: Response): Promise<ExchangeRefused | undefined> {
+  if (response.status !== 400 && response.status !== 401) return undefined;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+  if (typeof body?.error !== 'string') return undefined;
+  return new ExchangeRefused(clip(body.error), typeof body.error_description === 'string' ? clip(body.error_description) : undefined);
 }
 
 function clip(text: string): string {
