@@ -13,10 +13,16 @@ export interface TokenExchangeIssuer {
   clientSecret: string;
   /** A token of the issuer for `sub` (an access token for Toolplane, or an ID token). */
   tokenFor(sub: string, options?: { idToken?: boolean; roles?: string[]; aud?: string; expiresIn?: string }): Promise<string>;
-  stats(): Promise<{ exchanges: { sub: string; subjectTokenType: string; audience: string | null; resource: string | null; scope: string | null }[]; bearerTokensSeen: string[] }>;
+  stats(): Promise<ExchangeStats>;
   /** Every exchanged token issued so far is refused by the MCP server from now on. */
   revokeExchanged(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The exchanges the token endpoint made, and every bearer token the MCP server was sent. */
+export interface ExchangeStats {
+  exchanges: { sub: string; subjectTokenType: string; audience: string | null; resource: string | null; scope: string | null }[];
+  bearerTokensSeen: string[];
 }
 
 export async function startTokenExchangeIssuer(toolplaneAudience: string, options: { exchangedTtlSeconds?: number } = {}): Promise<TokenExchangeIssuer> {
@@ -46,7 +52,7 @@ export async function startTokenExchangeIssuer(toolplaneAudience: string, option
     clientId,
     clientSecret,
     tokenFor: async (sub, tokenOptions = {}) => ((await post('/control/token', { sub, ...tokenOptions })) as { token: string }).token,
-    stats: async () => (await fetch(`${addresses.issuer}/control/stats`)).json(),
+    stats: async () => (await (await fetch(`${addresses.issuer}/control/stats`)).json()) as ExchangeStats,
     revokeExchanged: async () => void (await post('/control/revoke-exchanged', {})),
     stop: () => stopGroup(child),
   };
