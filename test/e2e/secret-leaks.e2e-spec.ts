@@ -3,16 +3,21 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { makeApi, startHarness, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
+import { startTokenExchangeIssuer, type TokenExchangeIssuer } from '../helpers/token-exchange-issuer.js';
 
 /**
  * Secrets and API keys go in and never come out: after registering sources with secret env and
  * headers, creating keys of every role, calling tools over REST and MCP and reading everything an
  * admin or auditor can read, no API response, no log line, no file under the data directory and no
- * row of the database holds a secret value or an API key (hashes are fine).
+ * row of the database holds a secret value or an API key (hashes are fine) — nor the OIDC token a
+ * caller signed in with (kept beside its principal for token exchange), nor any token its issuer
+ * exchanged for an upstream.
  */
 describe('secret leaks', () => {
   let h: Harness;
   let echo: RunningUpstream;
+  let idp: TokenExchangeIssuer;
+  const OIDC_AUDIENCE = 'http://toolplane.test';
   const secrets = { STDIO_TOKEN: 'sv-stdio-7f3a9c1e-leakcheck', HEADER_TOKEN: 'sv-header-2b8d4e6f-leakcheck' };
   const keys: string[] = [];
   const responses: string[] = [];
@@ -23,13 +28,15 @@ describe('secret leaks', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness({ LOG_LEVEL: 'debug' });
+    idp = await startTokenExchangeIssuer(OIDC_AUDIENCE);
+    h = await startHarness({ LOG_LEVEL: 'debug', TOOLPLANE_OIDC_ISSUER: idp.issuer, TOOLPLANE_OIDC_AUDIENCE: OIDC_AUDIENCE });
     echo = await startHttpUpstream((port) => [join(FIXTURES, 'http-echo-server.mjs'), '--port', String(port)], '/mcp');
   }, 60_000);
 
   afterAll(async () => {
     await h?.close();
     await echo?.stop();
+    await idp?.stop();
   });
 
   it('lets none of them out anywhere', async () => {
@@ -68,6 +75,17 @@ describe('secret leaks', () => {
     expect(logs).toHaveLength(1);
     expect(JSON.stringify(logs)).toContain('[secret:');
     responses.push(JSON.stringify(logs));
+    // A person signed in with OIDC, over REST and MCP: the token is only ever presented.
+    const subjectToken = await idp.tokenFor('leak-alice', { roles: ['agent'] });
+    keys.push(subjectToken);
+    const asPerson = makeApi(h.url, subjectToken);
+    expect(record(await asPerson.post('/api/v1/tools/remote__echo/invoke', { arguments: { message: 'as a person' } })).status).toBe(200);
+    record(await asPerson.get('/api/v1/access/me'));
+    record(await asPerson.get('/api/v1/tools?format=mcp'));
+    const person = new Client({ name: 'leak-check-oidc', version: '1' });
+    await person.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${subjectToken}` } } }));
+    responses.push(JSON.stringify(await person.listTools()), JSON.stringify(await person.callTool({ name: 'remote__echo', arguments: { message: 'over mcp as a person' } })));
+    await person.close();
     record(await makeApi(h.url, operatorKey).post('/api/v1/sources/remote/refresh', {}));
     record(await makeApi(h.url, adminKey).patch('/api/v1/sources/ev', { timeoutMs: 20_000 }));
 
@@ -81,7 +99,8 @@ describe('secret leaks', () => {
     expect(executions.length).toBeGreaterThanOrEqual(3);
     for (const { id } of executions) record(await h.api.get(`/api/v1/executions/${id}`));
 
-    const needles = [...Object.values(secrets), ...keys, h.adminKey];
+    const exchanged = (await idp.stats()).exchangedTokens;
+    const needles = [...Object.values(secrets), ...keys, ...exchanged, h.adminKey];
     const found: string[] = [];
     const search = (where: string, text: string) => {
       for (const needle of needles) if (text.includes(needle)) found.push(`${where} holds ${needle.slice(0, 12)}…`);

@@ -19,9 +19,10 @@ export interface TokenExchangeIssuer {
   stop(): Promise<void>;
 }
 
-/** The exchanges the token endpoint made, and every bearer token the MCP server was sent. */
+/** The exchanges the token endpoint made, the tokens it issued so, and every bearer token the MCP server was sent. */
 export interface ExchangeStats {
   exchanges: { sub: string; subjectTokenType: string; audience: string | null; resource: string | null; scope: string | null }[];
+  exchangedTokens: string[];
   bearerTokensSeen: string[];
 }
 

@@ -4,7 +4,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { catalogTool, sourcesOf } from '../../../test/helpers/catalog-tools.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { Principal } from '../../shared/principal/principal.js';
-import { CatalogReader, type CatalogReading } from '../catalog/application/catalog-reader.js';
+import { CatalogReader, type CatalogReading, type ToolTimes } from '../catalog/application/catalog-reader.js';
 import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { GroupViews } from '../catalog/application/group-views.js';
 import type { CatalogTool } from '../catalog/domain/catalog.js';
@@ -36,7 +36,7 @@ class FixedReader extends CatalogReader {
   async readSource(): Promise<CatalogReading | undefined> {
     return undefined;
   }
-  async readTimes(): Promise<Map<string, never>> {
+  async readTimes(): Promise<Map<string, ToolTimes>> {
     return new Map();
   }
 }

@@ -56,5 +56,5 @@ async function oauthError(response: Response): Promise<ExchangeRefused | undefin
 }
 
 function clip(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, MAX_ERROR_CHARS);
+  return text.replace(/\p{Cc}+/gu, ' ').slice(0, MAX_ERROR_CHARS);
 }
