@@ -33,7 +33,7 @@ export class SqlPrincipalConnections extends PrincipalConnections {
     const rows: Row[] = await this.dataSource.query(
       `WITH held AS (SELECT name FROM user_secrets WHERE principal_id = $1)
        SELECT s.id, s.name, s.upstream_auth->>'mode' AS mode,
-              EXISTS (SELECT 1 FROM upstream_connections c WHERE c.principal_id = $1 AND c.source_id = s.id) AS connected,
+              EXISTS (SELECT 1 FROM upstream_connections c WHERE c.principal_id = $1 AND c.source_id::text = s.id::text) AS connected,
               CASE WHEN jsonb_typeof(s.upstream_auth->'userSecrets') = 'array'
                    THEN ARRAY(SELECT n FROM jsonb_array_elements_text(s.upstream_auth->'userSecrets') AS n WHERE n NOT IN (SELECT name FROM held))
                    END AS missing_secrets,
