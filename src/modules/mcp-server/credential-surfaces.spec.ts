@@ -101,6 +101,14 @@ describe('MCP surfaces of per-user credentials', () => {
     ]);
   });
 
+  it.each(['legacy', 'modern'] as const)("says so in the gateway's search_tools hits too (%s era)", async (era) => {
+    const result = await (await connect(era, { kind: 'gateway' })).callTool({ name: 'search_tools', arguments: { query: 'customer' } });
+    const hits = (result.structuredContent as { tools: { name: string; description?: string }[] }).tools;
+    expect(hits).toEqual([{ name: 'crm__find', description: 'Finds a customer\n\nNeeds your connection to crm first: open https://toolplane.example/console/connections.', inputSchema: expect.any(Object) }]);
+    const everything = (await (await connect(era, { kind: 'gateway' })).callTool({ name: 'search_tools', arguments: { query: '' } })).structuredContent as { tools: { name: string; description?: string }[] };
+    expect(everything.tools.find((hit) => hit.name === 'notes__add')!.description ?? '').not.toContain('Needs your connection');
+  });
+
   it('answers a 2025-11-25 caller that declared URL elicitation a refused consent as the -32042 error with the elicitation', async () => {
     refusal = { code: 'UPSTREAM_CONSENT_REQUIRED', message: 'crm needs your consent first.', retryable: false, details: [{ path: 'connectUrl', message: CONNECT }] };
     const client = await connect('legacy', { kind: 'all' }, { elicitation: { url: {} } });

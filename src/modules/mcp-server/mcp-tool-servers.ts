@@ -19,7 +19,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { ToolScope } from '../../shared/principal/tool-scope.js';
 import { ExecuteToolCommand, type ExecutedCall } from '../execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../execution/domain/tool-invoker.port.js';
@@ -34,6 +33,7 @@ import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { GroupViews } from '../catalog/application/group-views.js';
 import type { GroupView } from '../catalog/domain/group-view.js';
 import { PrincipalConnections } from '../catalog/application/principal-connections.js';
+import { notedDescription } from '../catalog/domain/connection-notes.js';
 import { notedMcpTool, type McpTool as McpToolShape } from '../catalog/domain/tool-formats.js';
 import type { Principal } from '../../shared/principal/principal.js';
 import { SourcePrimitives } from './source-primitives.js';
@@ -347,7 +347,7 @@ export class McpToolServers {
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       return invalidArguments(SEARCH_TOOLS, `limit: must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
     }
-    return this.searchSnapshot(query.slice(0, 1000), limit, exchange.principal.scope);
+    return this.searchSnapshot(query.slice(0, 1000), limit, exchange.principal);
   }
 
   private async callThroughGateway(exchange: McpExchange, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
@@ -488,9 +488,19 @@ export class McpToolServers {
     }
   }
 
-  private async searchSnapshot(query: string, limit: number, scope: ToolScope | undefined): Promise<CallToolResult> {
+  private async searchSnapshot(query: string, limit: number, principal: Principal): Promise<CallToolResult> {
     const snapshot = await this.snapshot();
-    const tools = searchCatalog(snapshot, query, limit, scope);
+    const found = searchCatalog(snapshot, query, limit, principal.scope);
+    // A tool its caller cannot call yet says so in its description (the hits' shape has no _meta).
+    const sourceOf = (name: string) => snapshot.byQualifiedName.get(name)?.source.id;
+    const sourceIds = [...new Set(found.map((hit) => sourceOf(hit.name)).filter((id): id is string => id !== undefined))];
+    const missing = sourceIds.length === 0 ? undefined : await this.connections.missingFor(principal, sourceIds);
+    const tools = !missing?.size
+      ? found
+      : found.map((hit) => {
+          const note = missing.get(sourceOf(hit.name) ?? '');
+          return note ? { ...hit, description: notedDescription(hit.description, note) } : hit;
+        });
     return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
   }
 }
