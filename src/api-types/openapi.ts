@@ -1532,6 +1532,10 @@ export interface components {
             source: components["schemas"]["ToolSourceDto"];
             title: string | null;
             description: string | null;
+            /** @description In a catalog listing, for a reader that lacks its own credential for the tool's source: `io.toolplane/connection` = `{required: true, source, connectUrl?}` (and the description ends with a sentence saying so). Absent otherwise. */
+            _meta?: {
+                [key: string]: unknown;
+            };
             inputSchema: {
                 [key: string]: unknown;
             };
@@ -1932,6 +1936,7 @@ export interface components {
             icons?: {
                 [key: string]: unknown;
             }[];
+            /** @description As the upstream declared it; for a reader that lacks its own credential for the tool's source, with `io.toolplane/connection` = `{required: true, source, connectUrl?}`. */
             _meta?: {
                 [key: string]: unknown;
             };
@@ -2005,6 +2010,10 @@ export interface components {
             source: components["schemas"]["ToolSourceDto"];
             title: string | null;
             description: string | null;
+            /** @description In a catalog listing, for a reader that lacks its own credential for the tool's source: `io.toolplane/connection` = `{required: true, source, connectUrl?}` (and the description ends with a sentence saying so). Absent otherwise. */
+            _meta?: {
+                [key: string]: unknown;
+            };
             inputSchema: {
                 [key: string]: unknown;
             };

@@ -4,18 +4,23 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { makeApi, startHarness, type ApiResponse, type Harness } from '../helpers/toolplane-harness.js';
 import { EVERYTHING, FIXTURES, freePort, startHttpUpstream, type RunningUpstream } from '../helpers/upstreams.js';
 import { consent, registerOAuthSource, startOAuthUpstream, type OAuthUpstream } from '../helpers/oauth-upstream.js';
+import { startTokenExchangeIssuer, type TokenExchangeIssuer } from '../helpers/token-exchange-issuer.js';
 
 /**
  * Secrets and API keys go in and never come out: after registering sources with secret env and
  * headers (and principals' own `${user-secret:…}` values), creating keys of every role, calling
- * tools over REST and MCP, connecting to an OAuth upstream and reading everything an admin or
- * auditor can read, no API response, no log line, no file under the data directory and no row of
- * the database holds a secret value, an API key, or an OAuth token or client secret (hashes are fine).
+ * tools over REST and MCP, connecting to an OAuth upstream, calling through token exchange and
+ * reading everything an admin or auditor can read, no API response, no log line, no file under the
+ * data directory and no row of the database holds a secret value, an API key, an OAuth token or
+ * client secret (hashes are fine), the OIDC token a caller signed in with (kept beside its
+ * principal for token exchange), or any token its issuer exchanged for an upstream.
  */
 describe('secret leaks', () => {
   let h: Harness;
   let echo: RunningUpstream;
   let oauth: OAuthUpstream;
+  let idp: TokenExchangeIssuer;
+  const OIDC_AUDIENCE = 'http://toolplane.test';
   const secrets = { STDIO_TOKEN: 'sv-stdio-7f3a9c1e-leakcheck', HEADER_TOKEN: 'sv-header-2b8d4e6f-leakcheck' };
   /** Each principal's own values (`${user-secret:…}`), by the principal that stores them. */
   const userSecrets = { admin: 'us-admin-5d1c8a2e-leakcheck', agent: 'us-agent-9b3f0c7d-leakcheck' };
@@ -28,8 +33,9 @@ describe('secret leaks', () => {
   };
 
   beforeAll(async () => {
+    idp = await startTokenExchangeIssuer(OIDC_AUDIENCE);
     const port = await freePort();
-    h = await startHarness({ LOG_LEVEL: 'debug', PORT: String(port), TOOLPLANE_PUBLIC_URL: `http://127.0.0.1:${port}` });
+    h = await startHarness({ LOG_LEVEL: 'debug', PORT: String(port), TOOLPLANE_PUBLIC_URL: `http://127.0.0.1:${port}`, TOOLPLANE_OIDC_ISSUER: idp.issuer, TOOLPLANE_OIDC_AUDIENCE: OIDC_AUDIENCE });
     echo = await startHttpUpstream((port) => [join(FIXTURES, 'http-echo-server.mjs'), '--port', String(port)], '/mcp');
     oauth = await startOAuthUpstream();
   }, 60_000);
@@ -38,6 +44,7 @@ describe('secret leaks', () => {
     await h?.close();
     await echo?.stop();
     await oauth?.stop();
+    await idp?.stop();
   });
 
   it('lets none of them out anywhere', async () => {
@@ -76,6 +83,20 @@ describe('secret leaks', () => {
     expect(logs).toHaveLength(1);
     expect(JSON.stringify(logs)).toContain('[secret:');
     responses.push(JSON.stringify(logs));
+    // A person signed in with OIDC, over REST and MCP: the token is only ever presented.
+    const subjectToken = await idp.tokenFor('leak-alice', { roles: ['agent'] });
+    keys.push(subjectToken);
+    const asPerson = makeApi(h.url, subjectToken);
+    expect(record(await asPerson.post('/api/v1/tools/remote__echo/invoke', { arguments: { message: 'as a person' } })).status).toBe(200);
+    record(await asPerson.get('/api/v1/access/me'));
+    record(await asPerson.get('/api/v1/tools?format=mcp'));
+    const person = new Client({ name: 'leak-check-oidc', version: '1' });
+    await person.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${subjectToken}` } } }));
+    responses.push(JSON.stringify(await person.listTools()), JSON.stringify(await person.callTool({ name: 'remote__echo', arguments: { message: 'over mcp as a person' } })));
+    await person.close();
+    // Through token exchange: the person's token is exchanged for the upstream's (both canaries).
+    record(await h.api.put('/api/v1/secrets/TE_CLIENT', { value: idp.clientSecret }));
+    record(await h.api.post('/api/v1/sources', { name: 'exchanged', transport: 'streamable-http', url: idp.mcpUrl, upstreamAuth: { mode: 'token-exchange', tokenExchange: { tokenEndpoint: idp.tokenEndpoint, audience: idp.mcpAudience, clientId: idp.clientId, clientSecret: '${secret:TE_CLIENT}' } } }));
     record(await makeApi(h.url, operatorKey).post('/api/v1/sources/remote/refresh', {}));
     // An OAuth connection of the agent (its tokens and Toolplane's client secret are canaries too).
     await registerOAuthSource(h, 'guarded', oauth.mcpUrl);
@@ -109,7 +130,9 @@ describe('secret leaks', () => {
     record(await h.api.get('/api/v1/sources/guarded/connections'));
     const oauthSecrets = [...(await oauth.tokens()).map((token) => token.token), ...(await oauth.clients()).flatMap((client) => (client.secret ? [client.secret] : []))];
     expect(oauthSecrets).toHaveLength(3);
-    const needles = [...Object.values(secrets), ...Object.values(userSecrets), ...keys, h.adminKey, ...oauthSecrets];
+    const exchanged = (await idp.stats()).exchangedTokens;
+    expect(exchanged.length).toBeGreaterThanOrEqual(1);
+    const needles = [...Object.values(secrets), ...Object.values(userSecrets), ...keys, h.adminKey, ...oauthSecrets, ...exchanged, idp.clientSecret];
     const found: string[] = [];
     const search = (where: string, text: string) => {
       for (const needle of needles) if (text.includes(needle)) found.push(`${where} holds ${needle.slice(0, 12)}…`);

@@ -10,6 +10,8 @@ import { GroupToolsController } from './interface/group-tools.controller.js';
 import { GroupPreviewController } from './interface/group-preview.controller.js';
 import { PreviewGroupHandler } from './application/preview-group/preview-group.handler.js';
 import { CatalogController } from './interface/catalog.controller.js';
+import { PrincipalConnections } from './application/principal-connections.js';
+import { SharedCredentialsOnly } from './infrastructure/shared-credentials-only.js';
 
 /**
  * The agents' read model: one snapshot of the catalog (CatalogSnapshots), which `GET /api/v1/tools`
@@ -19,7 +21,14 @@ import { CatalogController } from './interface/catalog.controller.js';
 @Module({
   imports: [GroupsModule],
   controllers: [CatalogController, GroupPreviewController, GroupToolsController],
-  providers: [{ provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] }, CatalogSnapshots, GroupViews, SearchCatalogHandler, PreviewGroupHandler],
-  exports: [CatalogSnapshots, GroupViews],
+  providers: [
+    { provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] },
+    { provide: PrincipalConnections, useClass: SharedCredentialsOnly },
+    CatalogSnapshots,
+    GroupViews,
+    SearchCatalogHandler,
+    PreviewGroupHandler,
+  ],
+  exports: [CatalogSnapshots, GroupViews, PrincipalConnections],
 })
 export class CatalogModule {}

@@ -1,3 +1,4 @@
+import { isRecord } from '../../shared/is-record.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -18,7 +19,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { ToolScope } from '../../shared/principal/tool-scope.js';
 import { ExecuteToolCommand, type ExecutedCall } from '../execution/application/execute-tool/execute-tool.command.js';
 import type { ExecutionCaller, ExecutionRecord } from '../executions/domain/execution.js';
 import { INPUT_REQUEST_CAPABILITY, type CallListeners, type InputRequest, type LogSubscription, type ProgressUpdate } from '../execution/domain/tool-invoker.port.js';
@@ -32,6 +32,10 @@ import { settleLegacyInputRequired } from './calls/legacy-input-required.js';
 import { CatalogSnapshots } from '../catalog/application/catalog-snapshots.js';
 import { GroupViews } from '../catalog/application/group-views.js';
 import type { GroupView } from '../catalog/domain/group-view.js';
+import { PrincipalConnections } from '../catalog/application/principal-connections.js';
+import { notedDescription } from '../catalog/domain/connection-notes.js';
+import { notedMcpTool, type McpTool as McpToolShape } from '../catalog/domain/tool-formats.js';
+import type { Principal } from '../../shared/principal/principal.js';
 import { SourcePrimitives } from './source-primitives.js';
 import type { StatelessToolCall } from './calls/stateless-tool-call.js';
 import { projectCallToolResult, type OutboundNotification, type ToolCallContext } from './calls/tool-call-context.js';
@@ -163,6 +167,7 @@ export class McpToolServers {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(GroupViews) private readonly groups: GroupViews,
     @Inject(CallTasks) private readonly tasks: CallTasks,
+    @Inject(PrincipalConnections) private readonly connections: PrincipalConnections,
   ) {}
 
   create(exchange: McpExchange, era: ServedEra): Server {
@@ -192,9 +197,38 @@ export class McpToolServers {
     if (surface.kind === 'gateway') return paginate(GATEWAY_TOOLS, cursor, this.config.mcpPageSize);
     const snapshot = await this.snapshot();
     // The catalog's MCP projection is the SDK's Tool: every field as the upstream declared it.
-    if (surface.kind === 'all') return paginate(snapshot.qualifiedTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
-    if (surface.kind === 'group') return paginate((await this.groupView(surface.group)).mcpTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize);
-    return paginate(snapshot.sourceTools(surface.source, principal.scope) as Tool[], cursor, this.config.mcpPageSize, 'as-listed');
+    if (surface.kind === 'all') {
+      return this.noted(principal, paginate(snapshot.qualifiedTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize), (name) => snapshot.byQualifiedName.get(name)?.source.id);
+    }
+    if (surface.kind === 'group') {
+      const view = await this.groupView(surface.group);
+      return this.noted(principal, paginate(view.mcpTools(principal.scope) as Tool[], cursor, this.config.mcpPageSize), (name) => view.byServedName.get(name)?.source.id);
+    }
+    const sourceId = snapshot.sources.get(surface.source)?.id;
+    return this.noted(principal, paginate(snapshot.sourceTools(surface.source, principal.scope) as Tool[], cursor, this.config.mcpPageSize, 'as-listed'), () => sourceId);
+  }
+
+  /**
+   * A page of tools with those its caller cannot call yet noted (the source wants the caller's own
+   * credential first: `_meta["io.toolplane/connection"]` and a sentence in the description), from
+   * one read of the caller's connections for the sources of the page.
+   */
+  private async noted(principal: Principal, page: ListToolsResult, sourceOf: (name: string) => string | undefined): Promise<ListToolsResult> {
+    const sourceIds = new Set<string>();
+    for (const tool of page.tools) {
+      const id = sourceOf(tool.name);
+      if (id !== undefined) sourceIds.add(id);
+    }
+    if (sourceIds.size === 0) return page;
+    const missing = await this.connections.missingFor(principal, [...sourceIds]);
+    if (missing.size === 0) return page;
+    return {
+      ...page,
+      tools: page.tools.map((tool) => {
+        const id = sourceOf(tool.name);
+        return id === undefined ? tool : (notedMcpTool(tool as McpToolShape, missing.get(id)) as Tool);
+      }),
+    };
   }
 
   /** The catalog, or a JSON-RPC internal error that does not leak why it could not be read. */
@@ -291,7 +325,7 @@ export class McpToolServers {
     const executed = await this.execute(exchange, qualifiedName, args, context);
     if ('task' in executed) return this.createdTask(context, executed.task);
     const { record, outputSchema } = executed;
-    const result = toCallToolResult(record, name, { executionMeta: context.executionMeta });
+    const result = toCallToolResult(record, name, { executionMeta: context.executionMeta, urlElicitation: takesUrlElicitation(context) });
     // Projected by the output schema of the definition the call ran.
     return isComplete(result) ? context.project(result, outputSchema ?? undefined) : result;
   }
@@ -313,7 +347,7 @@ export class McpToolServers {
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       return invalidArguments(SEARCH_TOOLS, `limit: must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
     }
-    return this.searchSnapshot(query.slice(0, 1000), limit, exchange.principal.scope);
+    return this.searchSnapshot(query.slice(0, 1000), limit, exchange.principal);
   }
 
   private async callThroughGateway(exchange: McpExchange, args: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult | InputRequiredResult> {
@@ -325,7 +359,7 @@ export class McpToolServers {
     if ('task' in executed) return this.createdTask(context, executed.task);
     const { record } = executed;
     const unknown = `[TOOL_NOT_FOUND] There is no tool named "${name.slice(0, 200)}"; use ${SEARCH_TOOLS} to find one.`;
-    const result = toCallToolResult(record, name, { unknownToolText: unknown, executionMeta: context.executionMeta });
+    const result = toCallToolResult(record, name, { unknownToolText: unknown, executionMeta: context.executionMeta, urlElicitation: takesUrlElicitation(context) });
     return isComplete(result) ? context.project(result, undefined) : result;
   }
 
@@ -454,9 +488,19 @@ export class McpToolServers {
     }
   }
 
-  private async searchSnapshot(query: string, limit: number, scope: ToolScope | undefined): Promise<CallToolResult> {
+  private async searchSnapshot(query: string, limit: number, principal: Principal): Promise<CallToolResult> {
     const snapshot = await this.snapshot();
-    const tools = searchCatalog(snapshot, query, limit, scope);
+    const found = searchCatalog(snapshot, query, limit, principal.scope);
+    // A tool its caller cannot call yet says so in its description (the hits' shape has no _meta).
+    const sourceOf = (name: string) => snapshot.byQualifiedName.get(name)?.source.id;
+    const sourceIds = [...new Set(found.map((hit) => sourceOf(hit.name)).filter((id): id is string => id !== undefined))];
+    const missing = sourceIds.length === 0 ? undefined : await this.connections.missingFor(principal, sourceIds);
+    const tools = !missing?.size
+      ? found
+      : found.map((hit) => {
+          const note = missing.get(sourceOf(hit.name) ?? '');
+          return note ? { ...hit, description: notedDescription(hit.description, note) } : hit;
+        });
     return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
   }
 }
@@ -499,6 +543,16 @@ function callerNotifications(context: ToolCallContext): CallerNotifications {
   if (token !== undefined) listeners.onProgress = onProgress;
   if (log) listeners.log = log;
   return { listeners, flush: () => chain };
+}
+
+/**
+ * A 2025-11-25 (or later 2025-era) caller that declared URL-mode elicitation: it is answered a
+ * URLElicitationRequiredError (-32042). The 2026-07-28 revision has no such error.
+ */
+function takesUrlElicitation(context: ToolCallContext): boolean {
+  const elicitation = context.clientCapabilities.elicitation;
+  const version = context.caller.protocolVersion;
+  return context.era === 'legacy' && version !== undefined && version >= '2025-11-25' && isRecord(elicitation) && isRecord(elicitation.url);
 }
 
 /** The call context of a request the SDK serves (its per-exchange server and handler context). */

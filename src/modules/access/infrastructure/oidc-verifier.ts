@@ -3,6 +3,7 @@ import type { OidcSettings } from '../../../config/app-config.js';
 import { DomainError } from '../../../shared/domain-error.js';
 import { isRole, type Role } from '../../../shared/principal/permissions.js';
 import type { Principal } from '../../../shared/principal/principal.js';
+import { rememberCallerToken } from '../../../shared/principal/caller-token.js';
 import { MAX_SCOPE_PATTERNS, SCOPE_PATTERN } from '../domain/tool-scope.js';
 import { type ToolScope } from '../../../shared/principal/tool-scope.js';
 
@@ -21,6 +22,7 @@ export function looksLikeJwt(token: string): boolean {
  * issuer's key (JWKS, cached and fetched again when a token names an unknown `kid`), an
  * asymmetric algorithm, `iss` exactly the issuer, `aud` bound to Toolplane's canonical resource
  * URI, `exp`/`nbf` within the allowed clock skew. Roles and tool restrictions come from claims.
+ * The token itself stays beside the principal (callerTokenOf), for token exchange upstream.
  */
 export class OidcVerifier {
   private keys?: JWTVerifyGetKey;
@@ -42,7 +44,9 @@ export class OidcVerifier {
     if (!audienceFits(payload.aud, this.settings.audience)) {
       throw new DomainError('unauthenticated', 'TOKEN_WRONG_AUDIENCE', `The token is not for this resource (${this.settings.audience}).`);
     }
-    return this.principalOf(payload);
+    const principal = this.principalOf(payload);
+    rememberCallerToken(principal, token);
+    return principal;
   }
 
   private principalOf(payload: JWTPayload): Principal {

@@ -7,6 +7,7 @@ import { ADMIN, ANONYMOUS_DEVELOPER, may, type Principal } from '../../../shared
 import { BucketSet } from '../../../shared/token-bucket.js';
 import { ApiKeyAuthenticator } from '../infrastructure/api-key-authenticator.js';
 import { hashApiKey } from '../infrastructure/api-key-secret.js';
+import { carryCallerToken } from '../../../shared/principal/caller-token.js';
 import { looksLikeJwt, type OidcVerifier } from '../infrastructure/oidc-verifier.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { declaredAccess, detailFor, type Access, type RouteTargets } from '../../../shared/http/route-access.js';
@@ -110,7 +111,7 @@ export class AuthGuard implements CanActivate {
   private async authenticate(request: AuthedRequest): Promise<Principal> {
     const principal = await this.identify(request);
     const limit = this.config.rateLimitPerPrincipal;
-    return principal.rateLimitPerMinute === undefined && limit > 0 ? { ...principal, rateLimitPerMinute: limit } : principal;
+    return principal.rateLimitPerMinute === undefined && limit > 0 ? carryCallerToken(principal, { ...principal, rateLimitPerMinute: limit }) : principal;
   }
 
   private async identify(request: AuthedRequest): Promise<Principal> {

@@ -1,5 +1,6 @@
 import type { CatalogFormat, CatalogTool, NotConvertible } from './catalog.js';
 import { JsonSchema, SchemaConversion, toFunctionParameters, toStrictSchema } from './function-schema.js';
+import { notedDescription, notedMeta, type ConnectionNote } from './connection-notes.js';
 
 /**
  * OpenAI refuses a function description longer than 1024 characters (Chat Completions and
@@ -49,9 +50,16 @@ export interface FormattedTools {
  * A page of entries in the asked format; a tool that cannot be converted is named, never dropped
  * silently. `nameOf`: the name each entry is served under (a group's view serves its own names).
  */
-export function formatTools(entries: CatalogTool[], format: CatalogFormat, strict: boolean, nameOf: (entry: CatalogTool) => string = qualifiedNameOf): FormattedTools {
-  if (format === 'admin') return { items: entries };
-  if (format === 'mcp') return { items: entries.map((entry) => toMcpTool(entry, nameOf(entry))) };
+export function formatTools(
+  entries: CatalogTool[],
+  format: CatalogFormat,
+  strict: boolean,
+  nameOf: (entry: CatalogTool) => string = qualifiedNameOf,
+  /** The reader cannot call the entry's source before connecting to it (see connection-notes). */
+  noteOf: (entry: CatalogTool) => ConnectionNote | undefined = () => undefined,
+): FormattedTools {
+  if (format === 'admin') return { items: entries.map((entry) => notedAdminTool(entry, noteOf(entry))) };
+  if (format === 'mcp') return { items: entries.map((entry) => notedMcpTool(toMcpTool(entry, nameOf(entry)), noteOf(entry))) };
   const items: FormattedTool[] = [];
   const notConvertible: NotConvertible[] = [];
   for (const entry of entries) {
@@ -60,7 +68,7 @@ export function formatTools(entries: CatalogTool[], format: CatalogFormat, stric
       notConvertible.push({ name: nameOf(entry), reason: conversion.reason });
       continue;
     }
-    items.push(toLlmTool(entry, nameOf(entry), format, conversion.schema, strict));
+    items.push(toLlmTool(entry, nameOf(entry), format, conversion.schema, strict, noteOf(entry)));
   }
   return { items, notConvertible };
 }
@@ -76,6 +84,18 @@ const qualifiedNameOf = (entry: CatalogTool) => entry.qualifiedName;
 /** The tool exactly as its upstream declared it, renamed: `name` keeps its place, nothing else changes. */
 export function toMcpTool(entry: Pick<CatalogTool, 'definition'>, name: string): McpTool {
   return { ...entry.definition, name } as McpTool;
+}
+
+/** An MCP tool its reader cannot call before connecting: the note in `_meta`, its sentence after the description. */
+export function notedMcpTool(tool: McpTool, note: ConnectionNote | undefined): McpTool {
+  if (!note) return tool;
+  return { ...tool, description: notedDescription(typeof tool.description === 'string' ? tool.description : undefined, note), _meta: notedMeta(tool._meta, note) };
+}
+
+/** The admin view of such a tool: its description noted, the note in `_meta` beside the definition (which stays as declared). */
+function notedAdminTool(entry: CatalogTool, note: ConnectionNote | undefined): CatalogTool {
+  if (!note) return entry;
+  return { ...entry, description: notedDescription(entry.description, note), _meta: notedMeta(undefined, note) } as CatalogTool;
 }
 
 /** What the gateway's search_tools answers of a tool found: enough to call it with call_tool. */
@@ -95,17 +115,23 @@ export function toSearchResult(tool: Pick<CatalogTool, 'qualifiedName' | 'title'
   };
 }
 
-function toLlmTool(entry: CatalogTool, name: string, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean): FormattedTool {
+/** The LLM APIs take no `_meta`: a note is the sentence of the description alone, kept whole when the description is cut. */
+function toLlmTool(entry: CatalogTool, name: string, format: Exclude<CatalogFormat, 'admin' | 'mcp'>, parameters: JsonSchema, strict: boolean, note?: ConnectionNote): FormattedTool {
+  const limited = (limit: number) => {
+    if (!note) return truncate(describe(entry), limit);
+    const suffix = notedDescription('', note);
+    return notedDescription(truncate(describe(entry), Math.max(1, limit - suffix.length - 2)), note);
+  };
   switch (format) {
     case 'openai': {
-      const fn: OpenAiChatTool['function'] = { name, description: truncate(describe(entry), OPENAI_DESCRIPTION_LIMIT), parameters };
+      const fn: OpenAiChatTool['function'] = { name, description: limited(OPENAI_DESCRIPTION_LIMIT), parameters };
       if (strict) fn.strict = true;
       return { type: 'function', function: fn };
     }
     case 'openai-responses':
-      return { type: 'function', name, description: truncate(describe(entry), OPENAI_DESCRIPTION_LIMIT), parameters, strict };
+      return { type: 'function', name, description: limited(OPENAI_DESCRIPTION_LIMIT), parameters, strict };
     case 'anthropic':
-      return { name, description: describe(entry), input_schema: parameters };
+      return { name, description: limited(Number.MAX_SAFE_INTEGER), input_schema: parameters };
   }
 }
 

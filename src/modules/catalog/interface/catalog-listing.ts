@@ -13,10 +13,11 @@ import { parseCatalogRequest } from './catalog-request.js';
 export abstract class CatalogListing extends BusController {
   protected async page(query: Record<string, unknown>, ifNoneMatch: string | undefined, reply: FastifyReply, principal: Principal): Promise<CatalogPage | undefined> {
     const { as, ...parsed } = parseCatalogRequest(query);
-    // A restricted principal's catalog holds only its tools (decideTool); `as` shows another's.
-    const scope = as === undefined ? principal.scope : await this.scopeOf(as, principal);
+    // A restricted principal's catalog holds only its tools (decideTool); `as` shows another's, its connections noted.
+    const reader = as === undefined ? principal : await this.keyPrincipal(as, principal);
+    const scope = reader.scope;
     const request = scope ? { ...parsed, filter: { ...parsed.filter, scope } } : parsed;
-    const answer: CatalogAnswer = await this.queries.execute(new SearchCatalogQuery(request, ifNoneMatch));
+    const answer: CatalogAnswer = await this.queries.execute(new SearchCatalogQuery(request, ifNoneMatch, reader));
     void reply.header('ETag', answer.etag).header('Cache-Control', 'private, no-cache');
     if (answer.notModified) {
       void reply.status(304);
@@ -25,8 +26,8 @@ export abstract class CatalogListing extends BusController {
     return answer.page;
   }
 
-  /** The tool scope of the key `keyId`, for a principal allowed to manage keys. */
-  private async scopeOf(keyId: string, principal: Principal): Promise<ToolScope | undefined> {
+  /** The principal of the key `keyId` (its tool scope, its connections), for a principal allowed to manage keys. */
+  private async keyPrincipal(keyId: string, principal: Principal): Promise<Principal> {
     if (!may(principal, 'keys:manage')) throw new DomainError('forbidden', 'FORBIDDEN', 'Only a principal that manages API keys may list the catalog as another (`as`).');
     const key: ApiKeyView = await this.queries.execute(new GetApiKeyQuery(keyId));
     const scope: ToolScope = {
@@ -34,6 +35,6 @@ export abstract class CatalogListing extends BusController {
       ...(key.allowedTools ? { tools: key.allowedTools } : {}),
       ...(key.allowedGroups ? { groups: key.allowedGroups } : {}),
     };
-    return isRestricted(scope) ? scope : undefined;
+    return { id: key.id, name: key.name, kind: 'api-key', roles: [key.role], ...(isRestricted(scope) ? { scope } : {}) };
   }
 }

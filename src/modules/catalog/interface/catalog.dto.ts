@@ -14,7 +14,8 @@ export class McpToolDto {
   @ApiPropertyOptional(schemaObject) annotations?: Record<string, unknown>;
   @ApiPropertyOptional({ ...schemaObject, description: 'How the tool runs (taskSupport).' }) execution?: Record<string, unknown>;
   @ApiPropertyOptional({ type: 'array', items: schemaObject }) icons?: Record<string, unknown>[];
-  @ApiPropertyOptional(schemaObject) _meta?: Record<string, unknown>;
+  @ApiPropertyOptional({ ...schemaObject, description: "As the upstream declared it; for a reader that lacks its own credential for the tool's source, with `io.toolplane/connection` = `{required: true, source, connectUrl?}`." })
+  _meta?: Record<string, unknown>;
 }
 
 export class OpenAiFunctionDto {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import type { CatalogTool, CatalogToolSource, ToolStatus } from '../domain/tool-definition.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
@@ -26,6 +26,14 @@ export class ToolResponseDto implements CatalogTool {
   @ApiProperty({ type: ToolSourceDto }) source!: ToolSourceDto;
   @ApiProperty({ nullable: true, type: String }) title!: string | null;
   @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'In a catalog listing, for a reader that lacks its own credential for the tool\'s source: `io.toolplane/connection` = `{required: true, source, connectUrl?}` ' +
+      '(and the description ends with a sentence saying so). Absent otherwise.',
+  })
+  _meta?: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) inputSchema!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) outputSchema!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) annotations!: Record<string, unknown> | null;

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, UrlElicitationRequiredError, type CallToolResult, type InputRequiredResult, type InputRequests } from '@modelcontextprotocol/server';
 import type { ExecutionRecord } from '../../executions/domain/execution.js';
 
 /**
@@ -8,12 +8,21 @@ import type { ExecutionRecord } from '../../executions/domain/execution.js';
 export const EXECUTION_META_KEY = 'dev.toolplane/execution';
 /** The response header naming the execution of an HTTP `tools/call`, for every caller. */
 export const EXECUTION_ID_HEADER = 'toolplane-execution-id';
+/** `_meta` key of an error result naming the URL where its caller connects its account to a source. */
+export const CONNECT_URL_META_KEY = 'io.toolplane/connectUrl';
+/** `_meta` key of an error result naming the caller's own secrets a source needs. */
+export const MISSING_SECRETS_META_KEY = 'io.toolplane/missingSecrets';
 
 export interface CallResultOptions {
   /** When set, an unknown tool is an error result with this text (the gateway's call_tool itself exists). */
   unknownToolText?: string;
   /** The caller asked for `_meta["dev.toolplane/execution"]` (its id and outcome) in the result. */
   executionMeta?: boolean;
+  /**
+   * The caller takes URL-mode elicitation as the 2025-11-25 revision's `-32042` error (it declared
+   * `elicitation.url`): a call refused for want of the caller's consent is answered so.
+   */
+  urlElicitation?: boolean;
 }
 
 export type ServedEra = 'legacy' | 'modern';
@@ -31,6 +40,12 @@ export type ServedEra = 'legacy' | 'modern';
  *   `requestState`): the same error, for the request was invalid, not the tool's run; likewise a
  *   missing-client-capability error (-32021, with its data), the upstream having been told the
  *   caller's own capabilities;
+ * - the source needs the caller's own consent first (UPSTREAM_CONSENT_REQUIRED): toward a
+ *   2025-11-25 caller that declared `elicitation.url`, the URLElicitationRequiredError (-32042)
+ *   whose elicitation opens the connect URL; toward any other, an error result saying what to
+ *   open, the URL in `_meta["io.toolplane/connectUrl"]`;
+ * - the source needs a value of the caller's own (UPSTREAM_CREDENTIAL_REQUIRED): an error result
+ *   naming the missing `${user-secret:…}` values and how to set them;
  * - any other refusal (invalid arguments, disabled, read-only, concurrency limit, open circuit,
  *   timeout, upstream failure): an `isError` result whose text gives the reason, so that the
  *   model can read it and act on it.
@@ -75,9 +90,29 @@ export function toCallToolResult(record: ExecutionRecord, requestedName: string,
     // The upstream was told the caller's own capabilities: what it misses is the caller's to declare.
     throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `${requestedName.slice(0, 200)} needs a capability the client did not declare`, upstream.data ?? { requiredCapabilities: {} });
   }
+  if (error.code === 'UPSTREAM_CONSENT_REQUIRED' || error.code === 'UPSTREAM_CREDENTIAL_REQUIRED') return credentialRequired(record, error, options, ours);
   const details = (error.details ?? []).map((d) => `- ${d.path}: ${d.message}`).join('\n');
   const retry = error.retryAfterMs !== undefined ? ` Retry after ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.` : error.retryable ? ' Retrying may help.' : '';
   return errorResult(`[${error.code}] ${error.message}${retry}${details ? `\n${details}` : ''}`, ours);
+}
+
+/**
+ * A call refused until the caller connects its account (consent) or sets a value of its own: said in
+ * words a model can pass on to its user, the URL and the names also in `_meta`.
+ */
+function credentialRequired(record: ExecutionRecord, error: NonNullable<ExecutionRecord['error']>, options: CallResultOptions, ours: Record<string, unknown> | undefined): CallToolResult {
+  const connectUrl = error.details?.find((d) => d.path === 'connectUrl')?.message;
+  const missing = (error.details ?? []).filter((d) => d.path === 'missing').map((d) => d.message);
+  if (error.code === 'UPSTREAM_CONSENT_REQUIRED' && connectUrl !== undefined) {
+    if (options.urlElicitation) {
+      // The execution id is unique, and names the refused call in the caller's own records.
+      throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: record.id, url: connectUrl, message: error.message }], error.message);
+    }
+    return errorResult(`[${error.code}] ${error.message}\nOpen ${connectUrl} in a browser to connect, then call the tool again.`, { ...ours, [CONNECT_URL_META_KEY]: connectUrl });
+  }
+  const how = missing.map((name) => `- \${user-secret:${name}}: set it with PUT /api/v1/me/secrets/${encodeURIComponent(name)} and a body {"value": "…"} (your own value; no one else's calls use it)`);
+  const text = `[${error.code}] ${error.message}${how.length > 0 ? `\nMissing values of your own:\n${how.join('\n')}\nThen call the tool again.` : ''}`;
+  return errorResult(text, missing.length > 0 ? { ...ours, [MISSING_SECRETS_META_KEY]: missing } : ours);
 }
 
 function errorResult(text: string, meta: Record<string, unknown> | undefined): CallToolResult {

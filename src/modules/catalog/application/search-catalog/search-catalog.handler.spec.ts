@@ -13,6 +13,9 @@ import { InMemoryGroupRepository } from '../../../groups/testing/in-memory-group
 import { aGroup } from '../../../groups/testing/builders.js';
 import { GroupsChanged } from '../../../../shared/catalog-events.js';
 import { CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
+import { InMemoryPrincipalConnections } from '../../testing/in-memory-principal-connections.js';
+import { CONNECTION_META_KEY } from '../../domain/connection-notes.js';
+import type { Principal } from '../../../../shared/principal/principal.js';
 
 /** The stored catalog in memory: its tools, and the times a refresh moves without a new reading. */
 class FakeReader extends CatalogReader {
@@ -41,7 +44,8 @@ describe('SearchCatalogHandler', () => {
   let snapshots: CatalogSnapshots;
   let handler: SearchCatalogHandler;
   let groups: InMemoryGroupRepository;
-  const run = async (r: CatalogRequest, ifNoneMatch?: string) => handler.execute(new SearchCatalogQuery(r, ifNoneMatch));
+  let connections: InMemoryPrincipalConnections;
+  const run = async (r: CatalogRequest, ifNoneMatch?: string, as?: Principal) => handler.execute(new SearchCatalogQuery(r, ifNoneMatch, as));
   const page = async (r: CatalogRequest) => {
     const answer = await run(r);
     if (answer.notModified) throw new Error('expected a page');
@@ -52,7 +56,8 @@ describe('SearchCatalogHandler', () => {
     reader = new FakeReader();
     snapshots = new CatalogSnapshots(reader);
     groups = new InMemoryGroupRepository();
-    handler = new SearchCatalogHandler(snapshots, reader, new GroupViews(snapshots, new GroupDefinitions(groups)));
+    connections = new InMemoryPrincipalConnections();
+    handler = new SearchCatalogHandler(snapshots, reader, new GroupViews(snapshots, new GroupDefinitions(groups)), connections);
   });
   afterEach(() => snapshots.onModuleDestroy());
 
@@ -168,6 +173,72 @@ describe('SearchCatalogHandler', () => {
       const definitions = (handler as unknown as { groups: { groups: GroupDefinitions } }).groups.groups;
       definitions.handle(new GroupsChanged('bot'));
       expect((await run(request({ group: 'bot', format: 'mcp' }), first.etag)).notModified).toBe(false);
+    });
+  });
+
+  describe('connection notes', () => {
+    const alice: Principal = { id: 'oidc:alice@idp', name: 'alice', kind: 'oidc', roles: ['agent'] };
+    const bob: Principal = { id: 'oidc:bob@idp', name: 'bob', kind: 'oidc', roles: ['agent'] };
+    const CONNECT = 'https://toolplane.example/console/connections';
+    const items = async (format: CatalogRequest['format'], who: Principal, extra: Partial<CatalogRequest> = {}) => {
+      const answer = await run(request({ format, limit: 10, ...extra }), undefined, who);
+      if (answer.notModified) throw new Error('expected a page');
+      return answer.page.items as unknown as Record<string, any>[];
+    };
+
+    beforeEach(() => {
+      reader.tools.push(catalogTool('crm__find', { description: 'Finds a customer' }), catalogTool('crm__add'));
+      connections.lacks(alice.id, 'crm', { required: true, source: 'crm', connectUrl: CONNECT });
+    });
+
+    it("keeps the tools of a source its reader has no credential for, noted in _meta and the description, in every format; another reader's are not", async () => {
+      const mcp = await items('mcp', alice);
+      expect(mcp.map((tool) => tool.name)).toEqual(['crm__add', 'crm__find', 'src__a', 'src__b', 'src__c']);
+      const find = mcp.find((tool) => tool.name === 'crm__find')!;
+      expect(find._meta).toEqual({ [CONNECTION_META_KEY]: { required: true, source: 'crm', connectUrl: CONNECT } });
+      expect(find.description).toBe(`Finds a customer\n\nNeeds your connection to crm first: open ${CONNECT}.`);
+      expect(mcp.find((tool) => tool.name === 'src__a')!._meta).toBeUndefined();
+      const admin = await items('admin', alice);
+      expect(admin.find((tool) => tool.qualifiedName === 'crm__add')).toMatchObject({ _meta: { [CONNECTION_META_KEY]: { source: 'crm' } }, description: `Needs your connection to crm first: open ${CONNECT}.` });
+      // The definition stays as its upstream declared it.
+      expect(admin.find((tool) => tool.qualifiedName === 'crm__add')!.definition._meta).toBeUndefined();
+      for (const format of ['openai', 'openai-responses', 'anthropic'] as const) {
+        const text = JSON.stringify(await items(format, alice));
+        expect(text).toContain('Needs your connection to crm first');
+        // The LLM APIs take no _meta.
+        expect(text).not.toContain(CONNECTION_META_KEY);
+      }
+      expect(JSON.stringify(await items('mcp', bob))).not.toContain('Needs your connection');
+      expect(JSON.stringify(await run(request({ format: 'mcp', limit: 10 })))).not.toContain('Needs your connection');
+    });
+
+    it('reads the connections once per page, for the sources of the page only, each once', async () => {
+      await items('mcp', alice);
+      expect(connections.reads).toEqual([{ principalId: alice.id, sourceIds: ['crm', 'src'] }]);
+      await items('mcp', alice, { limit: 2 });
+      expect(connections.reads.at(-1)).toEqual({ principalId: alice.id, sourceIds: ['crm'] });
+    });
+
+    it('keeps a long description whole enough for OpenAI, the sentence included', async () => {
+      reader.tools.push(catalogTool('crm__long', { description: 'x'.repeat(2000) }));
+      snapshots.handle(new CatalogChanged());
+      const long = (await items('openai', alice)).find((tool) => tool.function.name === 'crm__long')!;
+      expect(long.function.description.length).toBeLessThanOrEqual(1024);
+      expect(long.function.description.endsWith(`Needs your connection to crm first: open ${CONNECT}.`)).toBe(true);
+    });
+
+    it('changes the ETag when the reader connects, and holds it otherwise', async () => {
+      const first = await run(request({ format: 'mcp', limit: 10 }), undefined, alice);
+      expect((await run(request({ format: 'mcp', limit: 10 }), first.etag, alice)).notModified).toBe(true);
+      connections.missing.clear();
+      expect((await run(request({ format: 'mcp', limit: 10 }), first.etag, alice)).notModified).toBe(false);
+    });
+
+    it("notes a group's tools too, under their served names", async () => {
+      groups.groups.set('crm-bot', aGroup('crm-bot', { include: ['crm__find'] }));
+      const served = await items('mcp', alice, { group: 'crm-bot' });
+      expect(served).toHaveLength(1);
+      expect(served[0]!._meta).toEqual({ [CONNECTION_META_KEY]: { required: true, source: 'crm', connectUrl: CONNECT } });
     });
   });
 });

@@ -12,6 +12,9 @@ import { GroupViews } from '../group-views.js';
 import type { GroupView, ServedTool } from '../../domain/group-view.js';
 import { CatalogAnswer, CatalogRequest, SearchCatalogQuery } from './search-catalog.query.js';
 import { partitionPoint } from '../../../../shared/partition-point.js';
+import type { Principal } from '../../../../shared/principal/principal.js';
+import { NO_MISSING_CONNECTIONS, noteOf, type MissingConnections } from '../../domain/connection-notes.js';
+import { PrincipalConnections } from '../principal-connections.js';
 
 interface Slice<T extends CatalogTool = CatalogTool> {
   entries: T[];
@@ -32,14 +35,16 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
     @Inject(CatalogSnapshots) private readonly snapshots: CatalogSnapshots,
     @Inject(CatalogReader) private readonly reader: CatalogReader,
     @Inject(GroupViews) private readonly groups: GroupViews,
+    @Inject(PrincipalConnections) private readonly connections: PrincipalConnections,
   ) {}
 
-  async execute({ request, ifNoneMatch }: SearchCatalogQuery): Promise<CatalogAnswer> {
-    if (request.group !== undefined) return this.groupPage(await this.groups.existing(request.group), request, ifNoneMatch);
+  async execute({ request, ifNoneMatch, reader }: SearchCatalogQuery): Promise<CatalogAnswer> {
+    if (request.group !== undefined) return this.groupPage(await this.groups.existing(request.group), request, ifNoneMatch, reader);
     const snapshot = await this.snapshots.snapshot();
     const admin = request.format === 'admin';
     const slice = page(snapshot, request);
-    let version = snapshot.version(request.filter, admin ? 'admin' : 'agent');
+    const missing = await this.missing(reader, slice.entries);
+    let version = snapshot.version(request.filter, admin ? 'admin' : 'agent') + missingVersion(missing);
     if (admin) {
       slice.entries = await this.withStoredTimes(slice.entries);
       version += slice.entries.map((tool) => `\n${tool.id} ${tool.firstSeenAt} ${tool.lastSeenAt} ${tool.updatedAt}`).join('');
@@ -49,20 +54,27 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
 
     const last = slice.entries.at(-1);
     const nextCursor = slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.lastRank }, request.search) : null;
-    const { items, notConvertible } = formatTools(slice.entries, request.format, request.strict);
+    const { items, notConvertible } = formatTools(slice.entries, request.format, request.strict, undefined, (tool) => noteOf(missing, tool));
     return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
   }
 
+  /** The sources of the page its reader lacks a credential for: one read per page, whatever its size. */
+  private async missing(reader: Principal | undefined, entries: readonly CatalogTool[]): Promise<MissingConnections> {
+    if (!reader || entries.length === 0) return NO_MISSING_CONNECTIONS;
+    return this.connections.missingFor(reader, [...new Set(entries.map((tool) => tool.source.id))]);
+  }
+
   /** A page of a group's view: its tools under their served names, the admin view with them as served too. */
-  private groupPage(view: GroupView, request: CatalogRequest, ifNoneMatch: string | undefined): CatalogAnswer {
+  private async groupPage(view: GroupView, request: CatalogRequest, ifNoneMatch: string | undefined, reader: Principal | undefined): Promise<CatalogAnswer> {
     const slice = page(view, request);
-    const etag = catalogEtag(etagKey(request), view.version(request.filter));
+    const missing = await this.missing(reader, slice.entries);
+    const etag = catalogEtag(etagKey(request), view.version(request.filter) + missingVersion(missing));
     if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
     const last = slice.entries.at(-1);
     const nextCursor = slice.hasMore && last ? encodeCatalogCursor({ name: last.qualifiedName, rank: slice.lastRank }, request.search) : null;
     // The admin view shows a tool as the group serves it and its served name; what a call adds stays the group's.
     const entries = request.format === 'admin' ? slice.entries.map(({ locked: _locked, defaults: _defaults, ...tool }) => tool as CatalogTool) : slice.entries;
-    const { items, notConvertible } = formatTools(entries, request.format, request.strict, (tool) => (tool as ServedTool).servedName);
+    const { items, notConvertible } = formatTools(entries, request.format, request.strict, (tool) => (tool as ServedTool).servedName, (tool) => noteOf(missing, tool));
     return { etag, notModified: false, page: notConvertible ? { items, nextCursor, notConvertible } : { items, nextCursor } };
   }
 
@@ -74,6 +86,11 @@ export class SearchCatalogHandler implements IQueryHandler<SearchCatalogQuery, C
       return stored ? { ...tool, ...stored } : tool;
     });
   }
+}
+
+/** What the notes add to a listing's version: a connection made or dropped changes its ETag. */
+function missingVersion(missing: MissingConnections): string {
+  return missing.size === 0 ? '' : `\nneeds ${[...missing.keys()].sort().join(' ')}`;
 }
 
 function page<T extends CatalogTool>(snapshot: { list(filter: CatalogFilter, after: string | undefined, limit: number): T[]; search: CatalogSnapshot['search'] }, { filter, search, after, limit }: CatalogRequest): Slice<T> {

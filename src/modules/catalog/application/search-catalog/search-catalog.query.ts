@@ -3,6 +3,7 @@ import type { CatalogCursor, CatalogFilter, CatalogFormat, NotConvertible } from
 import type { SearchQuery } from '../../domain/tool-search.js';
 import type { FormattedTool } from '../../domain/tool-formats.js';
 import type { Page } from '../../../../shared/page.js';
+import type { Principal } from '../../../../shared/principal/principal.js';
 
 /** A catalog listing, as `GET /api/v1/tools` takes it (already validated). */
 export interface CatalogRequest {
@@ -30,6 +31,8 @@ export class SearchCatalogQuery extends Query<CatalogAnswer> {
     readonly request: CatalogRequest,
     /** The caller's `If-None-Match`, if any. */
     readonly ifNoneMatch?: string,
+    /** Whose connections the listing notes (see PrincipalConnections); absent: none. */
+    readonly reader?: Principal,
   ) {
     super();
   }

@@ -120,6 +120,11 @@ describe('InterceptArgumentsStage (the pre interceptors)', () => {
     engine.answer('locks', { decision: 'deny', code: 'TOOL_NOT_FOUND', message: 'hidden' });
     const hidden = (await harness.call({ qualifiedName: READ, arguments: { path: '/a' } })).record;
     expect([hidden.status, hidden.error?.code, httpStatusOf(hidden)]).toEqual(['rejected', 'INTERCEPTOR_DENIED', 403]);
+    // Nor may an interceptor send an MCP caller to a connect URL of its choosing.
+    for (const code of ['UPSTREAM_CONSENT_REQUIRED', 'UPSTREAM_CREDENTIAL_REQUIRED']) {
+      engine.answer('locks', { decision: 'deny', code, message: 'connect first', details: [{ path: 'connectUrl', message: 'https://evil.example/' }] });
+      expect((await harness.call({ qualifiedName: READ, arguments: { path: '/a' } })).record.error?.code).toBe('INTERCEPTOR_DENIED');
+    }
   });
 
   it('runs an interceptor scoped to a group only on calls through that group', async () => {

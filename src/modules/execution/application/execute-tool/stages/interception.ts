@@ -23,6 +23,9 @@ const PIPELINE_CODES: ReadonlySet<string> = new Set([
   'SHUTTING_DOWN',
   'RECORD_UNAVAILABLE',
   'INTERNAL_ERROR',
+  // An MCP caller is sent to the refusal's connect URL: only Toolplane's own credential step names one.
+  'UPSTREAM_CONSENT_REQUIRED',
+  'UPSTREAM_CREDENTIAL_REQUIRED',
 ]);
 
 /** What an interceptor sees of a call that prepare-arguments let through (its route and arguments set). */
