@@ -9,8 +9,6 @@ export class UpstreamConnections1797750000000 implements MigrationInterface {
   name = 'UpstreamConnections1797750000000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Added by the user-secrets migration as well; here too so this one stands on its own.
-    await q.query(`ALTER TABLE sources ADD COLUMN IF NOT EXISTS upstream_auth jsonb NULL`);
     await q.query(`CREATE TABLE oauth_clients (
       source_id uuid PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,
       issuer text NOT NULL,

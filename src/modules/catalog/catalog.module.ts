@@ -11,7 +11,8 @@ import { GroupPreviewController } from './interface/group-preview.controller.js'
 import { PreviewGroupHandler } from './application/preview-group/preview-group.handler.js';
 import { CatalogController } from './interface/catalog.controller.js';
 import { PrincipalConnections } from './application/principal-connections.js';
-import { SharedCredentialsOnly } from './infrastructure/shared-credentials-only.js';
+import { SqlPrincipalConnections } from './infrastructure/sql-principal-connections.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /**
  * The agents' read model: one snapshot of the catalog (CatalogSnapshots), which `GET /api/v1/tools`
@@ -23,7 +24,7 @@ import { SharedCredentialsOnly } from './infrastructure/shared-credentials-only.
   controllers: [CatalogController, GroupPreviewController, GroupToolsController],
   providers: [
     { provide: CatalogReader, useFactory: (db: Database) => new SqlCatalogReader(db.dataSource), inject: [DATABASE] },
-    { provide: PrincipalConnections, useClass: SharedCredentialsOnly },
+    { provide: PrincipalConnections, useFactory: (db: Database, config: AppConfig) => new SqlPrincipalConnections(db.dataSource, config.publicUrl), inject: [DATABASE, APP_CONFIG] },
     CatalogSnapshots,
     GroupViews,
     SearchCatalogHandler,

@@ -48,6 +48,7 @@ import type { TaskState } from '../executions/application/task-state.js';
 import { recordOfView } from '../executions/application/execution-view.js';
 import { createTaskResult, taskViewOf } from './tasks/task-answers.js';
 import { declaredTaskSupport, declaresTasksExtension, LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks/task-wire.js';
+import { callerTokenOf } from '../../shared/principal/caller-token.js';
 
 /** How long a client may reuse a catalog tools/list (2026-07-28 `ttlMs`); subscribers hear of changes sooner. */
 export const CATALOG_LIST_TTL_MS = 30_000;
@@ -427,6 +428,7 @@ export class McpToolServers {
             scope: exchange.principal.scope || undefined,
             rateLimitPerMinute: exchange.principal.rateLimitPerMinute,
             requestId: exchange.requestId,
+            callerToken: callerTokenOf(exchange.principal),
           },
           context.caller,
           'mcp',

@@ -13,7 +13,7 @@ interface Row {
   tool_names?: string[] | null;
 }
 
-const COLUMNS = `s.id, s.name, s.url, s.upstream_auth, s.upstream_auth->>'discoveryPrincipal' AS discovery_principal, (s.last_success_at IS NULL) AS never_discovered`;
+const COLUMNS = `s.id, s.name, s.url, s.upstream_auth, s.discovery_principal->>'id' AS discovery_principal, (s.last_success_at IS NULL) AS never_discovered`;
 const PER_USER = `s.deleted_at IS NULL AND s.upstream_auth IS NOT NULL AND s.upstream_auth->>'mode' IS DISTINCT FROM 'shared'`;
 
 /** The per-user sources, read from the sources' table (`upstream_auth`, the discovery principal in it). */
@@ -49,6 +49,6 @@ function sourceOf(row: Row): PerUserSource | undefined {
   const auth = row.upstream_auth;
   if (!isRecord(auth) || typeof auth.mode !== 'string') return undefined;
   if (auth.mode === 'oauth' && !isRecord(auth.oauth)) return undefined;
-  const { discoveryPrincipal: _discoveryPrincipal, ...rest } = auth;
+  const { userSecrets: _names, ...rest } = auth;
   return { id: row.id, name: row.name, url: row.url, auth: rest as unknown as UpstreamAuth, discoveryPrincipalId: row.discovery_principal, neverDiscovered: row.never_discovered };
 }

@@ -23,6 +23,7 @@ import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { clientOf } from '../../../shared/http/client-of.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 import { ApiController } from '../../../shared/http/api-controller.js';
+import { callerTokenOf } from '../../../shared/principal/caller-token.js';
 
 const API_PATH = 'api/v1';
 const INVOKE_PATH = 'tools/:qualifiedName/invoke';
@@ -137,6 +138,7 @@ export class InvokeController {
       scope: principal.scope,
       rateLimitPerMinute: principal.rateLimitPerMinute,
       requestId,
+      callerToken: callerTokenOf(principal),
     };
     const caller: ExecutionCaller = {
       principalId: principal.id,

@@ -2,6 +2,7 @@ import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import { Source, SourceProps } from '../domain/source.js';
 import { policiesOf, type StdioLifecycle, type TransportKind } from '../domain/source-settings.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
+import { storedUpstreamAuth, upstreamAuthOf } from './stored-upstream-auth.js';
 
 /** env and headers are sealed with the source id bound in, so rows cannot swap them. */
 export class SourceMapper {
@@ -24,7 +25,7 @@ export class SourceMapper {
       url: row.url,
       env: row.envSealed ? this.cipher.openJson(row.envSealed, `source:${row.id}:env`) : {},
       headers: row.headersSealed ? this.cipher.openJson(row.headersSealed, `source:${row.id}:headers`) : {},
-      upstreamAuth: row.upstreamAuth ?? null,
+      upstreamAuth: upstreamAuthOf(row.upstreamAuth ?? null),
       discoveryPrincipal: row.discoveryPrincipal ?? null,
       ...policiesOf(row),
       enabled: row.enabled,
@@ -61,7 +62,7 @@ export class SourceMapper {
       url: p.url,
       envSealed: Object.keys(p.env).length > 0 ? this.cipher.sealJson(p.env, `source:${p.id}:env`) : null,
       headersSealed: Object.keys(p.headers).length > 0 ? this.cipher.sealJson(p.headers, `source:${p.id}:headers`) : null,
-      upstreamAuth: p.upstreamAuth,
+      upstreamAuth: storedUpstreamAuth(p.upstreamAuth, p),
       discoveryPrincipal: p.discoveryPrincipal,
       ...policiesOf(p),
       enabled: p.enabled,

@@ -2,7 +2,8 @@ import type { PinningMode } from '../../inventory/domain/pinning/pinning.js';
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
 import type { SealedValue } from '../../../shared/crypto/secret-cipher.js';
 import type { ManifestSummary, UpstreamIdentity } from '../domain/source.js';
-import type { DiscoveryPrincipal, UpstreamAuth } from '../domain/upstream-auth.js';
+import type { DiscoveryPrincipal } from '../domain/upstream-auth.js';
+import type { StoredUpstreamAuth } from './stored-upstream-auth.js';
 import type { CircuitBreakerSettings, SandboxSettings, SourceHealth } from '../domain/source-settings.js';
 
 @Entity({ name: 'sources' })
@@ -23,7 +24,7 @@ export class SourceOrmEntity {
   /** env and headers are sealed as a whole: even literal values may be sensitive. */
   @Column('jsonb', { name: 'env_sealed', nullable: true }) envSealed!: SealedValue | null;
   @Column('jsonb', { name: 'headers_sealed', nullable: true }) headersSealed!: SealedValue | null;
-  @Column('jsonb', { name: 'upstream_auth', nullable: true }) upstreamAuth!: UpstreamAuth | null;
+  @Column('jsonb', { name: 'upstream_auth', nullable: true }) upstreamAuth!: StoredUpstreamAuth | null;
   @Column('jsonb', { name: 'discovery_principal', nullable: true }) discoveryPrincipal!: DiscoveryPrincipal | null;
   @Column('boolean', { name: 'read_only' }) readOnly!: boolean;
   @Column('integer', { name: 'timeout_ms' }) timeoutMs!: number;

@@ -6,6 +6,7 @@ import { policiesOf, type SourceHealth } from '../domain/source-settings.js';
 import { parseTemplate, originOf } from '../domain/value-template.js';
 import { SourceViews, StoredSourcePage, StoredSourceView, type UpstreamAuthView, VariableView } from '../application/source-view.js';
 import { SourceOrmEntity } from './source.orm-entity.js';
+import { upstreamAuthOf } from './stored-upstream-auth.js';
 import { maskUrlCredentials } from '../../../shared/url-credentials.js';
 import { isUuid } from '../../../shared/uuid.js';
 
@@ -131,7 +132,7 @@ function describeVariables(values: Record<string, string>, declarations: Variabl
 
 function upstreamAuthView(row: SourceOrmEntity): UpstreamAuthView {
   if (!row.upstreamAuth) return { mode: 'shared' };
-  return { ...row.upstreamAuth, ...(row.discoveryPrincipal ? { discoveryPrincipal: row.discoveryPrincipal } : {}) };
+  return { ...upstreamAuthOf(row.upstreamAuth)!, ...(row.discoveryPrincipal ? { discoveryPrincipal: row.discoveryPrincipal } : {}) };
 }
 
 function escapeLike(text: string): string {

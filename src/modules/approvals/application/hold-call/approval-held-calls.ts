@@ -91,6 +91,7 @@ export class ApprovalHeldCalls extends HeldCalls {
 
 /** What runs the call again: its exact input under its execution id (no decision in it yet), its caller and channel. */
 function heldInput(call: HeldCall): HeldInput {
-  const { approval: _approval, ...input } = call.input;
+  // The caller's token is its request's only: a resumed call goes without it.
+  const { approval: _approval, callerToken: _token, ...input } = call.input;
   return { input: { ...input, executionId: call.executionId }, caller: call.caller, channel: call.channel };
 }

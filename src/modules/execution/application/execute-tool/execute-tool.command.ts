@@ -35,6 +35,11 @@ export interface ExecuteToolInput {
   /** The HTTP request that carried the call (its X-Request-Id), named in the call's log line. */
   requestId?: string;
   /**
+   * The caller's own bearer token (an OIDC sign-in), for a source whose upstream takes it in
+   * exchange (token-exchange): never sent upstream, recorded or stored with a held call.
+   */
+  callerToken?: string;
+  /**
    * The call runs as a task (the caller asked for one, or it outlived its request): its start is
    * always recorded, so that a restart leaves it `interrupted` rather than unknown; a tool whose
    * upstream offers tasks is called as one.

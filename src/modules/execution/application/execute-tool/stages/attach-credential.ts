@@ -24,7 +24,7 @@ export class AttachCredentialStage {
     const target = call.target!;
     if (!isPerPrincipal(target.auth)) return undefined;
     call.sourceTarget = target;
-    return withCredential(call, await this.credentials.forCall({ target, principal: callerPrincipal(call) }));
+    return withCredential(call, await this.credentials.forCall({ target, principal: callerPrincipal(call), callerToken: call.input.callerToken }));
   }
 }
 

@@ -78,7 +78,7 @@ export class InvokeStage {
         }
         if (failure.kind === 'unauthorized' && isPerPrincipal(call.target!.auth)) {
           // The caller's credential was refused: renewed once (an oauth refresh, a new exchange), else the caller must act.
-          const refused = renewed ? againUnauthorized(call) : withCredential(call, await this.credentials.afterUnauthorized({ target: call.sourceTarget ?? call.target!, principal: callerPrincipal(call) }));
+          const refused = renewed ? againUnauthorized(call) : withCredential(call, await this.credentials.afterUnauthorized({ target: call.sourceTarget ?? call.target!, principal: callerPrincipal(call), callerToken: call.input.callerToken }));
           renewed = true;
           if (refused || pass.signal.aborted) {
             pass.neutral();
