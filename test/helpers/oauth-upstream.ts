@@ -52,14 +52,16 @@ export async function startOAuthUpstream(args: string[] = []): Promise<OAuthUpst
 }
 
 /**
- * Registers a streamable-http source for `url` and makes it an `oauth` source with `registeredBy`
- * as its discovery principal. Until registration takes `upstreamAuth` itself, its stored column is
- * written directly.
+ * Registers an `oauth` streamable-http source for `url` over REST (as the admin). With
+ * `registeredBy` another principal's id, that principal is made its discovery principal, as if it
+ * had registered it.
  */
 export async function registerOAuthSource(h: Harness, name: string, url: string, oauth: Record<string, unknown> = {}, registeredBy = 'admin'): Promise<string> {
-  const created = await h.api.post('/api/v1/sources?wait=false', { name, transport: 'streamable-http', url });
+  const created = await h.api.post('/api/v1/sources?wait=false', { name, transport: 'streamable-http', url, upstreamAuth: { mode: 'oauth', oauth } });
   if (created.status !== 201) throw new Error(`registering ${name}: ${created.status} ${JSON.stringify(created.body)}`);
-  await h.sql(`UPDATE sources SET upstream_auth = $2 WHERE id = $1`, [created.body.id, JSON.stringify({ mode: 'oauth', oauth, discoveryPrincipal: registeredBy })]);
+  if (registeredBy !== 'admin') {
+    await h.sql(`UPDATE sources SET discovery_principal = $2 WHERE id = $1`, [created.body.id, JSON.stringify({ id: registeredBy, name: registeredBy, kind: 'api-key' })]);
+  }
   return created.body.id as string;
 }
 

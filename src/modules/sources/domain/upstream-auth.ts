@@ -175,7 +175,7 @@ export function checkUpstreamAuth(
         oauth.clientSecret = secretRef('oauth.clientSecret', s.clientSecret);
         if (s.clientId === undefined) add('oauth.clientSecret', 'applies only with clientId');
       }
-      if (s.clientMetadataUrl !== undefined) oauth.clientMetadataUrl = url('oauth.clientMetadataUrl', s.clientMetadataUrl, true);
+      if (s.clientMetadataUrl !== undefined) oauth.clientMetadataUrl = url('oauth.clientMetadataUrl', s.clientMetadataUrl);
       if (s.scopes !== undefined) oauth.scopes = scopes('oauth.scopes', s.scopes);
       if (s.authorizationServer !== undefined) oauth.authorizationServer = url('oauth.authorizationServer', s.authorizationServer);
       auth = { mode, oauth: withoutUndefined(oauth) };
