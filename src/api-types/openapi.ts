@@ -265,6 +265,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your own secrets (names only) */
+        get: operations["MeSecrets_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store or replace one of your own secrets
+         * @description The value of `${user-secret:NAME}` in the sources you call. A source waiting for your credential (health awaiting_connection) is discovered with it.
+         */
+        put: operations["MeSecrets_put"];
+        post?: never;
+        /** Delete one of your own secrets */
+        delete: operations["MeSecrets_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{qualifiedName}": {
         parameters: {
             query?: never;
@@ -509,6 +547,26 @@ export interface paths {
         head?: never;
         /** Change a source's settings */
         patch: operations["Sources_update"];
+        trace?: never;
+    };
+    "/api/v1/sources/{idOrName}/user-secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which principals hold the source's user secrets
+         * @description For a source whose env or headers refer to `${user-secret:NAME}`: the names it refers to, and each principal holding at least one, with those it holds and those it lacks. Never a value.
+         */
+        get: operations["Sources_userSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/sources/{idOrName}/refresh": {
@@ -831,7 +889,7 @@ export interface components {
             /** @example source.registered */
             action: string;
             /** @enum {string} */
-            targetType: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
+            targetType: "source" | "tool" | "secret" | "user-secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
             targetId: string | null;
             targetName: string | null;
             details: {
@@ -911,6 +969,10 @@ export interface components {
             details?: components["schemas"]["ErrorDetailDto"][];
             /** @description The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR). */
             upstream?: components["schemas"]["UpstreamRpcErrorDto"];
+            /** @description UPSTREAM_CREDENTIAL_REQUIRED (invoke answers only): the `${user-secret:NAME}` names you have not stored. */
+            missing?: string[];
+            /** @description UPSTREAM_CONSENT_REQUIRED (invoke answers only): where to connect your account to the source. */
+            connectUrl?: string;
         };
         InterceptorChangesDto: {
             /** @description JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
@@ -1310,6 +1372,9 @@ export interface components {
         SecretPageDto: {
             items: components["schemas"]["SecretMetadataDto"][];
             nextCursor: string | null;
+        };
+        UserSecretListDto: {
+            items: components["schemas"]["SecretMetadataDto"][];
         };
         ToolSourceDto: {
             /** Format: uuid */
@@ -1894,6 +1959,44 @@ export interface components {
             /** @description Absolute host paths the plugin may write to; they must exist and be writable by the sandbox user. */
             writablePaths?: string[];
         };
+        OAuthSettingsDto: {
+            /** @description A pre-registered client id (absent: dynamic client registration, or clientMetadataUrl). */
+            clientId?: string;
+            /**
+             * @description The client secret as a `${secret:NAME}` reference to a stored secret, never a literal; only with clientId.
+             * @example ${secret:GITHUB_CLIENT_SECRET}
+             */
+            clientSecret?: string;
+            /** @description A client ID metadata document URL (https) used as client_id where the authorization server supports it. */
+            clientMetadataUrl?: string;
+            /** @description Scopes to ask for (absent: the protected resource metadata's scopes_supported, or none). */
+            scopes?: string[];
+            /** @description The authorization server (issuer) to use when the upstream lists several (absent: the first). */
+            authorizationServer?: string;
+        };
+        TokenExchangeSettingsDto: {
+            /** @description The identity provider's token endpoint (https, or http on a loopback address). */
+            tokenEndpoint: string;
+            /** @description RFC 8693 audience of the upstream (audience or resource, or both). */
+            audience?: string;
+            /** @description RFC 8693 resource of the upstream (an absolute URL). */
+            resource?: string;
+            scopes?: string[];
+            clientId: string;
+            /** @description A `${secret:NAME}` reference, never a literal. */
+            clientSecret?: string;
+        };
+        UpstreamAuthDto: {
+            /**
+             * @description shared: one credential for every caller, from env and headers (the default). user-secret: each caller's own values, from `${user-secret:NAME}` references in env or headers (at least one; refused under other modes). oauth and token-exchange (streamable-http and sse only): each caller's own token. See docs/upstream-credentials.md.
+             * @enum {string}
+             */
+            mode: "shared" | "user-secret" | "oauth" | "token-exchange";
+            /** @description mode oauth only. */
+            oauth?: components["schemas"]["OAuthSettingsDto"];
+            /** @description mode token-exchange only. */
+            tokenExchange?: components["schemas"]["TokenExchangeSettingsDto"];
+        };
         CircuitBreakerDto: {
             /**
              * @description Consecutive failures that open the circuit.
@@ -1930,14 +2033,16 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             url?: string | null;
-            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             headers?: {
                 [key: string]: string;
             };
-            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             env?: {
                 [key: string]: string;
             };
+            /** @description How the source authenticates upstream (absent or null: shared). Every problem is reported at once, under upstreamAuth.… */
+            upstreamAuth?: components["schemas"]["UpstreamAuthDto"] | null;
             /**
              * @description Admit only tools annotated readOnlyHint.
              * @default false
@@ -2007,6 +2112,23 @@ export interface components {
             /** @description Only for a literal the manifest declares non-secret. */
             value?: string;
         };
+        DiscoveryPrincipalDto: {
+            id: string;
+            name: string;
+        };
+        UpstreamAuthViewDto: {
+            /**
+             * @description shared: one credential for every caller, from env and headers (the default). user-secret: each caller's own values, from `${user-secret:NAME}` references in env or headers (at least one; refused under other modes). oauth and token-exchange (streamable-http and sse only): each caller's own token. See docs/upstream-credentials.md.
+             * @enum {string}
+             */
+            mode: "shared" | "user-secret" | "oauth" | "token-exchange";
+            /** @description mode oauth only. */
+            oauth?: components["schemas"]["OAuthSettingsDto"];
+            /** @description mode token-exchange only. */
+            tokenExchange?: components["schemas"]["TokenExchangeSettingsDto"];
+            /** @description Per-user modes: the principal whose credential discovers the tools (the one that registered the source, or made it per-user); set by Toolplane. */
+            readonly discoveryPrincipal?: components["schemas"]["DiscoveryPrincipalDto"];
+        };
         CircuitViewDto: {
             /** @enum {string} */
             state: "closed" | "open" | "half_open";
@@ -2066,6 +2188,8 @@ export interface components {
             url: string | null;
             env: components["schemas"]["VariableViewDto"][];
             headers: components["schemas"]["VariableViewDto"][];
+            /** @description How the source authenticates upstream ({"mode": "shared"} unless per-user). */
+            upstreamAuth: components["schemas"]["UpstreamAuthViewDto"];
             readOnly: boolean;
             /**
              * @description How new and changed tool definitions are admitted: auto, review or off.
@@ -2083,8 +2207,11 @@ export interface components {
             /** @description The discovery under way in the answering process, if any. A registration or update that stopped waiting for its discovery (TOOLPLANE_REGISTRATION_WAIT_MS) answers with it here. */
             discovery: components["schemas"]["DiscoveryViewDto"] | null;
             enabled: boolean;
-            /** @enum {string} */
-            health: "unknown" | "healthy" | "degraded" | "unhealthy";
+            /**
+             * @description awaiting_connection: a per-user source whose discovery principal has no credential yet; it discovers once that principal has one.
+             * @enum {string}
+             */
+            health: "unknown" | "healthy" | "degraded" | "unhealthy" | "awaiting_connection";
             lastError: string | null;
             /** Format: date-time */
             lastRefreshAt: string | null;
@@ -2151,6 +2278,17 @@ export interface components {
             items: components["schemas"]["SourceResponseDto"][];
             nextCursor: string | null;
         };
+        PrincipalUserSecretsDto: {
+            principalId: string;
+            holds: string[];
+            missing: string[];
+        };
+        SourceUserSecretsDto: {
+            /** @description The `${user-secret:NAME}` names the source refers to. */
+            names: string[];
+            /** @description Each principal holding at least one of them. */
+            items: components["schemas"]["PrincipalUserSecretsDto"][];
+        };
         UpdateSourceDto: {
             description?: string | null;
             /**
@@ -2175,14 +2313,16 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             url?: string | null;
-            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description streamable-http / sse: request headers. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             headers?: {
                 [key: string]: string;
             };
-            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references. `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
+            /** @description stdio: environment variables. Values are literal text or contain `${secret:NAME}` (a stored secret) or `${env:NAME}` (Toolplane's environment) references, and under upstreamAuth mode user-secret `${user-secret:NAME}` (each caller's own value, PUT /api/v1/me/secrets/NAME). `${env:…}` never names a variable Toolplane reads itself (`TOOLPLANE_*`, `DATABASE_URL`, `PG*`, `OTEL_*`, `NODE_*`, proxies, …) unless `TOOLPLANE_ENV_REFERENCES_ALLOW` names it (`TOOLPLANE_*` and `DATABASE_URL` never). A variable the manifest declares secret must be a reference. */
             env?: {
                 [key: string]: string;
             };
+            /** @description How the source authenticates upstream (absent or null: shared). Every problem is reported at once, under upstreamAuth.… */
+            upstreamAuth?: components["schemas"]["UpstreamAuthDto"] | null;
             /**
              * @description Admit only tools annotated readOnlyHint.
              * @default false
@@ -3118,7 +3258,7 @@ export interface operations {
                 actor?: unknown;
                 /** @description Target id or name. */
                 target?: unknown;
-                targetType?: "source" | "tool" | "secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
+                targetType?: "source" | "tool" | "secret" | "user-secret" | "api-key" | "config" | "executions" | "group" | "interceptor" | "approval";
                 action?: unknown;
             };
             header?: never;
@@ -3544,6 +3684,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SecretPageDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSecretListDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretMetadataDto"];
+                };
+            };
+            /** @description Created (200 when replaced). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretMetadataDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description USER_SECRET_LIMIT: you hold 100 already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    MeSecrets_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };
@@ -4130,7 +4364,7 @@ export interface operations {
                 /** @description Text in the name or description. */
                 q?: unknown;
                 transport?: "stdio" | "streamable-http" | "sse";
-                health?: "unknown" | "healthy" | "degraded" | "unhealthy";
+                health?: "unknown" | "healthy" | "degraded" | "unhealthy" | "awaiting_connection";
                 enabled?: boolean;
             };
             header?: never;
@@ -4404,6 +4638,45 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    Sources_userSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUserSecretsDto"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4750,6 +5023,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionFailureDto"];
                 };
             };
+            /** @description The API key or token is missing or not valid; or (UPSTREAM_CREDENTIAL_REQUIRED, UPSTREAM_CONSENT_REQUIRED) the source needs your own credential first: `error.missing` names your `${user-secret:NAME}` values to store (PUT /api/v1/me/secrets/{name}), `error.connectUrl` where to connect. Nothing was sent upstream. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
             /** @description rejected by policy (disabled, deprecated, read-only) */
             403: {
                 headers: {
@@ -4851,6 +5133,15 @@ export interface operations {
             };
             /** @description invalid_arguments (ARGUMENT_LOCKED among them) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description The API key or token is missing or not valid; or (UPSTREAM_CREDENTIAL_REQUIRED, UPSTREAM_CONSENT_REQUIRED) the source needs your own credential first: `error.missing` names your `${user-secret:NAME}` values to store (PUT /api/v1/me/secrets/{name}), `error.connectUrl` where to connect. Nothing was sent upstream. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
