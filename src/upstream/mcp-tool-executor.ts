@@ -319,6 +319,7 @@ function failureKind(error: UpstreamError): InvocationFailureKind {
     case 'http': {
       // Server-side trouble, throttling and a lost session are worth another attempt; other 4xx are not.
       const status = error.httpStatus ?? 0;
+      if (status === 401) return 'unauthorized';
       return status >= 500 || status === 404 || status === 408 || status === 429 ? 'transport' : 'protocol';
     }
     case 'protocol':

@@ -7,16 +7,18 @@ import { consent, registerOAuthSource, startOAuthUpstream, type OAuthUpstream } 
 
 /**
  * Secrets and API keys go in and never come out: after registering sources with secret env and
- * headers, creating keys of every role, calling tools over REST and MCP, connecting to an OAuth
- * upstream and reading everything an admin or auditor can read, no API response, no log line, no
- * file under the data directory and no row of the database holds a secret value, an API key, or
- * an OAuth token or client secret (hashes are fine).
+ * headers (and principals' own `${user-secret:…}` values), creating keys of every role, calling
+ * tools over REST and MCP, connecting to an OAuth upstream and reading everything an admin or
+ * auditor can read, no API response, no log line, no file under the data directory and no row of
+ * the database holds a secret value, an API key, or an OAuth token or client secret (hashes are fine).
  */
 describe('secret leaks', () => {
   let h: Harness;
   let echo: RunningUpstream;
   let oauth: OAuthUpstream;
   const secrets = { STDIO_TOKEN: 'sv-stdio-7f3a9c1e-leakcheck', HEADER_TOKEN: 'sv-header-2b8d4e6f-leakcheck' };
+  /** Each principal's own values (`${user-secret:…}`), by the principal that stores them. */
+  const userSecrets = { admin: 'us-admin-5d1c8a2e-leakcheck', agent: 'us-agent-9b3f0c7d-leakcheck' };
   const keys: string[] = [];
   const responses: string[] = [];
 
@@ -82,6 +84,18 @@ describe('secret leaks', () => {
     expect(record(await asAgent.get('/api/v1/me/connections')).body.items).toEqual([expect.objectContaining({ source: 'guarded', status: 'connected' })]);
     record(await makeApi(h.url, adminKey).patch('/api/v1/sources/ev', { timeoutMs: 20_000 }));
 
+    // Each principal's own values: stored, sent upstream with its calls (stdio env and HTTP header), listed.
+    record(await h.api.put('/api/v1/me/secrets/MINE', { value: userSecrets.admin }));
+    record(await asAgent.put('/api/v1/me/secrets/MINE', { value: userSecrets.agent }));
+    record(await h.api.post('/api/v1/sources', { name: 'ev-mine', transport: 'stdio', lifecycle: 'singleton', command: 'node', args: [EVERYTHING, 'stdio'], env: { API_TOKEN: '${user-secret:MINE}' }, upstreamAuth: { mode: 'user-secret' } }));
+    record(await h.api.post('/api/v1/sources', { name: 'remote-mine', transport: 'streamable-http', url: echo.url, headers: { Authorization: 'Bearer ${user-secret:MINE}' }, upstreamAuth: { mode: 'user-secret' } }));
+    const mine = record(await asAgent.post('/api/v1/tools/ev-mine__get-env/invoke', { arguments: {} }));
+    expect(mine.status).toBe(200);
+    expect(JSON.stringify(mine.body.result)).toContain('[secret:');
+    record(await asAgent.post('/api/v1/tools/remote-mine__echo/invoke', { arguments: { message: 'mine' } }));
+    record(await asAgent.get('/api/v1/me/secrets'));
+    for (const path of ['/api/v1/sources/ev-mine', '/api/v1/sources/remote-mine', '/api/v1/sources/ev-mine/user-secrets']) record(await h.api.get(path));
+
     // Everything that can be read.
     for (const api of [h.api, makeApi(h.url, auditorKey)]) {
       for (const path of ['/api/v1/sources', '/api/v1/sources/ev', '/api/v1/sources/remote', '/api/v1/sources/guarded', '/api/v1/secrets', '/api/v1/tools?limit=200', '/api/v1/executions?limit=200', '/api/v1/executions/stats', '/api/v1/audit-events?limit=200', '/api/v1/audit-events/verify', '/api/v1/api-keys', '/docs/openapi.json']) {
@@ -95,7 +109,7 @@ describe('secret leaks', () => {
     record(await h.api.get('/api/v1/sources/guarded/connections'));
     const oauthSecrets = [...(await oauth.tokens()).map((token) => token.token), ...(await oauth.clients()).flatMap((client) => (client.secret ? [client.secret] : []))];
     expect(oauthSecrets).toHaveLength(3);
-    const needles = [...Object.values(secrets), ...keys, h.adminKey, ...oauthSecrets];
+    const needles = [...Object.values(secrets), ...Object.values(userSecrets), ...keys, h.adminKey, ...oauthSecrets];
     const found: string[] = [];
     const search = (where: string, text: string) => {
       for (const needle of needles) if (text.includes(needle)) found.push(`${where} holds ${needle.slice(0, 12)}…`);

@@ -19,6 +19,7 @@ import { GroupArgumentsStage } from './application/execute-tool/stages/group-arg
 import { IntakeStage } from './application/execute-tool/stages/intake.js';
 import { InvokeStage } from './application/execute-tool/stages/invoke.js';
 import { LocateUpstreamStage } from './application/execute-tool/stages/locate-upstream.js';
+import { AttachCredentialStage } from './application/execute-tool/stages/attach-credential.js';
 import { PrepareArgumentsStage } from './application/execute-tool/stages/prepare-arguments.js';
 import { RecordOutcomeStage } from './application/execute-tool/stages/record-outcome.js';
 import { RecordStartStage } from './application/execute-tool/stages/record-start.js';
@@ -60,6 +61,7 @@ import { RunningExecutionsController } from './interface/running-executions.cont
     PrepareArgumentsStage,
     GuardStage,
     LocateUpstreamStage,
+    AttachCredentialStage,
     RecordStartStage,
     InvokeStage,
     RecordOutcomeStage,

@@ -116,12 +116,13 @@ export type InvocationOutcome =
     }
   | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string };
 
-export type InvocationFailureKind = 'timeout' | 'cancelled' | 'transport' | 'protocol';
+export type InvocationFailureKind = 'timeout' | 'cancelled' | 'transport' | 'protocol' | 'unauthorized';
 
 /**
  * The call did not produce a tool result. `transport`: the connection or process failed
  * (safe to retry for idempotent tools); `protocol`: the upstream answered with a JSON-RPC
- * error (e.g. unknown tool, invalid params); `timeout` and `cancelled` as named.
+ * error (e.g. unknown tool, invalid params); `unauthorized`: an HTTP upstream answered 401 (the
+ * credential sent was refused); `timeout` and `cancelled` as named.
  */
 export class InvocationFailure extends Error {
   constructor(

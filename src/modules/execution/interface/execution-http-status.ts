@@ -14,6 +14,9 @@ export function httpStatusOf(record: ExecutionRecord): number {
         case 'TOOL_NOT_FOUND':
         case 'GROUP_NOT_FOUND':
           return 404;
+        case 'UPSTREAM_CREDENTIAL_REQUIRED':
+        case 'UPSTREAM_CONSENT_REQUIRED':
+          return 401;
         case 'CONCURRENCY_LIMIT':
         case 'RATE_LIMITED':
           return 429;

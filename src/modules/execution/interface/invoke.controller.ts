@@ -234,7 +234,17 @@ function answerOf(record: ExecutionRecord): Answer {
   const view = toView(record);
   if (httpStatusOf(record) < 400) return view;
   const { retryable, retryAfterMs, ...rest } = record.error!;
-  return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [] }, execution: view };
+  return { error: { ...rest, retryable, retryAfterMs, details: record.error!.details ?? [], ...credentialFields(record) }, execution: view };
+}
+
+/** A call that needs its caller's own credential says, beside its details, what is missing and where to connect. */
+function credentialFields(record: ExecutionRecord): { missing?: string[]; connectUrl?: string } {
+  const code = record.error?.code;
+  if (code !== 'UPSTREAM_CREDENTIAL_REQUIRED' && code !== 'UPSTREAM_CONSENT_REQUIRED') return {};
+  const details = record.error?.details ?? [];
+  const missing = details.filter((d) => d.path === 'missing').map((d) => d.message);
+  const connectUrl = details.find((d) => d.path === 'connectUrl')?.message;
+  return { ...(missing.length > 0 ? { missing } : {}), ...(connectUrl ? { connectUrl } : {}) };
 }
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
@@ -266,6 +276,12 @@ function InvokeRoute(own: { 400: string; 404: string }): MethodDecorator {
     }),
     ApiOkResponse({ type: ExecutionResponseDto, description: 'The tool ran (status succeeded or tool_error) or asks for input (input_required).' }),
     ApiResponse({ status: 400, type: ExecutionFailureDto, description: own[400] }),
+    ApiResponse({
+      status: 401,
+      type: ExecutionFailureDto,
+      description:
+        'The API key or token is missing or not valid; or (UPSTREAM_CREDENTIAL_REQUIRED, UPSTREAM_CONSENT_REQUIRED) the source needs your own credential first: `error.missing` names your `${user-secret:NAME}` values to store (PUT /api/v1/me/secrets/{name}), `error.connectUrl` where to connect. Nothing was sent upstream.',
+    }),
     ApiResponse({ status: 403, type: ExecutionFailureDto, description: 'rejected by policy (disabled, deprecated, read-only)' }),
     ApiResponse({ status: 404, type: ExecutionFailureDto, description: own[404] }),
     ApiResponse({ status: 429, type: ExecutionFailureDto, description: "the source's concurrency limit (Retry-After)" }),

@@ -26,6 +26,11 @@ import { GroupArgumentsStage } from '../application/execute-tool/stages/group-ar
 import { IntakeStage } from '../application/execute-tool/stages/intake.js';
 import { InvokeStage } from '../application/execute-tool/stages/invoke.js';
 import { LocateUpstreamStage } from '../application/execute-tool/stages/locate-upstream.js';
+import { AttachCredentialStage } from '../application/execute-tool/stages/attach-credential.js';
+import { UpstreamCredentials } from '../../sources/application/upstream-credentials.js';
+import type { ModeCredentials } from '../../sources/domain/upstream-credentials.js';
+import type { SourceRepository } from '../../sources/domain/source.repository.js';
+import type { UpstreamTargetResolver } from '../../sources/application/upstream-target-resolver.js';
 import { PrepareArgumentsStage } from '../application/execute-tool/stages/prepare-arguments.js';
 import { RecordOutcomeStage } from '../application/execute-tool/stages/record-outcome.js';
 import { RecordStartStage } from '../application/execute-tool/stages/record-start.js';
@@ -93,6 +98,7 @@ export class ExecuteToolHarness {
     prepareArguments: PrepareArgumentsStage;
     guard: GuardStage;
     locateUpstream: LocateUpstreamStage;
+    attachCredential: AttachCredentialStage;
     recordStart: RecordStartStage;
     invoke: InvokeStage;
     recordOutcome: RecordOutcomeStage;
@@ -107,11 +113,18 @@ export class ExecuteToolHarness {
    * `interceptors`: stages for the seam; `interceptorChain`: the interceptors' stages over this chain,
    * as ExecutionModule plugs them (with the harness's validator).
    */
-  constructor(options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors; interceptorChain?: InterceptorChain; heldCalls?: HeldCalls } = {}) {
+  /** The per-user credentials of the calls, by the modes given as `modeCredentials`. */
+  readonly credentials: UpstreamCredentials;
+
+  constructor(
+    options: { config?: Partial<AppConfig>; interceptors?: CallInterceptors; interceptorChain?: InterceptorChain; heldCalls?: HeldCalls; modeCredentials?: ModeCredentials[] } = {},
+  ) {
     this.config = { ...loadConfig({}), ...options.config };
     this.routes = new RouteCache(this.snapshots, this.targets);
     this.circuits = new CircuitBreakers(this.metrics);
     this.bulkheads = new Bulkheads(this.config, this.metrics);
+    // Only forCall and afterUnauthorized are reached from a call: the source store and resolver serve discovery.
+    this.credentials = new UpstreamCredentials(undefined as unknown as SourceRepository, undefined as unknown as UpstreamTargetResolver, options.modeCredentials ?? []);
     this.stages = {
       resolve: new ResolveStage(this.routes, this.groups),
       intake: new IntakeStage(this.inFlight),
@@ -120,8 +133,9 @@ export class ExecuteToolHarness {
       prepareArguments: new PrepareArgumentsStage(this.validator),
       guard: new GuardStage(this.circuits, this.bulkheads, this.config, this.clock),
       locateUpstream: new LocateUpstreamStage(this.routes),
+      attachCredential: new AttachCredentialStage(this.credentials),
       recordStart: new RecordStartStage(this.recorder),
-      invoke: new InvokeStage(this.invoker, this.config, this.clock, this.tasks),
+      invoke: new InvokeStage(this.invoker, this.config, this.clock, this.tasks, this.credentials),
       recordOutcome: new RecordOutcomeStage(this.recorder, this.config),
       report: new ReportStage(this.metrics),
       park: new ParkStage(this.tasks, this.clock, options.heldCalls),
@@ -137,6 +151,7 @@ export class ExecuteToolHarness {
       s.prepareArguments,
       s.guard,
       s.locateUpstream,
+      s.attachCredential,
       s.recordStart,
       s.invoke,
       s.recordOutcome,

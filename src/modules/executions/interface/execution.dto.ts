@@ -37,6 +37,8 @@ export class ExecutionErrorViewDto {
   @ApiPropertyOptional({ description: 'When trying again makes sense (circuit open, concurrency limit); also sent as Retry-After.' }) retryAfterMs?: number;
   @ApiPropertyOptional({ type: [ErrorDetailDto] }) details?: ErrorDetailDto[];
   @ApiPropertyOptional({ type: UpstreamRpcErrorDto, description: 'The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR).' }) upstream?: UpstreamRpcErrorDto;
+  @ApiPropertyOptional({ type: [String], description: 'UPSTREAM_CREDENTIAL_REQUIRED (invoke answers only): the `${user-secret:NAME}` names you have not stored.' }) missing?: string[];
+  @ApiPropertyOptional({ description: 'UPSTREAM_CONSENT_REQUIRED (invoke answers only): where to connect your account to the source.' }) connectUrl?: string;
 }
 
 export class InterceptorChangesDto {

@@ -35,6 +35,8 @@ export class Call {
   pass: SourcePass | undefined = undefined;
   /** locate-upstream: how to reach the source now, its secrets resolved. */
   target: UpstreamTarget | undefined = undefined;
+  /** attach-credential, for a per-user source: the target as resolved for the source, before the caller's credential. */
+  sourceTarget: UpstreamTarget | undefined = undefined;
   /** locate-upstream: replaces the source's own secrets in whatever comes back from it. */
   scrubber: SecretScrubber = SecretScrubber.none;
   /** invoke: attempts made, and the time spent waiting on the upstream over all of them (null: nothing was sent). */

@@ -14,6 +14,7 @@ import { GroupArgumentsStage } from './stages/group-arguments.js';
 import { IntakeStage } from './stages/intake.js';
 import { InvokeStage } from './stages/invoke.js';
 import { LocateUpstreamStage } from './stages/locate-upstream.js';
+import { AttachCredentialStage } from './stages/attach-credential.js';
 import { ParkStage, waitingRecord } from './stages/park.js';
 import { PrepareArgumentsStage } from './stages/prepare-arguments.js';
 import { RecordOutcomeStage } from './stages/record-outcome.js';
@@ -28,7 +29,7 @@ import { scrubOutcome } from './stages/scrub.js';
  * call, and every call, refused or not, is recorded before it is answered:
  *
  *   resolve → intake → admit → group-arguments → prepare-arguments → [pre] → guard → locate-upstream →
- *   record-start → invoke → [post] → scrub → record-outcome → report
+ *   attach-credential → record-start → invoke → [post] → scrub → record-outcome → report
  *
  * `[pre]` and `[post]` are the interceptors' seam (CallInterceptors). A pre interceptor may hold
  * the call for approval instead: `park` stores it and the call ends without an outcome (its
@@ -48,6 +49,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     @Inject(PrepareArgumentsStage) private readonly prepareArguments: PrepareArgumentsStage,
     @Inject(GuardStage) private readonly guard: GuardStage,
     @Inject(LocateUpstreamStage) private readonly locateUpstream: LocateUpstreamStage,
+    @Inject(AttachCredentialStage) private readonly attachCredential: AttachCredentialStage,
     @Inject(RecordStartStage) private readonly recordStart: RecordStartStage,
     @Inject(InvokeStage) private readonly invoke: InvokeStage,
     @Inject(RecordOutcomeStage) private readonly recordOutcome: RecordOutcomeStage,
@@ -100,7 +102,7 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     // From here the call holds the source's pass: released (and the circuit told) however it ends.
     const pass = call.pass!;
     try {
-      const failed = (await this.locateUpstream.run(call)) ?? (await this.recordStart.run(call)) ?? (await this.invoke.run(call));
+      const failed = (await this.locateUpstream.run(call)) ?? (await this.attachCredential.run(call)) ?? (await this.recordStart.run(call)) ?? (await this.invoke.run(call));
       if (failed) return failed;
     } finally {
       pass.release();

@@ -10,6 +10,9 @@ import type { Call } from '../call.js';
 import { refuse, type Outcome, type Refusal } from '../outcome.js';
 import type { StageVerdict } from './call-stage.js';
 import { scrubbedListeners } from './scrub.js';
+import { UpstreamCredentials } from '../../../../sources/application/upstream-credentials.js';
+import { isPerPrincipal } from '../../../../sources/domain/upstream-auth.js';
+import { callerPrincipal, credentialRefusal, withCredential } from './attach-credential.js';
 
 /** Upstream JSON-RPC error data larger than this is not kept with the execution. */
 const MAX_RPC_DATA_CHARS = 8 * 1024;
@@ -30,13 +33,15 @@ export class InvokeStage {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(ExecutionTasks) private readonly tasks: ExecutionTasks,
+    @Inject(UpstreamCredentials) private readonly credentials: UpstreamCredentials,
   ) {}
 
   async run(call: Call): Promise<StageVerdict> {
     const { tool } = call.route!;
     const pass = call.pass!;
     const { input } = call;
-    const listeners = scrubbedListeners(call.command.listeners, call.scrubber);
+    let listeners = scrubbedListeners(call.command.listeners, call.scrubber);
+    let renewed = false;
     const retryable = isRetryable(tool.annotations);
     const task: UpstreamTaskRequest | undefined = runsAsUpstreamTask(tool.taskSupport, input.asTask === true)
       ? { required: tool.taskSupport === 'required', onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
@@ -68,6 +73,17 @@ export class InvokeStage {
         const backoff = backoffMs(attempt);
         if (failure.kind === 'transport' && retryable && attempt < MAX_ATTEMPTS && this.now() + backoff < pass.deadline && !pass.signal.aborted) {
           await sleep(backoff);
+          continue;
+        }
+        if (failure.kind === 'unauthorized' && isPerPrincipal(call.target!.auth)) {
+          // The caller's credential was refused: renewed once (an oauth refresh, a new exchange), else the caller must act.
+          const refused = renewed ? againUnauthorized(call) : withCredential(call, await this.credentials.afterUnauthorized({ target: call.sourceTarget ?? call.target!, principal: callerPrincipal(call) }));
+          renewed = true;
+          if (refused || pass.signal.aborted) {
+            pass.neutral();
+            return refused ?? failureRefusal(failure, pass.timeoutMs);
+          }
+          listeners = scrubbedListeners(call.command.listeners, call.scrubber);
           continue;
         }
         if (failure.kind === 'transport' || failure.kind === 'timeout') pass.failed(this.now());
@@ -133,6 +149,9 @@ function failureRefusal(failure: InvocationFailure, timeoutMs: number): Refusal 
       return refuse('timeout', 'TIMEOUT', `The tool did not answer within ${timeoutMs} ms; the call was cancelled upstream.`, true);
     case 'cancelled':
       return refuse('cancelled', 'CANCELLED', 'The caller cancelled the call; it was cancelled upstream.');
+    case 'unauthorized':
+      // A shared credential the upstream refused: the source's settings are wrong, not the call.
+      return refuse('upstream_error', 'UPSTREAM_PROTOCOL_ERROR', `The upstream refused the call: ${failure.message}`);
     case 'protocol': {
       const { rpcCode, rpcData } = failure;
       const details = rpcCode !== undefined ? [{ path: 'rpcCode', message: String(rpcCode) }] : undefined;
@@ -149,6 +168,17 @@ function keptRpcData(data: unknown): unknown {
   if (data === undefined) return undefined;
   const text = JSON.stringify(data);
   return text !== undefined && text.length <= MAX_RPC_DATA_CHARS ? data : undefined;
+}
+
+/** The credential was refused again right after it was renewed: only its owner can put it right. */
+function againUnauthorized(call: Call): Refusal {
+  const target = call.sourceTarget ?? call.target!;
+  const mode = target.auth?.mode;
+  return credentialRefusal({
+    kind: 'required',
+    code: mode === 'oauth' ? 'UPSTREAM_CONSENT_REQUIRED' : 'UPSTREAM_CREDENTIAL_REQUIRED',
+    message: `The upstream of source "${target.sourceName}" refused your credential again after it was renewed${mode === 'oauth' ? ': connect to it again' : ''}.`,
+  });
 }
 
 function sleep(ms: number): Promise<void> {
