@@ -1088,6 +1088,10 @@ export interface components {
             details?: components["schemas"]["ErrorDetailDto"][];
             /** @description The JSON-RPC error the upstream answered the call with (UPSTREAM_PROTOCOL_ERROR). */
             upstream?: components["schemas"]["UpstreamRpcErrorDto"];
+            /** @description UPSTREAM_CREDENTIAL_REQUIRED (invoke answers only): the `${user-secret:NAME}` names you have not stored. */
+            missing?: string[];
+            /** @description UPSTREAM_CONSENT_REQUIRED (invoke answers only): where to connect your account to the source. */
+            connectUrl?: string;
         };
         InterceptorChangesDto: {
             /** @description JSON paths of the arguments or of the result that were set, replaced or removed (`arguments.path`, `content[0].text`). */
@@ -5420,6 +5424,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionFailureDto"];
                 };
             };
+            /** @description The API key or token is missing or not valid; or (UPSTREAM_CREDENTIAL_REQUIRED, UPSTREAM_CONSENT_REQUIRED) the source needs your own credential first: `error.missing` names your `${user-secret:NAME}` values to store (PUT /api/v1/me/secrets/{name}), `error.connectUrl` where to connect. Nothing was sent upstream. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
             /** @description rejected by policy (disabled, deprecated, read-only) */
             403: {
                 headers: {
@@ -5521,6 +5534,15 @@ export interface operations {
             };
             /** @description invalid_arguments (ARGUMENT_LOCKED among them) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionFailureDto"];
+                };
+            };
+            /** @description The API key or token is missing or not valid; or (UPSTREAM_CREDENTIAL_REQUIRED, UPSTREAM_CONSENT_REQUIRED) the source needs your own credential first: `error.missing` names your `${user-secret:NAME}` values to store (PUT /api/v1/me/secrets/{name}), `error.connectUrl` where to connect. Nothing was sent upstream. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

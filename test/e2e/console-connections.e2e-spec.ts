@@ -99,6 +99,7 @@ describe('the console: connections to sources that sign in per user', () => {
     await page.getByRole('button', { name: 'Refresh now' }).click();
     await page.getByRole('heading', { name: /upstream\s+healthy/ }).waitFor();
     await page.getByRole('link', { name: 'whoami' }).waitFor();
+    expect(JSON.stringify((await whoami(h.api)).body.result)).toContain('alice');
     expect(errors).toEqual([]);
   });
 
@@ -209,6 +210,7 @@ describe('the console: connections to sources that sign in per user', () => {
       const back = await fetch(decided.headers.get('location')!, { redirect: 'manual' });
       expect(back.status).toBe(302);
       expect(back.headers.get('location')).toMatch(/\/console\/connections\?connected=upstream$/);
+      expect(JSON.stringify((await whoami(bob)).body.result)).toContain('carol');
 
       const listed = await cli(['connections', 'ls'], bobKey);
       expect(listed.code).toBe(0);
@@ -221,6 +223,7 @@ describe('the console: connections to sources that sign in per user', () => {
       const removed = await cli(['connections', 'rm', 'upstream'], bobKey);
       expect(removed).toMatchObject({ code: 0 });
       expect((await cli(['connections', 'ls'], bobKey)).stdout).toMatch(/^upstream +not_connected/m);
+      expect((await whoami(bob)).body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
 
       const put = await cli(['secrets', 'mine', 'put', 'JIRA_TOKEN'], bobKey, 'from-stdin-s3cret\n');
       expect(put).toMatchObject({ code: 0 });
