@@ -119,7 +119,7 @@ export function ConnectionsPage() {
                 <tr key={connection.source}>
                   <td>{connection.source}</td>
                   <td>
-                    <Badge value={connection.status} />
+                    {connection.mode === 'oauth' ? <Badge value={connection.status} /> : '—'}
                   </td>
                   <td>{scopesOf(connection.scopes)}</td>
                   <td>{connection.expiresAt ? <Until at={connection.expiresAt} /> : '—'}</td>
@@ -142,6 +142,9 @@ export function ConnectionsPage() {
 
 function ConnectionActions(props: { connection: UpstreamConnection; busy: boolean; onConnect: () => void; onDisconnect: () => void }) {
   const { connection } = props;
+  // Only an OAuth source is connected to here; the others sign in with one's own values or identity.
+  if (connection.mode === 'user-secret') return <span class="muted">Uses your own values (My secrets, below)</span>;
+  if (connection.mode === 'token-exchange') return <span class="muted">Uses your OIDC sign-in</span>;
   return (
     <span class="toolbar">
       <button type="button" class="small" disabled={props.busy} aria-label={`${connection.status === 'not_connected' ? 'Connect' : 'Reconnect'} ${connection.source}`} onClick={props.onConnect}>

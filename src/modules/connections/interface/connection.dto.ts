@@ -12,6 +12,7 @@ export class AuthorizationStartDto {
 
 export class ConnectionDto {
   @ApiProperty({ description: 'The source.' }) source!: string;
+  @ApiProperty({ enum: ['user-secret', 'oauth', 'token-exchange'], description: 'How the source signs in per user: `oauth` is connected to here; `user-secret` takes your own secrets (`/api/v1/me/secrets`); `token-exchange` your own OIDC sign-in.' }) mode!: 'user-secret' | 'oauth' | 'token-exchange';
   @ApiProperty({ enum: STATUSES, description: '`not_connected`: a per-user source the caller may use and has no connection to.' }) status!: ConnectionStatus;
   @ApiProperty({ type: [String], description: 'The scopes granted.' }) scopes!: string[];
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the access token ends (it is refreshed a minute before).' }) expiresAt!: string | null;

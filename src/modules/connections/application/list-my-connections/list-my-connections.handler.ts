@@ -19,6 +19,6 @@ export class ListMyConnectionsHandler implements IQueryHandler<ListMyConnections
     const [visible, mine] = await Promise.all([visiblePerUserSources(this.sources, principal), this.connections.ofPrincipal(principal.id)]);
     const bySource = new Map(mine.map((connection) => [connection.sourceId, connection]));
     const now = this.clock.now();
-    return { items: visible.map((source) => connectionView(source.name, bySource.get(source.id), now)) };
+    return { items: visible.map((source) => connectionView({ name: source.name, mode: source.auth.mode as ConnectionView['mode'] }, bySource.get(source.id), now)) };
   }
 }
