@@ -149,6 +149,14 @@ describe('user secrets', () => {
     await expectNoSuiteProcesses();
   });
 
+  it("starts a transient stdio source's process with the caller's own env, and leaves none running", async () => {
+    const registered = await h.api.post('/api/v1/sources', { name: 'once', transport: 'stdio', command: 'node', args: [WHOAMI, SUITE_TAG], env: { WHOAMI_TOKEN: '${user-secret:WHO}' }, upstreamAuth: { mode: 'user-secret' } });
+    expect(registered.body).toMatchObject({ health: 'healthy', lifecycle: 'transient' });
+    expect((await whoami(bob, 'once__whoami')).credential).toBe(digest('bob-secret-4e1d'));
+    expect((await whoami(alice, 'once__whoami')).credential).toBe(digest('alice-secret-9f2c'));
+    await waitFor(() => plugins().length === 0, 5000);
+  });
+
   it('registers a source its discovery principal cannot discover yet (awaiting_connection), and discovers once the value is stored', async () => {
     const created = await h.api.post('/api/v1/sources', { name: 'later', transport: 'streamable-http', url: http.url, headers: { Authorization: 'Bearer ${user-secret:LATER}' }, upstreamAuth: { mode: 'user-secret' } });
     expect(created.status).toBe(201);

@@ -72,6 +72,17 @@ describe('ConfigPlanner', () => {
     ]);
   });
 
+  it('plans upstreamAuth as a connection field: made per-user, back to shared when the file leaves it out, its problems under its entry', async () => {
+    const f = setup();
+    const perUser = { name: 'remote', url: 'https://mcp.example.com/mcp?api_key=abc', headers: { Authorization: 'Bearer ${user-secret:T}' }, upstreamAuth: { mode: 'user-secret' } };
+    const made = await f.plan([aRemoteSpec(perUser)]);
+    expect(made.changes).toEqual([{ kind: 'source', name: 'remote', action: 'update', fields: ['headers', 'upstreamAuth'] }]);
+    expect(made.steps).toEqual([{ action: 'update', name: 'remote', changes: expect.objectContaining({ upstreamAuth: { mode: 'user-secret' } }) }]);
+
+    const refused = await f.plan([aRemoteSpec({ ...perUser, upstreamAuth: undefined })]);
+    expect(refused.problems).toEqual([{ path: 'sources[0].headers.Authorization', message: expect.stringContaining('user-secret') }]);
+  });
+
   it('names a launch now derived from a manifest as the fields a file sets', async () => {
     const f = setup();
     const result = await f.plan([{ name: 'local', transport: 'stdio', pluginDir: DIR, env: { TOKEN: '${stored}' }, timeoutMs: 5000 }]);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { STORED_VALUE } from '../../domain/config-plan.js';
-import { exportedValue } from './exported-source.js';
+import { exportedSource, exportedValue } from './exported-source.js';
+import { aRemoteSource } from '../../../sources/testing/builders.js';
 
 describe('exportedValue', () => {
   const secret = { name: 'TOKEN', isRequired: true, isSecret: true };
@@ -27,5 +28,15 @@ describe('exportedValue', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('exportedSource', () => {
+  it("writes a per-user source's upstreamAuth and its ${user-secret:…} references, never its discovery principal", () => {
+    const source = aRemoteSource({ headers: { Authorization: 'Bearer ${user-secret:T}' }, upstreamAuth: { mode: 'user-secret' }, discoveryPrincipal: { id: 'key-1', name: 'alice' } }).snapshot();
+    const exported = exportedSource(source);
+    expect(exported).toMatchObject({ headers: { Authorization: 'Bearer ${user-secret:T}' }, upstreamAuth: { mode: 'user-secret' } });
+    expect(JSON.stringify(exported)).not.toContain('key-1');
+    expect(exportedSource(aRemoteSource().snapshot())).not.toHaveProperty('upstreamAuth');
   });
 });
