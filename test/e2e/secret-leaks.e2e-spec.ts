@@ -35,7 +35,7 @@ describe('secret leaks', () => {
   beforeAll(async () => {
     idp = await startTokenExchangeIssuer(OIDC_AUDIENCE);
     const port = await freePort();
-    h = await startHarness({ LOG_LEVEL: 'debug', PORT: String(port), TOOLPLANE_PUBLIC_URL: `http://127.0.0.1:${port}`, TOOLPLANE_OIDC_ISSUER: idp.issuer, TOOLPLANE_OIDC_AUDIENCE: OIDC_AUDIENCE });
+    h = await startHarness({ LOG_LEVEL: 'debug', PORT: String(port), TOOLPLANE_PUBLIC_URL: `http://127.0.0.1:${port}`, TOOLPLANE_OIDC_ISSUER: idp.issuer, TOOLPLANE_OIDC_AUDIENCE: OIDC_AUDIENCE, TOOLPLANE_OIDC_ROLES_CLAIM: 'roles' });
     echo = await startHttpUpstream((port) => [join(FIXTURES, 'http-echo-server.mjs'), '--port', String(port)], '/mcp');
     oauth = await startOAuthUpstream();
   }, 60_000);
@@ -96,7 +96,12 @@ describe('secret leaks', () => {
     await person.close();
     // Through token exchange: the person's token is exchanged for the upstream's (both canaries).
     record(await h.api.put('/api/v1/secrets/TE_CLIENT', { value: idp.clientSecret }));
-    record(await h.api.post('/api/v1/sources', { name: 'exchanged', transport: 'streamable-http', url: idp.mcpUrl, upstreamAuth: { mode: 'token-exchange', tokenExchange: { tokenEndpoint: idp.tokenEndpoint, audience: idp.mcpAudience, clientId: idp.clientId, clientSecret: '${secret:TE_CLIENT}' } } }));
+    const oidcAdminToken = await idp.tokenFor('leak-olga', { roles: ['admin'] });
+    keys.push(oidcAdminToken);
+    const registered = record(await makeApi(h.url, oidcAdminToken).post('/api/v1/sources?wait=true', { name: 'exchanged', transport: 'streamable-http', url: idp.mcpUrl, upstreamAuth: { mode: 'token-exchange', tokenExchange: { tokenEndpoint: idp.tokenEndpoint, audience: idp.mcpAudience, clientId: idp.clientId, clientSecret: '${secret:TE_CLIENT}' } } }));
+    expect(registered.body.health).toBe('healthy');
+    const asThem = record(await asPerson.post('/api/v1/tools/exchanged__whoami/invoke', { arguments: {} }));
+    expect(JSON.stringify(asThem.body.result)).toContain('leak-alice');
     record(await makeApi(h.url, operatorKey).post('/api/v1/sources/remote/refresh', {}));
     // An OAuth connection of the agent (its tokens and Toolplane's client secret are canaries too).
     await registerOAuthSource(h, 'guarded', oauth.mcpUrl);

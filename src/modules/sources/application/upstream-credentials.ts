@@ -70,12 +70,12 @@ export class UpstreamCredentials implements OnModuleInit {
   }
 
   /** forDiscovery for a source and its target already at hand. */
-  forDiscoveryOf(source: Pick<SourceProps, 'upstreamAuth' | 'discoveryPrincipal'>, target: UpstreamTarget): Promise<CredentialOutcome> {
+  forDiscoveryOf(source: Pick<SourceProps, 'upstreamAuth' | 'discoveryPrincipal'>, target: UpstreamTarget, callerToken?: string): Promise<CredentialOutcome> {
     if (!isPerPrincipal(source.upstreamAuth)) return Promise.resolve({ kind: 'ready', target });
     if (!source.discoveryPrincipal) {
       return Promise.resolve({ kind: 'required', code: 'UPSTREAM_CREDENTIAL_REQUIRED', message: `Source "${target.sourceName}" has no principal to discover its tools with.` });
     }
-    return this.forCall({ target, auth: source.upstreamAuth, principal: principalOf(source.discoveryPrincipal) });
+    return this.forCall({ target, auth: source.upstreamAuth, principal: principalOf(source.discoveryPrincipal), callerToken });
   }
 
   private of(auth: Exclude<UpstreamAuth, { mode: 'shared' }>, target: UpstreamTarget): ModeCredentials {

@@ -23,6 +23,7 @@ import { TRANSPORTS } from '../domain/source-settings.js';
 import { RegisterSourceDto, toSourceSpec, UpdateSourceDto } from './source.dto.js';
 import { InventoryChangesDto, SourcePageDto, SourceResponseDto, ValidationReportDto } from './source-response.dto.js';
 import { ApiController, BusController } from '../../../shared/http/api-controller.js';
+import { callerTokenOf } from '../../../shared/principal/caller-token.js';
 
 const errors = (...statuses: number[]) =>
   statuses.map((status) => ApiResponse({ status, type: ErrorResponseDto, description: 'Error' }));
@@ -47,7 +48,7 @@ export class SourcesController extends BusController {
     const wait = params.boolean('wait') ?? true;
     params.done();
     const { value, problems } = await validateDto(RegisterSourceDto, body);
-    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }));
+    const { id } = await this.commands.execute(new RegisterSourceCommand(toSourceSpec(value), problems, principal.id, wait, { id: principal.id, name: principal.name, kind: principal.kind }, callerTokenOf(principal)));
     return this.queries.execute(new GetSourceQuery(id));
   }
 
@@ -160,6 +161,6 @@ export class SourcesController extends BusController {
   @ApiOkResponse({ type: InventoryChangesDto, description: 'The tools found. The plugin directory\'s manifest, read again first, may have changed the source (audited as source.updated).' })
   @applyAll(...errors(400, 401, 404, 409, 502))
   refresh(@Param('idOrName') idOrName: string, @CurrentPrincipal() principal: Principal): Promise<InventoryChanges> {
-    return this.commands.execute(new RefreshInventoryCommand(idOrName, principal.id));
+    return this.commands.execute(new RefreshInventoryCommand(idOrName, principal.id, callerTokenOf(principal)));
   }
 }

@@ -71,9 +71,10 @@ export class RefreshCoordinator implements OnModuleDestroy {
 
   /**
    * `actor`: who asked, named in the audit event of a manifest change the refresh finds (a caller
-   * joining a refresh under way does not start another).
+   * joining a refresh under way does not start another). `callerToken`: the discovery principal's
+   * own bearer token, when it is the one asking (a token-exchange source discovers only with it).
    */
-  refresh(sourceId: string, actor = REFRESH_ACTOR): Promise<RefreshOutcome> {
+  refresh(sourceId: string, actor = REFRESH_ACTOR, callerToken?: string): Promise<RefreshOutcome> {
     const current = this.running.get(sourceId);
     if (current) return current.promise;
     const abort = new AbortController();
@@ -81,7 +82,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
     const started = performance.now();
     // CatalogChanged only when what the catalog lists changed: each one makes every cache of the
     // catalog read it again, and most refreshes find an upstream as it was.
-    const promise = this.run(sourceId, abort.signal, progress, actor).then(
+    const promise = this.run(sourceId, abort.signal, progress, actor, callerToken).then(
       ({ outcome, changed }) => {
         this.running.delete(sourceId);
         this.events.publish(changed ? new CatalogChanged(sourceId) : new InventorySeen(sourceId));
@@ -123,7 +124,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
   }
 
   /** The outcome, and whether the source's tools, protocol or health (as the catalog shows them) changed. */
-  private async run(sourceId: string, signal: AbortSignal, progress: RunningRefresh['progress'], actor: string): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
+  private async run(sourceId: string, signal: AbortSignal, progress: RunningRefresh['progress'], actor: string, callerToken?: string): Promise<{ outcome: RefreshOutcome; changed: boolean }> {
     let source = await this.sources.findLive(sourceId);
     if (!source) throw new DomainError('not_found', 'SOURCE_NOT_FOUND', 'The source no longer exists.');
     // The plugin directory's manifest is read again first: a refresh discovers what the file now says.
@@ -134,7 +135,7 @@ export class RefreshCoordinator implements OnModuleDestroy {
     let discovered;
     let secrets: readonly KnownSecret[] = [];
     try {
-      const credential = await this.credentials.forDiscoveryOf(source.snapshot(), await this.targets.resolve(source.snapshot()));
+      const credential = await this.credentials.forDiscoveryOf(source.snapshot(), await this.targets.resolve(source.snapshot()), callerToken);
       if (credential.kind === 'required') return await this.awaitConnection(sourceId, credential, manifestChanged);
       const target = credential.target;
       secrets = target.secrets;

@@ -16,13 +16,14 @@ export class RefreshInventoryHandler implements ICommandHandler<RefreshInventory
     @Inject(AuditLog) private readonly audit: AuditLog,
   ) {}
 
-  async execute({ idOrName, actor }: RefreshInventoryCommand): Promise<InventoryChanges> {
+  async execute({ idOrName, actor, callerToken }: RefreshInventoryCommand): Promise<InventoryChanges> {
     const source = await this.sources.findLive(idOrName);
     if (!source) throw sourceNotFound(idOrName);
     if (!source.enabled) {
       throw new DomainError('conflict', 'SOURCE_DISABLED', `Source "${source.name}" is disabled; enable it before refreshing.`);
     }
-    const outcome = await this.coordinator.refresh(source.id, actor);
+    const ownToken = source.snapshot().discoveryPrincipal?.id === actor ? callerToken : undefined;
+    const outcome = await this.coordinator.refresh(source.id, actor, ownToken);
     await this.audit.record({
       actor,
       action: 'source.refreshed',

@@ -13,6 +13,8 @@ export class RegisterSourceCommand extends Command<{ id: string }> {
     readonly waitForDiscovery: boolean,
     /** Who asked, by id and name: the discovery principal of a per-user source (absent: the actor, by id). */
     readonly principal?: DiscoveryPrincipal,
+    /** That principal's own bearer token, for the first discovery of a token-exchange source. */
+    readonly callerToken?: string,
   ) {
     super();
   }

@@ -32,7 +32,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
     @Inject(CatalogChangeNotifier) private readonly notifier: CatalogChangeNotifier,
   ) {}
 
-  async execute({ spec, shapeProblems, actor, waitForDiscovery, principal }: RegisterSourceCommand): Promise<{ id: string }> {
+  async execute({ spec, shapeProblems, actor, waitForDiscovery, principal, callerToken }: RegisterSourceCommand): Promise<{ id: string }> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     const checked = await this.checker.check(spec, problems);
@@ -68,7 +68,7 @@ export class RegisterSourceHandler implements ICommandHandler<RegisterSourceComm
 
     this.events.publish(new CatalogChanged(source.id));
     if (source.enabled) {
-      const refresh = this.refresher.refresh(source.id).catch((error: unknown) => {
+      const refresh = this.refresher.refresh(source.id, undefined, callerToken).catch((error: unknown) => {
         this.logger.warn(`first discovery of ${source.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       });
       if (waitForDiscovery) await waitAtMost(refresh, discoveryWaitMs(this.config));
