@@ -44,12 +44,13 @@ const GROUP = process.env.STAGES_GROUP === '1';
 const INTERCEPTORS = process.env.STAGES_INTERCEPTORS || 'none';
 if (!['none', 'elsewhere', 'one'].includes(INTERCEPTORS)) throw new Error(`STAGES_INTERCEPTORS is none, elsewhere or one, not ${INTERCEPTORS}`);
 
-const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'interceptArguments', 'guard', 'locateUpstream', 'recordStart', 'invoke', 'interceptResult', 'recordOutcome', 'report'];
+const STAGES = ['resolve', 'intake', 'admit', 'groupArguments', 'prepareArguments', 'interceptArguments', 'guard', 'locateUpstream', 'attachCredential', 'recordStart', 'invoke', 'interceptResult', 'recordOutcome', 'report'];
 const NAMES = {
   groupArguments: 'group-arguments',
   prepareArguments: 'prepare-arguments',
   interceptArguments: 'intercept-arguments (pre)',
   locateUpstream: 'locate-upstream',
+  attachCredential: 'attach-credential',
   recordStart: 'record-start',
   interceptResult: 'intercept-result (post)',
   recordOutcome: 'record-outcome',

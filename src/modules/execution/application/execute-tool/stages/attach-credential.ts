@@ -20,11 +20,12 @@ import type { StageVerdict } from './call-stage.js';
 export class AttachCredentialStage {
   constructor(@Inject(UpstreamCredentials) private readonly credentials: UpstreamCredentials) {}
 
-  async run(call: Call): Promise<StageVerdict> {
+  /** A shared source's call answers at once, without a promise of its own. */
+  run(call: Call): StageVerdict | Promise<StageVerdict> {
     const target = call.target!;
     if (!isPerPrincipal(target.auth)) return undefined;
     call.sourceTarget = target;
-    return withCredential(call, await this.credentials.forCall({ target, principal: callerPrincipal(call), callerToken: call.input.callerToken }));
+    return this.credentials.forCall({ target, principal: callerPrincipal(call), callerToken: call.input.callerToken }).then((outcome) => withCredential(call, outcome));
   }
 }
 
