@@ -26,7 +26,6 @@ const MODULES = {
   approvals: ['audit', 'execution', 'executions', 'interceptors', 'secrets'],
   configuration: ['access', 'audit', 'groups', 'interceptors', 'secrets', 'sources'],
   'mcp-server': ['access', 'catalog', 'execution', 'executions', 'inventory', 'sources'],
-  connections: ['secrets', 'sources'],
 };
 
 const FRAMEWORKS = '^node_modules/(@nestjs|typeorm|@modelcontextprotocol|class-validator|class-transformer|fastify|@fastify|pg)/';

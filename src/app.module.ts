@@ -24,7 +24,6 @@ import { DomainErrorFilter } from './shared/http/domain-error.filter.js';
 import { ApprovalsModule } from './modules/approvals/approvals.module.js';
 import { ConfigurationModule } from './modules/configuration/configuration.module.js';
 import { ConnectionsModule } from './modules/connections/connections.module.js';
-import { TokenExchangeModule } from './modules/connections/token-exchange/token-exchange.module.js';
 import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
 import { UpstreamModule } from './upstream/upstream.module.js';
 
@@ -44,7 +43,6 @@ const FEATURES = [
   ApprovalsModule,
   ConfigurationModule,
   McpServerModule,
-  TokenExchangeModule,
 ];
 
 /** The tables every module maps: each declares its own (`static entities`). */

@@ -1495,6 +1495,10 @@ export interface components {
         UserSecretListDto: {
             items: components["schemas"]["SecretMetadataDto"][];
         };
+        PutUserSecretDto: {
+            /** @description Your value (at most 16 KiB); stored encrypted, never returned, sent only upstream with your own calls. */
+            value: string;
+        };
         ToolSourceDto: {
             /** Format: uuid */
             id: string;
@@ -2501,6 +2505,11 @@ export interface components {
         ConnectionDto: {
             /** @description The source. */
             source: string;
+            /**
+             * @description How the source signs in per user: `oauth` is connected to here; `user-secret` takes your own secrets (`/api/v1/me/secrets`); `token-exchange` your own OIDC sign-in.
+             * @enum {string}
+             */
+            mode: "user-secret" | "oauth" | "token-exchange";
             /**
              * @description `not_connected`: a per-user source the caller may use and has no connection to.
              * @enum {string}
@@ -3893,7 +3902,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutUserSecretDto"];
+            };
+        };
         responses: {
             /** @description Replaced. */
             200: {

@@ -87,11 +87,7 @@ Examples:
     .action(inContext(async ({ api, out }, name: string) => {
       const value = await readSecretValue(name);
       if (value === '') throw new UsageError('no value given: type it at the prompt (on a terminal) or pipe it in, e.g. printf %s "$TOKEN" | toolplane secrets mine put NAME');
-      const response = await api.request('PUT', '/api/v1/me/secrets/{name}', {
-        params: { name },
-        // openapi.yaml does not describe this body: sent as the JSON it is.
-        text: { body: JSON.stringify({ value }), contentType: 'application/json' },
-      });
+      const response = await api.request('PUT', '/api/v1/me/secrets/{name}', { params: { name }, json: { value } });
       if (out.json) return out.printJson(response.body);
       out.note(`${response.status === 201 ? 'stored' : 'replaced'} your secret ${response.body.name}`);
     }));

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { TokenExchangeModule } from './token-exchange/token-exchange.module.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
@@ -46,7 +47,7 @@ async function revealReference(secrets: SecretRepository, reference: string): Pr
  */
 @Global()
 @Module({
-  imports: [AuditModule, SecretsModule, AccessModule],
+  imports: [AuditModule, SecretsModule, AccessModule, TokenExchangeModule],
   controllers: [ConnectionsController, OAuthCallbackController],
   providers: [
     { provide: PerUserSources, useFactory: (uow: TypeormUnitOfWork) => new SqlPerUserSources(uow), inject: [TypeormUnitOfWork] },

@@ -1,5 +1,5 @@
 import { Body, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -43,6 +43,7 @@ export class MeSecretsController extends BusController {
   @ApiOkResponse({ type: SecretMetadataDto, description: 'Replaced.' })
   @ApiResponse({ status: 400, type: ErrorResponseDto })
   @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'USER_SECRET_LIMIT: you hold 100 already.' })
+  @ApiBody({ type: PutUserSecretDto })
   async put(
     @Param('name') name: string,
     @Body() body: unknown,
