@@ -18,6 +18,31 @@ function setup(options: SourcesFixtureOptions = {}) {
 }
 
 describe('RegisterSourceHandler', () => {
+  it('registers a per-user source its registrant cannot discover yet: 201 all the same, awaiting its connection, nothing sent', async () => {
+    const f = setup({ secrets: { IDP: 'idp-client-secret' } });
+    const handler = new RegisterSourceHandler(f.checker, f.sources, f.audit, f.refresher, f.uow, f.clock, f.ids, f.config, f.events.bus, f.notifier);
+    const spec = aRemoteSpec({ name: 'jira', headers: { Authorization: 'Bearer ${user-secret:JIRA}' }, upstreamAuth: { mode: 'user-secret' } });
+
+    const { id } = await handler.execute(new RegisterSourceCommand(spec, [], 'key-alice', true, { id: 'key-alice', name: 'alice', kind: 'api-key' }));
+
+    expect(f.sources.stored(id)).toMatchObject({ upstreamAuth: { mode: 'user-secret' }, discoveryPrincipal: { id: 'key-alice', name: 'alice' }, health: 'awaiting_connection', consecutiveFailures: 0 });
+    expect(f.discovery.discoveries).toEqual([]);
+    expect(f.audit.events[0]?.details).toMatchObject({ upstreamAuth: { mode: 'user-secret' } });
+  });
+
+  it('refuses settings of a mode that do not fit, with the others, and a clientSecret that is no stored secret', async () => {
+    const f = setup();
+    const refused = await rejection(f.register(aRemoteSpec({ timeoutMs: 5, upstreamAuth: { mode: 'token-exchange', tokenExchange: { tokenEndpoint: 'https://idp.example.com/token', audience: 'jira', clientId: 'tp', clientSecret: '${secret:MISSING}' } } }), true, [{ path: 'timeoutMs', message: 'must not be less than 100' }]));
+    expect(refused).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [
+        { path: 'timeoutMs', message: 'must not be less than 100' },
+        { path: 'upstreamAuth.tokenExchange.clientSecret', message: expect.stringContaining('"MISSING", which does not exist') },
+      ],
+    });
+    expect(await f.sources.listLive()).toEqual([]);
+  });
+
   it('stores the source with the defaults, audits it, tells the catalog and discovers its tools before answering', async () => {
     const f = setup();
     f.discovery.answer('demo', aListing(['echo', 'add']));

@@ -20,6 +20,26 @@ function setup(source: Source, secrets: Record<string, string> = {}) {
 }
 
 describe('UpdateSourceHandler', () => {
+  it('makes a source per-user: its principal discovers, its pools are released, the audit keeps references only', async () => {
+    const f = setup(aRemoteSource({ headers: { Authorization: 'Bearer ${secret:TOKEN}' }, upstream: LEGACY }), { TOKEN: 'shared-token-value' });
+    const handler = new UpdateSourceHandler(f.checker, f.sources, f.audit, f.refresher, f.discovery, f.uow, f.clock, f.config, f.events.bus, f.circuits, f.notifier);
+
+    await handler.execute(
+      new UpdateSourceCommand('remote', { headers: { Authorization: 'Bearer ${user-secret:JIRA}' }, upstreamAuth: { mode: 'user-secret' } }, [], 'key-alice', true, { id: 'key-alice', name: 'alice' }),
+    );
+
+    expect(f.sources.stored(f.id)).toMatchObject({ upstreamAuth: { mode: 'user-secret' }, discoveryPrincipal: { id: 'key-alice', name: 'alice' }, health: 'awaiting_connection' });
+    expect(f.discovery.released).toEqual([f.id]);
+    expect(f.audit.events[0]?.details).toMatchObject({ changed: ['headers', 'upstreamAuth', 'discoveryPrincipal'], after: { headers: { Authorization: '*** ${user-secret:JIRA}' } } });
+    expect(JSON.stringify(f.audit.events)).not.toContain('shared-token-value');
+
+    // Back to shared: no principal discovers any more, and a ${user-secret:…} left behind is refused.
+    const refused = await rejection(handler.execute(new UpdateSourceCommand('remote', { upstreamAuth: null }, [], 'admin', true)));
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'headers.Authorization', message: expect.stringContaining('user-secret') }] });
+    await handler.execute(new UpdateSourceCommand('remote', { upstreamAuth: { mode: 'shared' }, headers: { Authorization: 'Bearer ${secret:TOKEN}' } }, [], 'admin', true));
+    expect(f.sources.stored(f.id)).toMatchObject({ upstreamAuth: null, discoveryPrincipal: null });
+  });
+
   it('stores changed settings and audits each with its value before and after, without reconnecting', async () => {
     const f = setup(aSource({ upstream: LEGACY }));
     f.tripCircuit(f.id);
