@@ -13,8 +13,8 @@ describe('ListMyConnectionsHandler', () => {
     const handler = new ListMyConnectionsHandler(f.connections, f.sources, f.clock);
     expect(await handler.execute(new ListMyConnectionsQuery(alice))).toEqual({
       items: [
-        { source: 'files', status: 'connected', scopes: ['read'], expiresAt: '2026-01-01T01:00:00.000Z', connectedAt: '2026-01-01T00:00:00.000Z', refreshedAt: null },
-        { source: 'mail', status: 'not_connected', scopes: [], expiresAt: null, connectedAt: null, refreshedAt: null },
+        { source: 'files', mode: 'oauth', status: 'connected', scopes: ['read'], expiresAt: '2026-01-01T01:00:00.000Z', connectedAt: '2026-01-01T00:00:00.000Z', refreshedAt: null },
+        { source: 'mail', mode: 'user-secret', status: 'not_connected', scopes: [], expiresAt: null, connectedAt: null, refreshedAt: null },
       ],
     });
     f.clock.advance(3600_000);
