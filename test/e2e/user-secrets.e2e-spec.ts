@@ -104,6 +104,12 @@ describe('user secrets', () => {
     expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_CREDENTIAL_REQUIRED', missing: ['WHO'], details: [{ path: 'missing', message: 'WHO' }] });
     expect(refused.body.error.message).toContain('${user-secret:WHO}');
     expect(await upstreamCalls()).toBe(before);
+    // The catalog keeps the tool for carol, with a note naming what she lacks; alice holds it: no note.
+    const listed = async (api: typeof carol) => ((await api.get('/api/v1/tools?format=mcp&limit=200')).body.items as { name: string; description: string; _meta?: Record<string, unknown> }[]).find((t) => t.name === 'remote__whoami')!;
+    const forCarol = await listed(carol);
+    expect(forCarol._meta?.['io.toolplane/connection']).toEqual({ required: true, source: 'remote' });
+    expect(forCarol.description).toContain('PUT /api/v1/me/secrets/WHO');
+    expect((await listed(alice))._meta?.['io.toolplane/connection']).toBeUndefined();
 
     const holders = await h.api.get('/api/v1/sources/remote/user-secrets');
     expect(holders.body.names).toEqual(['WHO']);

@@ -6,9 +6,9 @@ import type { Principal } from '../../../shared/principal/principal.js';
 import { SqlPrincipalConnections } from './sql-principal-connections.js';
 
 /**
- * SqlPrincipalConnections on PostgreSQL. The per-user credential tables come with their own
- * migrations; here they stand as the shared contract names them (`sources.upstream_auth`,
- * `user_secrets`, `upstream_connections`), with only the columns this query reads.
+ * SqlPrincipalConnections on PostgreSQL, over the per-user credential tables as their migrations
+ * make them (`sources.upstream_auth`, `user_secrets`, `upstream_connections`); the sealed columns
+ * hold placeholders, which this query never reads.
  */
 describe('SqlPrincipalConnections', () => {
   const dbName = `tp_conn_${randomBytes(4).toString('hex')}`;
@@ -21,9 +21,6 @@ describe('SqlPrincipalConnections', () => {
   beforeAll(async () => {
     await adminQuery(`CREATE DATABASE ${dbName}`);
     db = await migratedDataSource(withDatabase(testServerUrl(), dbName));
-    await db.query(`ALTER TABLE sources ADD COLUMN IF NOT EXISTS upstream_auth jsonb`);
-    await db.query(`CREATE TABLE IF NOT EXISTS user_secrets (principal_id text NOT NULL, name text NOT NULL, sealed jsonb NOT NULL DEFAULT '{}', PRIMARY KEY (principal_id, name))`);
-    await db.query(`CREATE TABLE IF NOT EXISTS upstream_connections (principal_id text NOT NULL, source_id uuid NOT NULL, PRIMARY KEY (principal_id, source_id))`);
     const auths: [string, string, unknown, boolean][] = [
       [ids.shared, 'shared', null, false],
       [ids.oauth, 'crm', { mode: 'oauth', oauth: {} }, false],
@@ -39,8 +36,8 @@ describe('SqlPrincipalConnections', () => {
         [id, name, deleted, auth === null ? null : JSON.stringify(auth)],
       );
     }
-    await db.query(`INSERT INTO upstream_connections (principal_id, source_id) VALUES ($1, $2)`, [alice.id, ids.oauth]);
-    await db.query(`INSERT INTO user_secrets (principal_id, name) VALUES ($1, 'GH_TOKEN')`, [alice.id]);
+    await db.query(`INSERT INTO upstream_connections (principal_id, source_id, principal_name, tokens_sealed, scopes, connected_at) VALUES ($1, $2, 'alice', '{}', '[]', now())`, [alice.id, ids.oauth]);
+    await db.query(`INSERT INTO user_secrets (principal_id, name, sealed, created_at, updated_at) VALUES ($1, 'GH_TOKEN', '{}', now(), now())`, [alice.id]);
   });
 
   afterAll(async () => {
