@@ -204,6 +204,24 @@ describe('OAuth connections to upstreams', () => {
     expect(await whoami(ready(await credentials().afterUnauthorized(request('bob', 'guarded', again))))).toMatchObject({ sub: 'bob' });
   }, 60_000);
 
+  it('through REST invoke: a call carries the caller’s token, and an upstream 401 is refreshed once inside the call', async () => {
+    const viaRest = async () => {
+      const answer = await keys.bob.api.post('/api/v1/tools/guarded__whoami/invoke', { arguments: {} });
+      bodies.push(JSON.stringify(answer.body));
+      expect(answer.status).toBe(200);
+      return answer.body.result.structuredContent ?? JSON.parse(answer.body.result.content[0].text);
+    };
+    expect(await viaRest()).toMatchObject({ sub: 'bob' });
+    const issued = (await upstream.tokens()).filter((token) => token.sub === 'bob' && token.kind === 'access').length;
+    expect(await upstream.control('revoke', { sub: 'bob', kind: 'access' })).toBeGreaterThan(0);
+    expect(await viaRest()).toMatchObject({ sub: 'bob' });
+    expect((await upstream.tokens()).filter((token) => token.sub === 'bob' && token.kind === 'access').length).toBe(issued + 1);
+    // carol has no connection: refused before anything is sent, with the link to open.
+    const refused = await keys.carol.api.post('/api/v1/tools/guarded__whoami/invoke', { arguments: {} });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_CONSENT_REQUIRED', connectUrl: expect.stringMatching(new RegExp(`^${h.url}/api/v1/connect/`)) });
+  }, 60_000);
+
   it('asks for consent again when the refresh fails, with a single-use link that reconnects', async () => {
     const before = ready(await credentials().forCall(request('alice')));
     await upstream.control('revoke', { sub: 'alice', kind: 'all' });
