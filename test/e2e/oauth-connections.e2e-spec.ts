@@ -204,7 +204,7 @@ describe('OAuth connections to upstreams', () => {
     expect(await whoami(ready(await credentials().afterUnauthorized(request('bob', 'guarded', again))))).toMatchObject({ sub: 'bob' });
   }, 60_000);
 
-  it('through REST invoke: a call carries the caller’s token, and an upstream 401 is refreshed once inside the call', async () => {
+  it('through REST invoke and /mcp: a call carries the caller’s token, an upstream 401 is refreshed once inside the call, and a caller without a connection is given its link (-32042 or an error result)', async () => {
     const viaRest = async () => {
       const answer = await keys.bob.api.post('/api/v1/tools/guarded__whoami/invoke', { arguments: {} });
       bodies.push(JSON.stringify(answer.body));
@@ -220,6 +220,25 @@ describe('OAuth connections to upstreams', () => {
     const refused = await keys.carol.api.post('/api/v1/tools/guarded__whoami/invoke', { arguments: {} });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_CONSENT_REQUIRED', connectUrl: expect.stringMatching(new RegExp(`^${h.url}/api/v1/connect/`)) });
+    // Over /mcp: a 2025-11-25 caller that takes URL elicitation gets -32042 with the link; any other, an error result carrying it.
+    const mcp = async (capabilities: Record<string, unknown>) => {
+      const client = new Client({ name: 'oauth-e2e', version: '1' }, { capabilities, versionNegotiation: { mode: 'legacy' } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys.carol.key}` } } }));
+      try {
+        return await client.callTool({ name: 'guarded__whoami', arguments: {} }).then(
+          (result) => ({ result, error: undefined }),
+          (error: { code?: number; data?: { elicitations?: { mode: string; url: string }[] } }) => ({ result: undefined, error }),
+        );
+      } finally {
+        await client.close();
+      }
+    };
+    const elicited = await mcp({ elicitation: { url: {} } });
+    expect(elicited.error?.code).toBe(-32042);
+    expect(elicited.error?.data?.elicitations).toEqual([expect.objectContaining({ mode: 'url', url: expect.stringMatching(new RegExp(`^${h.url}/api/v1/connect/`)) })]);
+    const plain = await mcp({});
+    expect(plain.result?.isError).toBe(true);
+    expect(String((plain.result?._meta as Record<string, unknown> | undefined)?.['io.toolplane/connectUrl'])).toMatch(new RegExp(`^${h.url}/api/v1/connect/`));
   }, 60_000);
 
   it('asks for consent again when the refresh fails, with a single-use link that reconnects', async () => {
