@@ -2105,6 +2105,8 @@ export interface components {
             scopes?: string[];
             /** @description The authorization server (issuer) to use when the upstream lists several (absent: the first). */
             authorizationServer?: string;
+            /** @description A `${secret:NAME}` reference to a bearer token (a service account's) that lists the tools: the source discovers with it rather than waiting for its discovery principal's credential. Never used for calls. */
+            discoveryToken?: string;
         };
         TokenExchangeSettingsDto: {
             /** @description The identity provider's token endpoint (https, or http on a loopback address). */
@@ -2117,6 +2119,8 @@ export interface components {
             clientId: string;
             /** @description A `${secret:NAME}` reference, never a literal. */
             clientSecret?: string;
+            /** @description A `${secret:NAME}` reference to a bearer token (a service account's) that lists the tools: the source discovers with it rather than waiting for its discovery principal's credential. Never used for calls. */
+            discoveryToken?: string;
         };
         UpstreamAuthDto: {
             /**

@@ -241,6 +241,22 @@ describe('OAuth connections to upstreams', () => {
     expect(String((plain.result?._meta as Record<string, unknown> | undefined)?.['io.toolplane/connectUrl'])).toMatch(new RegExp(`^${h.url}/api/v1/connect/`));
   }, 60_000);
 
+  it('discovers a source with its discovery token (a service account’s) at once, never using it for calls', async () => {
+    const serviceToken = (await upstream.tokens()).filter((token) => token.sub === 'bob' && token.kind === 'access' && !token.revoked).at(-1)!.token;
+    canaries.push(serviceToken);
+    expect((await h.api.put('/api/v1/secrets/CRM_DISCOVERY', { value: serviceToken })).status).toBe(201);
+    const refusedLiteral = await h.api.post('/api/v1/sources', { name: 'svc', transport: 'streamable-http', url: upstream.mcpUrl, upstreamAuth: { mode: 'oauth', oauth: { discoveryToken: serviceToken } } });
+    expect(refusedLiteral.body.error.details).toEqual([{ path: 'upstreamAuth.oauth.discoveryToken', message: expect.stringContaining('${secret:NAME}') }]);
+    const created = await h.api.post('/api/v1/sources?wait=true', { name: 'svc', transport: 'streamable-http', url: upstream.mcpUrl, upstreamAuth: { mode: 'oauth', oauth: { discoveryToken: '${secret:CRM_DISCOVERY}' } } });
+    expect(created.status).toBe(201);
+    bodies.push(JSON.stringify(created.body));
+    expect(created.body).toMatchObject({ health: 'healthy', toolCount: 2 });
+    // Calls still need the caller's own connection.
+    const refused = await keys.carol.api.post('/api/v1/tools/svc__whoami/invoke', { arguments: {} });
+    expect(refused.body.error.code).toBe('UPSTREAM_CONSENT_REQUIRED');
+    expect((await h.api.delete('/api/v1/sources/svc')).status).toBe(204);
+  }, 60_000);
+
   it('asks for consent again when the refresh fails, with a single-use link that reconnects', async () => {
     const before = ready(await credentials().forCall(request('alice')));
     await upstream.control('revoke', { sub: 'alice', kind: 'all' });

@@ -69,8 +69,24 @@ export class UpstreamCredentials implements OnModuleInit {
     return this.forDiscoveryOf(props, await this.targets.resolve(props));
   }
 
-  /** forDiscovery for a source and its target already at hand. */
-  forDiscoveryOf(source: Pick<SourceProps, 'upstreamAuth' | 'discoveryPrincipal'>, target: UpstreamTarget, callerToken?: string): Promise<CredentialOutcome> {
+  /**
+   * forDiscovery for a source and its target already at hand: its discovery token when it has one
+   * (a service account's, `${secret:…}`), else its discovery principal's credential.
+   */
+  async forDiscoveryOf(source: Pick<SourceProps, 'upstreamAuth' | 'discoveryPrincipal'>, target: UpstreamTarget, callerToken?: string): Promise<CredentialOutcome> {
+    if (!isPerPrincipal(source.upstreamAuth)) return { kind: 'ready', target };
+    const discoveryToken = discoveryTokenOf(source.upstreamAuth);
+    if (discoveryToken !== undefined) {
+      const token = await this.targets.secretValue(discoveryToken, 'upstreamAuth.discoveryToken');
+      return {
+        kind: 'ready',
+        target: { ...target, headers: { ...target.headers, Authorization: `Bearer ${token}` }, secrets: Object.freeze([...target.secrets, { name: 'discovery token', value: token }]), poolKey: `${target.sourceId}#discovery` },
+      };
+    }
+    return this.forPrincipalDiscovery(source, target, callerToken);
+  }
+
+  private forPrincipalDiscovery(source: Pick<SourceProps, 'upstreamAuth' | 'discoveryPrincipal'>, target: UpstreamTarget, callerToken?: string): Promise<CredentialOutcome> {
     if (!isPerPrincipal(source.upstreamAuth)) return Promise.resolve({ kind: 'ready', target });
     if (!source.discoveryPrincipal) {
       return Promise.resolve({ kind: 'required', code: 'UPSTREAM_CREDENTIAL_REQUIRED', message: `Source "${target.sourceName}" has no principal to discover its tools with.` });
@@ -106,4 +122,11 @@ class MissingMode extends ModeCredentials {
   afterUnauthorized(): Promise<CredentialOutcome> {
     return this.forCall();
   }
+}
+
+/** The discovery token reference of an oauth or token-exchange source, if it has one. */
+function discoveryTokenOf(auth: UpstreamAuth): string | undefined {
+  if (auth.mode === 'oauth') return auth.oauth.discoveryToken;
+  if (auth.mode === 'token-exchange') return auth.tokenExchange.discoveryToken;
+  return undefined;
 }

@@ -57,6 +57,16 @@ export class UpstreamTargetResolver {
     };
   }
 
+  /** The value of a setting that is one `${secret:NAME}` reference (checked so when stored), e.g. a discovery token. */
+  async secretValue(reference: string, field: string): Promise<string> {
+    const ref = parseTemplate(reference).references[0];
+    const value = ref?.kind === 'secret' ? await this.secrets.reveal(ref.name) : undefined;
+    if (value === undefined) {
+      throw new DomainError('invalid', 'SECRET_NOT_FOUND', `The secret referenced by ${field} no longer exists.`, [{ path: field, message: `refers to missing ${reference}` }]);
+    }
+    return value;
+  }
+
   /** Renders every template; what came from a reference is added to `secrets`, under the reference's and the variable's name. */
   private async renderAll(values: Record<string, string>, field: string, secrets: KnownSecret[]): Promise<Record<string, string>> {
     const secretNames = new Set<string>();

@@ -29,6 +29,8 @@ export interface OAuthSettings {
   scopes?: string[];
   /** Authorization server issuer to use when the upstream's PRM lists several (absent: first). */
   authorizationServer?: string;
+  /** A `${secret:NAME}` reference to a bearer token (a service account's) that lists the tools: discovery uses it instead of waiting for a connection. */
+  discoveryToken?: string;
 }
 
 export interface TokenExchangeSettings {
@@ -41,6 +43,8 @@ export interface TokenExchangeSettings {
   clientId: string;
   /** A `${secret:NAME}` reference. */
   clientSecret?: string;
+  /** As OAuthSettings.discoveryToken: a bearer token that lists the tools, used for discovery only. */
+  discoveryToken?: string;
 }
 
 /** The principal whose credential discovers a per-user source's tools: the one that registered it. */
@@ -167,7 +171,7 @@ export function checkUpstreamAuth(
 
   if (mode === 'shared' || mode === 'user-secret') auth = { mode };
   if (mode === 'oauth') {
-    const s = settingsOf('oauth', ['clientId', 'clientSecret', 'clientMetadataUrl', 'scopes', 'authorizationServer']);
+    const s = settingsOf('oauth', ['clientId', 'clientSecret', 'clientMetadataUrl', 'scopes', 'authorizationServer', 'discoveryToken']);
     if (s) {
       const oauth: OAuthSettings = {};
       if (s.clientId !== undefined) oauth.clientId = text('oauth.clientId', s.clientId);
@@ -178,11 +182,12 @@ export function checkUpstreamAuth(
       if (s.clientMetadataUrl !== undefined) oauth.clientMetadataUrl = url('oauth.clientMetadataUrl', s.clientMetadataUrl);
       if (s.scopes !== undefined) oauth.scopes = scopes('oauth.scopes', s.scopes);
       if (s.authorizationServer !== undefined) oauth.authorizationServer = url('oauth.authorizationServer', s.authorizationServer);
+      if (s.discoveryToken !== undefined) oauth.discoveryToken = secretRef('oauth.discoveryToken', s.discoveryToken);
       auth = { mode, oauth: withoutUndefined(oauth) };
     }
   }
   if (mode === 'token-exchange') {
-    const s = settingsOf('tokenExchange', ['tokenEndpoint', 'audience', 'resource', 'scopes', 'clientId', 'clientSecret']);
+    const s = settingsOf('tokenExchange', ['tokenEndpoint', 'audience', 'resource', 'scopes', 'clientId', 'clientSecret', 'discoveryToken']);
     if (s) {
       const tokenEndpoint = url('tokenExchange.tokenEndpoint', s.tokenEndpoint);
       const clientId = text('tokenExchange.clientId', s.clientId);
@@ -192,6 +197,7 @@ export function checkUpstreamAuth(
       if (s.audience === undefined && s.resource === undefined) add('tokenExchange', 'needs audience or resource (or both)');
       if (s.scopes !== undefined) exchange.scopes = scopes('tokenExchange.scopes', s.scopes);
       if (s.clientSecret !== undefined) exchange.clientSecret = secretRef('tokenExchange.clientSecret', s.clientSecret);
+      if (s.discoveryToken !== undefined) exchange.discoveryToken = secretRef('tokenExchange.discoveryToken', s.discoveryToken);
       auth = { mode, tokenExchange: withoutUndefined(exchange) as TokenExchangeSettings };
     }
   }

@@ -9,6 +9,7 @@ export class OAuthSettingsDto {
   @ApiPropertyOptional({ description: 'A client ID metadata document URL (https) used as client_id where the authorization server supports it.' }) clientMetadataUrl?: string;
   @ApiPropertyOptional({ type: [String], description: "Scopes to ask for (absent: the protected resource metadata's scopes_supported, or none)." }) scopes?: string[];
   @ApiPropertyOptional({ description: 'The authorization server (issuer) to use when the upstream lists several (absent: the first).' }) authorizationServer?: string;
+  @ApiPropertyOptional({ description: 'A `${secret:NAME}` reference to a bearer token (a service account\'s) that lists the tools: the source discovers with it rather than waiting for its discovery principal\'s credential. Never used for calls.' }) discoveryToken?: string;
 }
 
 export class TokenExchangeSettingsDto {
@@ -18,6 +19,7 @@ export class TokenExchangeSettingsDto {
   @ApiPropertyOptional({ type: [String] }) scopes?: string[];
   @ApiProperty() clientId!: string;
   @ApiPropertyOptional({ description: 'A `${secret:NAME}` reference, never a literal.' }) clientSecret?: string;
+  @ApiPropertyOptional({ description: 'A `${secret:NAME}` reference to a bearer token (a service account\'s) that lists the tools: the source discovers with it rather than waiting for its discovery principal\'s credential. Never used for calls.' }) discoveryToken?: string;
 }
 
 export class UpstreamAuthDto {
