@@ -12,6 +12,7 @@ const TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['approvals', 'Tool calls held for a person’s approval: approve or deny (never your own)'],
   ['executions', 'Every call, recorded: history, statistics, the signed chain'],
   ['secrets', 'Encrypted values that env and headers refer to as ${secret:NAME}'],
+  ['connections', 'Each person’s own connections to sources that sign in per user (OAuth): connect, list, disconnect, revoke'],
   ['access', 'API keys, roles and what a credential may do'],
   ['config', 'Sources, groups and keys as one configuration file: apply and export'],
   ['audit', 'The hash-chained trail of every change'],
