@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * Follow an execution's events
-         * @description Server-Sent Events: `status` (working, pending_approval) as it changes, `progress` and `log` while it runs in the process that answers, then one `result` event carrying the execution as `GET /api/v1/executions/{id}` shows it, and the stream ends. An execution already final gets its `result` alone. A comment every 15 s keeps a quiet stream open; leaving it does not touch the call.
+         * @description Server-Sent Events: `status` (working, pending_approval, awaiting_input) as it changes, `progress` and `log` while it runs in the process that answers, then one `result` event carrying the execution as `GET /api/v1/executions/{id}` shows it, and the stream ends. An execution already final gets its `result` alone. A comment every 15 s keeps a quiet stream open; leaving it does not touch the call.
          */
         get: operations["RunningExecutions_events"];
         put?: never;
@@ -842,6 +842,26 @@ export interface paths {
          * @description Its caller only. A call running is aborted and the upstream told (notifications/cancelled); one waiting for approval is withdrawn. Answers the execution as it is now: it ends `cancelled` shortly.
          */
         post: operations["RunningExecutions_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/{id}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer what a waiting execution asks
+         * @description Its caller only. While an execution is `awaiting_input` (its upstream asked, during the task, for an elicitation, a sampling or roots), `result.inputRequests` holds what is asked under keys of its own; answer each under its key. Answered keys leave the list; the execution runs on once every one is answered. Answers the execution as it is now.
+         */
+        post: operations["RunningExecutions_input"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1190,7 +1210,7 @@ export interface components {
              * @description working, pending_approval: the call has no final record yet (it runs detached, or waits for a decision); every other status is final.
              * @enum {string}
              */
-            status: "succeeded" | "tool_error" | "invalid_arguments" | "rejected" | "circuit_open" | "timeout" | "upstream_error" | "cancelled" | "input_required" | "interrupted" | "working" | "pending_approval";
+            status: "succeeded" | "tool_error" | "invalid_arguments" | "rejected" | "circuit_open" | "timeout" | "upstream_error" | "cancelled" | "input_required" | "interrupted" | "working" | "pending_approval" | "awaiting_input";
             /** @description The tool's own isError flag (status tool_error). */
             isError: boolean;
             /** @description Null when the tool produced no result. */
@@ -3192,6 +3212,24 @@ export interface components {
             error: components["schemas"]["ExecutionErrorViewDto"];
             /** @description The recorded execution. */
             execution: components["schemas"]["ExecutionResponseDto"];
+        };
+        ExecutionInputDto: {
+            /**
+             * @description Each answer under the key of the request it answers (an elicitation or sampling result, a roots list). Keys naming no open request are ignored; some may be answered now and the rest later.
+             * @example {
+             *       "5b0c…": {
+             *         "action": "accept",
+             *         "content": {
+             *           "confirm": true
+             *         }
+             *       }
+             *     }
+             */
+            inputResponses: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
         ApprovalToolDto: {
             /** @example github__delete_repo */
@@ -5672,6 +5710,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description EXECUTION_NOT_FOUND: unknown, or not a call of this principal. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description EXECUTION_FINISHED: it has already ended. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    RunningExecutions_input: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutionInputDto"];
+            };
+        };
+        responses: {
+            /** @description Answers taken. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
+            /** @description VALIDATION_FAILED: inputResponses is not a map of answers. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description EXECUTION_NOT_FOUND: unknown, or not a call of this principal. */

@@ -1,11 +1,14 @@
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type RawClientDispatch, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type RawClientDispatch, type TaskEnabledSession, type TaskExecutionEvent } from '@modelcontextprotocol/ext-tasks/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../shared/is-record.js';
 import type { DirectCaller } from './http/direct-tool-call.js';
 import type { ToolplaneClient } from './toolplane-client.js';
 import { UpstreamError } from './upstream-error.js';
 import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls } from './upstream-task-call.js';
+
+/** Any result (a `tasks/result` asked only so that the upstream sends its requests for input). */
+const ANY_RESULT: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'toolplane', validate: (value) => ({ value }) } };
 
 /** A schema-free result codec: the tool's result is recorded as the upstream answered it. */
 const RAW_RESULT = { parse: (value: JsonValue) => ({ success: true as const, value: value as unknown }) };
@@ -51,11 +54,13 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       throw asProtocolError(error);
     }
     const taskId = execution.kind === 'task' ? String(execution.handle.taskId) : undefined;
+    const askedForInput = taskId !== undefined && this.client.getProtocolEra() !== 'modern' ? this.inputFetcher(taskId, call.requestTimeoutMs) : undefined;
     return {
       taskId,
       settle: async (signal): Promise<TaskCallOutcome> => {
         try {
-          const { outcome } = await execution.settle({ signal, close: false });
+          const onEvent = askedForInput ? (event: TaskExecutionEvent<unknown>) => askedForInput(event, signal) : undefined;
+          const { outcome } = await execution.settle({ signal, close: false, ...(onEvent ? { onEvent } : {}) });
           if (outcome.status === 'completed') return { status: 'completed', result: outcome.result };
           if (outcome.status === 'cancelled') return { status: 'cancelled' };
           const { message, code, data } = outcome.error;
@@ -66,6 +71,24 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       },
       cancel: (signal) => execution.cancel(signal),
       close: () => execution.close(),
+    };
+  }
+
+  /**
+   * A 2025-11-25 task that goes `input_required` puts its requests for input on the stream of a
+   * `tasks/result` (with the related-task `_meta`, which the connection's relay routes to the call);
+   * the Tasks client only polls `tasks/get`, so this asks for the result as soon as the task waits,
+   * one request at a time. Its answer is the task's result, which the polling collects too.
+   */
+  private inputFetcher(taskId: string, timeoutMs: number): (event: TaskExecutionEvent<unknown>, signal: AbortSignal) => void {
+    let fetching = false;
+    return (event, signal) => {
+      if (fetching || event.type !== 'task' || event.task.status !== 'input_required' || signal.aborted) return;
+      fetching = true;
+      this.client
+        .request({ method: 'tasks/result', params: { taskId } }, ANY_RESULT, { signal, timeout: timeoutMs })
+        .catch(() => undefined)
+        .finally(() => (fetching = false));
     };
   }
 

@@ -2,7 +2,6 @@ import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, ProtocolError, type C
 import {
   InvocationFailure,
   ToolInvoker,
-  type CallListeners,
   type InvocationFailureKind,
   type InvocationOutcome,
   type InvocationRequest,
@@ -16,6 +15,7 @@ import { jsonBytes } from '../shared/json-bytes.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
 import { runUpstreamTask } from './upstream-task-call.js';
+import type { RelayedCall } from './upstream-call-relay.js';
 import { isRecord } from '../shared/is-record.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
 import { redactArguments } from '../modules/execution/domain/argument-redaction.js';
@@ -145,7 +145,7 @@ export class McpToolExecutor extends ToolInvoker {
 
     // A direct call hears the log messages and requests for input on its own stream; what comes on
     // the connection itself (stdio, SDK requests) is attributed by the connection's relay.
-    const listeners: CallListeners = {};
+    const listeners: RelayedCall = {};
     if (request.log) listeners.log = request.log;
     if (request.onInputRequest) listeners.onInputRequest = request.onInputRequest;
     const detach = session.connection.calls.attach(listeners);
@@ -153,7 +153,7 @@ export class McpToolExecutor extends ToolInvoker {
       // A 2025-era tool runs as a task when it declares it may; a 2026-07-28 server (its tools declare
       // nothing) when it declares the tasks extension, which Toolplane declares in a task call's request alone.
       const asTask = request.task !== undefined && (modern ? session.connection.takesTaskCalls : request.task.declared);
-      if (asTask) return toOutcome(await this.sendAsTask(session, request, params, relayProgress), request);
+      if (asTask) return toOutcome(await this.sendAsTask(session, request, params, relayProgress, listeners), request);
       return toOutcome(await this.send(session, request, params, callWithDefinition, relayProgress, traceCarrier, operation), request);
     } finally {
       detach();
@@ -207,6 +207,7 @@ export class McpToolExecutor extends ToolInvoker {
     request: InvocationRequest,
     params: Record<string, unknown> & { name: string },
     relayProgress: ((update: ProgressUpdate) => void) | undefined,
+    relayed: RelayedCall,
   ): Promise<unknown> {
     const task = request.task!;
     const client = session.connection.client;
@@ -226,7 +227,12 @@ export class McpToolExecutor extends ToolInvoker {
         preference: task.required ? ('require' as const) : ('prefer' as const),
         requestTimeoutMs: session.deadline.remainingMs(),
       };
-      return await runUpstreamTask(session.connection.tasks, start, session.deadline, task.onCreated);
+      // The upstream's requests for input that name this task are this call's (see UpstreamCallRelay).
+      const onCreated = (taskId: string) => {
+        relayed.relatedTaskId = taskId;
+        task.onCreated?.(taskId);
+      };
+      return await runUpstreamTask(session.connection.tasks, start, session.deadline, onCreated);
     } finally {
       client.taskProgress.delete(progressToken);
     }

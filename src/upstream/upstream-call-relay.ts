@@ -24,14 +24,22 @@ import {
  */
 export type Attribution = 'exclusive' | 'requested' | 'shared';
 
+/** Where a 2025-11-25 server says which of its tasks a request belongs to. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** A call in flight; one running as a task upstream knows its task's id once created. */
+export interface RelayedCall extends CallListeners {
+  relatedTaskId?: string;
+}
+
 /** The calls in flight on one upstream connection, and what of the connection's own messages each hears. */
 export class UpstreamCallRelay {
-  private readonly calls = new Set<CallListeners>();
+  private readonly calls = new Set<RelayedCall>();
 
   constructor(private readonly attribution: () => Attribution) {}
 
   /** Registers a call for as long as it runs; answers the function that ends it. */
-  attach(call: CallListeners): () => void {
+  attach(call: RelayedCall): () => void {
     this.calls.add(call);
     return () => this.calls.delete(call);
   }
@@ -49,6 +57,16 @@ export class UpstreamCallRelay {
    * caller can be asked, refused otherwise (a JSON-RPC error the upstream sees as the answer).
    */
   answerInputRequest(request: InputRequest): Promise<Record<string, unknown>> {
+    // A request that names its task (2025-11-25, during `tasks/result`) is that task's call's; the
+    // upstream's task id is taken off before anyone downstream sees the request.
+    const related = relatedTaskOf(request.params);
+    if (related !== undefined) {
+      const owner = [...this.calls].find((call) => call.relatedTaskId === related);
+      if (owner) {
+        if (!owner.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
+        return owner.onInputRequest({ method: request.method, params: withoutRelatedTask(request.params) });
+      }
+    }
     if (this.calls.size !== 1) {
       return Promise.reject(refusal(request, this.calls.size === 0 ? 'no tool call is under way on this connection' : 'several tool calls are under way on this connection, and nothing says which one asks'));
     }
@@ -56,6 +74,21 @@ export class UpstreamCallRelay {
     if (!call!.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
     return call!.onInputRequest(request);
   }
+}
+
+function relatedTaskOf(params: Record<string, unknown>): string | undefined {
+  const meta = params._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const related = (meta as Record<string, unknown>)[RELATED_TASK];
+  const taskId = typeof related === 'object' && related !== null ? (related as Record<string, unknown>).taskId : undefined;
+  return typeof taskId === 'string' ? taskId : undefined;
+}
+
+function withoutRelatedTask(params: Record<string, unknown>): Record<string, unknown> {
+  const meta = { ...(params._meta as Record<string, unknown>) };
+  delete meta[RELATED_TASK];
+  const { _meta: _dropped, ...rest } = params;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
 /**

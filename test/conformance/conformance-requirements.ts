@@ -70,6 +70,8 @@ export const TASK_SCENARIOS_PASSING: readonly string[] = [
   'tasks-wire-fields',
   'tasks-request-state-removal',
   'tasks-request-headers',
+  'tasks-mrtr-input',
+  'tasks-dispatch-and-envelope',
 ];
 
 /** Why a task scenario fails, and exactly which of its checks do. */
@@ -78,25 +80,11 @@ export interface TaskGap {
   reason: string;
 }
 
-/** Toolplane's tasks never wait for input: the reason shared by the scenarios that need a task to. */
-const NO_INPUT_REQUIRED_TASKS =
-  'Toolplane never reports a task `input_required`, and `tasks/update` is refused: a task whose upstream waits for input stays `working` ' +
-  '(the Tasks client polls the 2025-11-25 upstream task with `tasks/get` until it ends, and never calls the `tasks/result` on which the ' +
-  'upstream would put its `elicitation/create`), until the call times out. Originating `input_required` tasks and `tasks/update` is larger work';
-
 /**
  * Task scenarios Toolplane fails, with the checks that fail and why. The spec fails when a
  * scenario's failing checks change, so this list only ever names real gaps, exactly.
  */
 export const TASK_GAPS: Readonly<Record<string, TaskGap>> = {
-  'tasks-dispatch-and-envelope': {
-    failingChecks: ['tasks-result-type-complete-on-non-task-responses'],
-    reason: `its last step waits for \`confirm_delete\`'s task to be \`input_required\` (5 s), to check the \`tasks/update\` ack: ${NO_INPUT_REQUIRED_TASKS}`,
-  },
-  'tasks-mrtr-input': {
-    failingChecks: ['sep-2663-tasks-get-status-input-required', 'tasks-mrtr-tasks-update-resumes', 'tasks-mrtr-partial-fulfillment'],
-    reason: NO_INPUT_REQUIRED_TASKS,
-  },
   'tasks-required-task-error': {
     failingChecks: ['sep-2663-server-returns-missing-capability-when-required'],
     reason:
@@ -108,8 +96,8 @@ export const TASK_GAPS: Readonly<Record<string, TaskGap>> = {
     failingChecks: ['sep-2663-mrtr-synchronous-before-task-creation'],
     reason:
       'Toolplane answers a call of a `required` tool with a task at once, before the tool runs, so round 1 is a CreateTaskResult, not the ' +
-      "InputRequiredResult the scenario expects; and a 2025-11-25 upstream asks for input during its task (see tasks-mrtr-input), not in rounds " +
-      'ahead of it. Gathering input in rounds and then creating the task is larger work',
+      "InputRequiredResult the scenario expects; and a 2025-11-25 upstream asks for input during its task (Toolplane's task then waits " +
+      'as `input_required`, as tasks-mrtr-input shows), not in rounds ahead of it. Gathering input in rounds and then creating the task is larger work',
   },
 };
 

@@ -178,7 +178,7 @@ describe('MCP tasks', () => {
     expect((await rpc('/mcp', 'legacy', 'tasks/list', {}, { key: other })).body.result.tasks).toEqual([]);
   });
 
-  it('2026-07-28: tasks methods need the extension declared and Mcp-Name naming the task; tasks/update is refused', async () => {
+  it('2026-07-28: tasks methods need the extension declared and Mcp-Name naming the task; tasks/update of a task that asks for nothing is refused', async () => {
     const created = (await rpc('/mcp', 'modern', 'tools/call', { name: 'faulty__slow', arguments: { ms: 1000 } })).body.result;
     const bare = await fetch(`${h.url}/mcp`, {
       method: 'POST',

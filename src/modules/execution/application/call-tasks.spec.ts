@@ -48,6 +48,47 @@ function gated(harness: ExecuteToolHarness) {
 }
 
 describe('CallTasks', () => {
+  it("waits for its caller's input on the task: awaiting_input with the open requests, then working and done once answered", async () => {
+    const { harness, tasks } = setUp();
+    harness.invoker.next(async (request) => {
+      const answer = await request.onInputRequest!({ method: 'elicitation/create', params: { message: 'Delete it?' } });
+      return { kind: 'result' as const, isError: false, content: [{ type: 'text', text: `answered ${JSON.stringify(answer)}` }], truncated: false, originalBytes: 30 };
+    });
+    const id = (await tasks.start(command())).task!.id;
+    let state = await tasks.state(id, ALICE.principalId);
+    for (let look = 0; state?.status !== 'awaiting_input' && look < 50; look += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      state = await tasks.state(id, ALICE.principalId);
+    }
+    const open = state!.task!.inputRequests!;
+    expect(Object.values(open)).toEqual([{ method: 'elicitation/create', params: { message: 'Delete it?' } }]);
+    // Another principal cannot answer it; answers naming nothing open are ignored.
+    expect(await tasks.answerInput(id, BOB.principalId, { [Object.keys(open)[0]!]: { action: 'decline' } })).toBeUndefined();
+    await tasks.answerInput(id, ALICE.principalId, { other: { action: 'decline' } });
+    expect((await tasks.state(id, ALICE.principalId))?.status).toBe('awaiting_input');
+    await tasks.answerInput(id, ALICE.principalId, { [Object.keys(open)[0]!]: { action: 'accept', content: { confirm: true } } });
+    const record = await tasks.awaitFinal(id, ALICE.principalId);
+    expect(record.status).toBe('succeeded');
+    expect(JSON.stringify(record.result)).toContain('answered {\\"action\\":\\"accept\\",\\"content\\":{\\"confirm\\":true}}');
+  });
+
+  it('leaves answers for a task running in another process on its row, which that process takes', async () => {
+    const { harness, tasks } = setUp();
+    const other = new CallTasks({ execute: () => Promise.reject(new Error('not here')) } as unknown as CommandBus, harness.tasks, new InMemoryExecutionReads(), harness.clock, loadConfig({}));
+    harness.invoker.next(async (request) => {
+      await request.onInputRequest!({ method: 'elicitation/create', params: { message: 'Name?' } });
+      return { kind: 'result' as const, isError: false, content: [{ type: 'text', text: 'done' }], truncated: false, originalBytes: 4 };
+    });
+    const id = (await tasks.start(command())).task!.id;
+    for (let look = 0; harness.tasks.rows.get(id)?.status !== 'awaiting_input' && look < 50; look += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const [key] = Object.keys(harness.tasks.rows.get(id)!.inputRequests!);
+    await other.answerInput(id, ALICE.principalId, { [key!]: { action: 'accept', content: { name: 'Ada' } }, stray: { action: 'decline' } });
+    expect(harness.tasks.responses.get(id)).toEqual({ [key!]: { action: 'accept', content: { name: 'Ada' } } });
+    const record = await tasks.awaitFinal(id, ALICE.principalId);
+    expect(record.status).toBe('succeeded');
+    expect(harness.tasks.responses.has(id)).toBe(false);
+  }, 10_000);
+
   it('runs a task detached: working until its final record, which its principal alone can see', async () => {
     const { harness, tasks } = setUp();
     const upstream = gated(harness);
@@ -205,7 +246,7 @@ describe('CallTasks.resume', () => {
     const { harness, tasks } = setUp();
     const id = '00000000-0000-4000-8000-00000000a001';
     const now = harness.clock.now();
-    await harness.tasks.create({ id, principalId: ALICE.principalId, principalName: 'alice', qualifiedName: SLOW, channel: 'mcp', status: 'pending_approval', statusMessage: 'Waiting for approval.', createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 5000, cancelRequested: false, upstreamTaskId: null, approvalId: null });
+    await harness.tasks.create({ id, principalId: ALICE.principalId, principalName: 'alice', qualifiedName: SLOW, channel: 'mcp', status: 'pending_approval', statusMessage: 'Waiting for approval.', createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 5000, cancelRequested: false, upstreamTaskId: null, approvalId: null, inputRequests: null });
     const asks = await Promise.all([tasks.resume(command({ executionId: id })), tasks.resume(command({ executionId: id }))]);
     expect(asks.sort()).toEqual([false, true]);
     expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');

@@ -13,6 +13,7 @@ import { isAtLeast, type CallListeners } from '../domain/tool-invoker.port.js';
 import { ExecuteToolCommand, type ExecutedCall } from './execute-tool/execute-tool.command.js';
 import { HeldCalls } from './execute-tool/stages/call-stage.js';
 import { TaskEvents, type TaskEvent } from './task-events.js';
+import { PendingInput } from './task-input.js';
 
 /** How often a caller is told to poll a task, and how often a running task looks for a cancellation asked elsewhere. */
 export const TASK_POLL_MS = 1_000;
@@ -28,6 +29,7 @@ export interface TaskOptions {
 interface Running {
   departure: LinkedDeparture;
   events: TaskEvents;
+  input: PendingInput;
 }
 
 /**
@@ -85,8 +87,10 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const task = this.newTask(id, command, options);
     await this.tasks.create(task);
-    // A task now: the caller leaving no longer cancels it.
-    this.running.get(id)?.departure.detach();
+    // A task now: the caller leaving no longer cancels it, and what it asks waits on the task.
+    const now = this.running.get(id);
+    now?.departure.detach();
+    if (now?.input.size) await now.input.persist();
     return { task: (await this.stateOf(id)) ?? taskStateOf(task, undefined) };
   }
 
@@ -167,6 +171,24 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     return (await this.stateOf(id)) ?? state;
   }
 
+  /**
+   * Answers what a task asked its caller (`tasks/update`, REST input): delivered at once to a call
+   * running here, else left on the row for the process running it. Answers naming no open request
+   * are ignored. Answers the state (undefined: no such task of this principal).
+   */
+  async answerInput(id: string, principalId: string, responses: Record<string, unknown>): Promise<TaskState | undefined> {
+    const state = await this.state(id, principalId);
+    if (!state || state.final || !state.task) return state;
+    const running = this.running.get(id);
+    if (running) running.input.answer(responses);
+    else {
+      const open = state.task.inputRequests ?? {};
+      const named = Object.fromEntries(Object.entries(responses).filter(([key]) => key in open));
+      if (Object.keys(named).length > 0) await this.tasks.putInputResponses(id, named);
+    }
+    return (await this.stateOf(id)) ?? state;
+  }
+
   /** The principal's tasks, newest first. */
   async list(principalId: string, after: string | undefined, limit: number): Promise<TaskState[]> {
     const tasks = await this.tasks.listByPrincipal(principalId, after, limit);
@@ -206,13 +228,24 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   private launch(command: ExecuteToolCommand, id: string, caller?: CallerSignal): Promise<ExecutedCall> {
     const departure = new LinkedDeparture(caller);
     const events = new TaskEvents();
-    this.running.set(id, { departure, events });
-    const detached = new ExecuteToolCommand({ ...command.input, executionId: id, asTask: true }, command.caller, command.channel, departure, withEvents(command.listeners, events));
+    const input = new PendingInput(id, this.tasks);
+    departure.addEventListener('abort', () => input.close(departure.reason));
+    this.running.set(id, { departure, events, input });
+    // A caller held open is asked itself; once the call is a task, its caller answers on the task.
+    const asked = command.listeners.onInputRequest;
+    const listeners = withEvents(command.listeners, events);
+    listeners.onInputRequest = (request) => (asked && departure.linked ? asked(request) : input.ask(request));
+    const detached = new ExecuteToolCommand({ ...command.input, executionId: id, asTask: true }, command.caller, command.channel, departure, listeners);
     const watch = setInterval(() => {
       this.tasks
         .get(id)
-        .then((task) => {
+        .then(async (task) => {
           if (task?.cancelRequested) departure.abort(new DOMException('The task was cancelled.', 'AbortError'));
+          // Answers given to another replica.
+          else if (input.size > 0) {
+            const answers = await this.tasks.takeInputResponses(id);
+            if (answers) input.answer(answers);
+          }
         })
         .catch(() => undefined);
     }, TASK_POLL_MS);
@@ -231,6 +264,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       })
       .finally(() => {
         clearInterval(watch);
+        input.close(new Error('The task ended.'));
         this.running.delete(id);
         events.end();
         this.ended.emit(id);
@@ -259,6 +293,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       cancelRequested: false,
       upstreamTaskId: null,
       approvalId: null,
+      inputRequests: null,
     };
   }
 
@@ -307,6 +342,11 @@ class LinkedDeparture extends CallerDeparture {
     super();
     if (caller?.aborted) this.abort(caller.reason);
     else caller?.addEventListener('abort', this.follow, { once: true });
+  }
+
+  /** Whether the caller is still there (its leaving would cancel the call). */
+  get linked(): boolean {
+    return this.caller !== undefined;
   }
 
   /** The caller leaving no longer cancels the call. */

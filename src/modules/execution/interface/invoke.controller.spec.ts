@@ -68,7 +68,7 @@ describe('InvokeController: answers that come before the outcome', () => {
   it('answers a call held for approval with 202 and where it is, without a preference applied', async () => {
     answer = (command) => {
       const record = recordOf(command);
-      const task = { id: record.id, principalId: 'admin', principalName: 'admin', qualifiedName: 'files__write', channel: 'rest' as const, status: 'pending_approval' as const, statusMessage: null, createdAt: clock.now(), updatedAt: clock.now(), ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: 'ap-1' };
+      const task = { id: record.id, principalId: 'admin', principalName: 'admin', qualifiedName: 'files__write', channel: 'rest' as const, status: 'pending_approval' as const, statusMessage: null, createdAt: clock.now(), updatedAt: clock.now(), ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: 'ap-1', inputRequests: null };
       return { record: { ...record, status: 'rejected', error: { code: 'APPROVAL_PENDING', message: 'waits', retryable: false } }, outputSchema: null, waiting: { task, approvalId: 'ap-1' } };
     };
     const { status, headers, body } = await invoke({});

@@ -60,6 +60,7 @@ describe('RunningExecutionsController', () => {
     cancelRequested: false,
     upstreamTaskId: null,
     approvalId: null,
+    inputRequests: null,
     ...overrides,
   });
 

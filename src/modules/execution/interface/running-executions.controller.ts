@@ -1,9 +1,9 @@
-import { Get, HttpCode, Inject, Param, Post, Res, type StreamableFile } from '@nestjs/common';
+import { Body, Get, HttpCode, Inject, Param, Post, Res, type StreamableFile } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
-import { Conflict } from '../../../shared/domain-error.js';
+import { Conflict, ValidationFailed } from '../../../shared/domain-error.js';
 import { ApiController } from '../../../shared/http/api-controller.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
@@ -21,6 +21,8 @@ import { shownTo, withPayloadsFor } from '../../executions/interface/execution-v
 import { CallTasks, TASK_POLL_MS } from '../application/call-tasks.js';
 import type { TaskEvent } from '../application/task-events.js';
 import { progressData } from './progress-event-stream.js';
+import { inputResponsesProblem } from '../application/task-input.js';
+import { ExecutionInputDto } from './execution-input.dto.js';
 
 /** A call that outlived its request, followed as it runs (`…/events`) or stopped (`…/cancel`). */
 @ApiController('api/v1/executions', 'executions')
@@ -35,7 +37,7 @@ export class RunningExecutionsController {
   @ApiOperation({
     summary: "Follow an execution's events",
     description:
-      'Server-Sent Events: `status` (working, pending_approval) as it changes, `progress` and `log` while it runs in the process that answers, ' +
+      'Server-Sent Events: `status` (working, pending_approval, awaiting_input) as it changes, `progress` and `log` while it runs in the process that answers, ' +
       'then one `result` event carrying the execution as `GET /api/v1/executions/{id}` shows it, and the stream ends. ' +
       'An execution already final gets its `result` alone. A comment every 15 s keeps a quiet stream open; leaving it does not touch the call.',
   })
@@ -79,6 +81,31 @@ export class RunningExecutionsController {
     if (!before) throw executionNotFound(id);
     if (before.final) throw new Conflict('EXECUTION_FINISHED', `Execution ${id} has already ended (${before.status}): there is nothing to cancel.`);
     const after = (await this.tasks.cancel(id, principal.id)) ?? before;
+    return withPayloadsFor(principal, this.viewOf(after));
+  }
+
+  @Post(':id/input')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Answer what a waiting execution asks',
+    description:
+      'Its caller only. While an execution is `awaiting_input` (its upstream asked, during the task, for an elicitation, a sampling or roots), ' +
+      '`result.inputRequests` holds what is asked under keys of its own; answer each under its key. Answered keys leave the list; the ' +
+      'execution runs on once every one is answered. Answers the execution as it is now.',
+  })
+  @Requires('tools:invoke')
+  @ApiResponse({ status: 202, type: ExecutionResponseDto, description: 'Answers taken.' })
+  @ApiResponse({ status: 400, type: ErrorResponseDto, description: 'VALIDATION_FAILED: inputResponses is not a map of answers.' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto, description: 'EXECUTION_NOT_FOUND: unknown, or not a call of this principal.' })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'EXECUTION_FINISHED: it has already ended.' })
+  async input(@Param('id') id: string, @Body() body: ExecutionInputDto, @CurrentPrincipal() principal: Principal): Promise<ShownExecution> {
+    const problem = inputResponsesProblem(body.inputResponses);
+    if (problem) throw new ValidationFailed([{ path: problem.slice(0, problem.indexOf(':')), message: problem.slice(problem.indexOf(':') + 2) }]);
+    if (!isUuid(id)) throw executionNotFound(id);
+    const before = await this.tasks.state(id, principal.id);
+    if (!before) throw executionNotFound(id);
+    if (before.final) throw new Conflict('EXECUTION_FINISHED', `Execution ${id} has already ended (${before.status}): it asks for nothing.`);
+    const after = (await this.tasks.answerInput(id, principal.id, body.inputResponses)) ?? before;
     return withPayloadsFor(principal, this.viewOf(after));
   }
 

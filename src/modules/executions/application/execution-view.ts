@@ -1,6 +1,6 @@
 import { NotFound } from '../../../shared/domain-error.js';
 import type { ExecutionRecord, InterceptorRun } from '../domain/execution.js';
-import type { ExecutionTask, WaitingStatus } from '../domain/execution-task.js';
+import { WAITING_STATUSES, type ExecutionTask, type WaitingStatus } from '../domain/execution-task.js';
 import type { Page } from '../../../shared/page.js';
 
 /** One execution as the API shows it: the record, with its start as an ISO string, its trace id null when traces were off, and its interceptors' runs (empty when none ran). */
@@ -33,7 +33,8 @@ export function waitingView(task: ExecutionTask, call: ExecutionRecord | undefin
     arguments: call?.arguments ?? null,
     status: task.status,
     isError: false,
-    result: null,
+    // Waiting for its caller's answers: what is asked, under the keys the answers name.
+    result: task.status === 'awaiting_input' && task.inputRequests ? { content: [], truncated: false, originalBytes: 0, inputRequests: task.inputRequests } : null,
     error: null,
     attempts: 0,
     startedAt: task.createdAt.toISOString(),
@@ -45,7 +46,7 @@ export function waitingView(task: ExecutionTask, call: ExecutionRecord | undefin
 
 /** Whether a view is of a call that has not ended. */
 export function isWaiting(view: ShownExecution): view is WaitingExecutionView {
-  return view.status === 'working' || view.status === 'pending_approval';
+  return (WAITING_STATUSES as readonly string[]).includes(view.status);
 }
 
 /** The record a view shows (for the codecs that answer from a record). */

@@ -1,12 +1,20 @@
 import type { ExecutionChannel } from './execution.js';
 
 /**
- * The states of a call that has no final record yet: running detached (`working`) or held until a
- * person decides (`pending_approval`). Never stored in `executions`, whose rows are final.
+ * The states of a call that has no final record yet: running detached (`working`), held until a
+ * person decides (`pending_approval`), or waiting for its caller's answers to what the upstream
+ * asked during its task (`awaiting_input`, MCP's `input_required`). Never stored in `executions`,
+ * whose rows are final.
  */
-export type WaitingStatus = 'working' | 'pending_approval';
+export type WaitingStatus = 'working' | 'pending_approval' | 'awaiting_input';
 
-export const WAITING_STATUSES: readonly WaitingStatus[] = ['working', 'pending_approval'];
+export const WAITING_STATUSES: readonly WaitingStatus[] = ['working', 'pending_approval', 'awaiting_input'];
+
+/** One request of the upstream's for its caller (elicitation, sampling, roots), as MCP carries it. */
+export interface TaskInputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
 
 /**
  * A call that outlives its request: the execution is the task. Its id is the execution's; while
@@ -32,9 +40,11 @@ export interface ExecutionTask {
   upstreamTaskId: string | null;
   /** The approval the call waits for, or waited for. */
   approvalId: string | null;
+  /** While `awaiting_input`: what is asked and not answered yet, by the key an answer names. */
+  inputRequests: Record<string, TaskInputRequest> | null;
 }
 
-export type ExecutionTaskPatch = Partial<Pick<ExecutionTask, 'status' | 'statusMessage' | 'upstreamTaskId' | 'approvalId'>>;
+export type ExecutionTaskPatch = Partial<Pick<ExecutionTask, 'status' | 'statusMessage' | 'upstreamTaskId' | 'approvalId' | 'inputRequests'>>;
 
 /** Port: the rows of calls that outlive their request (`execution_tasks`). */
 export abstract class ExecutionTasks {
@@ -48,6 +58,10 @@ export abstract class ExecutionTasks {
    * conditionally, so that one process alone resumes it. Answers whether this caller took it.
    */
   abstract claimHeld(id: string): Promise<boolean>;
+  /** Leaves answers for the process running the call (merged with any not taken yet). */
+  abstract putInputResponses(id: string, responses: Record<string, unknown>): Promise<void>;
+  /** Takes the answers left for the call, clearing them: undefined when there are none. */
+  abstract takeInputResponses(id: string): Promise<Record<string, unknown> | undefined>;
   /** The principal's tasks, newest first, after the task `after` (exclusive). */
   abstract listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]>;
   /** Forgets the tasks whose ttl passed before `now` (their records follow execution retention); answers how many. */

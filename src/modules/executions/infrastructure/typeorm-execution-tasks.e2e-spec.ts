@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ExecutionTasks1797720000000 } from '../../../../migrations/1797720000000-execution-tasks.js';
+import { TaskInput1797760000000 } from '../../../../migrations/1797760000000-task-input.js';
 import { adminQuery, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import type { ExecutionTask } from '../domain/execution-task.js';
@@ -23,6 +24,7 @@ function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
     cancelRequested: false,
     upstreamTaskId: null,
     approvalId: null,
+    inputRequests: null,
     ...overrides,
   };
 }
@@ -39,12 +41,34 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
     one = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
     two = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
     await new ExecutionTasks1797720000000().up(one.createQueryRunner());
+    await new TaskInput1797760000000().up(one.createQueryRunner());
   });
 
   afterAll(async () => {
     await one?.destroy();
     await two?.destroy();
     await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  it('keeps what a task waiting for input asks, and answers left by another process until they are taken once', async () => {
+    const here = new TypeormExecutionTasks(one);
+    const there = new TypeormExecutionTasks(two);
+    const task = aTask();
+    await here.create(task);
+    const asked = { k1: { method: 'elicitation/create', params: { message: 'Delete "x"?\u2028', requestedSchema: { type: 'object' } } } };
+    await here.update(task.id, { status: 'awaiting_input', inputRequests: asked });
+    expect(await there.get(task.id)).toMatchObject({ status: 'awaiting_input', inputRequests: asked });
+
+    expect(await here.takeInputResponses(task.id)).toBeUndefined();
+    await there.putInputResponses(task.id, { k1: { action: 'accept', content: { confirm: true } } });
+    await there.putInputResponses(task.id, { k2: { action: 'decline' } });
+    const [first, second] = await Promise.all([here.takeInputResponses(task.id), there.takeInputResponses(task.id)]);
+    expect([first, second].filter(Boolean)).toEqual([{ k1: { action: 'accept', content: { confirm: true } }, k2: { action: 'decline' } }]);
+    expect(await here.takeInputResponses(task.id)).toBeUndefined();
+
+    await here.update(task.id, { status: 'working', inputRequests: null });
+    expect(await there.get(task.id)).toMatchObject({ status: 'working', inputRequests: null });
+    await expect(one.query(`UPDATE execution_tasks SET status = 'asleep' WHERE id = $1`, [task.id])).rejects.toThrow(/check/);
   });
 
   it('stores a task once, and another process reads, updates and cancels it', async () => {

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../domain/execution-task.js';
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch, type TaskInputRequest } from '../domain/execution-task.js';
 
 interface TaskRow {
   id: string;
@@ -16,6 +16,7 @@ interface TaskRow {
   cancel_requested: boolean;
   upstream_task_id: string | null;
   approval_id: string | null;
+  input_requests: Record<string, TaskInputRequest> | null;
 }
 
 const PATCH_COLUMNS: Record<keyof ExecutionTaskPatch, string> = {
@@ -23,6 +24,7 @@ const PATCH_COLUMNS: Record<keyof ExecutionTaskPatch, string> = {
   statusMessage: 'status_message',
   upstreamTaskId: 'upstream_task_id',
   approvalId: 'approval_id',
+  inputRequests: 'input_requests',
 };
 
 /** `execution_tasks` in PostgreSQL, outside any request transaction: a task is visible to every replica once stored. */
@@ -65,7 +67,8 @@ export class TypeormExecutionTasks extends ExecutionTasks {
     const params: unknown[] = [id];
     for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof ExecutionTaskPatch, string][]) {
       if (!(key in patch)) continue;
-      params.push(patch[key] ?? null);
+      const value = patch[key] ?? null;
+      params.push(key === 'inputRequests' && value !== null ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}`);
     }
     if (sets.length === 0) return;
@@ -78,6 +81,21 @@ export class TypeormExecutionTasks extends ExecutionTasks {
       [id],
     );
     return rows.length === 1;
+  }
+
+  async putInputResponses(id: string, responses: Record<string, unknown>): Promise<void> {
+    await this.dataSource.query(`UPDATE execution_tasks SET input_responses = COALESCE(input_responses, '{}'::jsonb) || $2::jsonb WHERE id = $1`, [id, JSON.stringify(responses)]);
+  }
+
+  async takeInputResponses(id: string): Promise<Record<string, unknown> | undefined> {
+    const rows: { taken: Record<string, unknown> | null }[] = await this.dataSource.query(
+      // Locked first, so that of two processes taking at once one gets the answers and the other none.
+      `WITH old AS (SELECT id, input_responses FROM execution_tasks WHERE id = $1 AND input_responses IS NOT NULL FOR UPDATE),
+            cleared AS (UPDATE execution_tasks SET input_responses = NULL FROM old WHERE execution_tasks.id = old.id RETURNING old.input_responses AS taken)
+       SELECT taken FROM cleared`,
+      [id],
+    );
+    return rows[0]?.taken ?? undefined;
   }
 
   async requestCancel(id: string): Promise<void> {
@@ -108,7 +126,7 @@ function toTask(row: TaskRow): ExecutionTask {
     principalName: row.caller_name,
     qualifiedName: row.qualified_name,
     channel: row.channel === 'mcp' ? 'mcp' : 'rest',
-    status: row.status === 'pending_approval' ? 'pending_approval' : 'working',
+    status: row.status === 'pending_approval' || row.status === 'awaiting_input' ? row.status : 'working',
     statusMessage: row.status_message,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -117,5 +135,6 @@ function toTask(row: TaskRow): ExecutionTask {
     cancelRequested: row.cancel_requested,
     upstreamTaskId: row.upstream_task_id,
     approvalId: row.approval_id,
+    inputRequests: row.input_requests ?? null,
   };
 }

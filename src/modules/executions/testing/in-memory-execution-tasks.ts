@@ -3,6 +3,7 @@ import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../
 /** ExecutionTasks in memory, for unit specs. */
 export class InMemoryExecutionTasks extends ExecutionTasks {
   readonly rows = new Map<string, ExecutionTask>();
+  readonly responses = new Map<string, Record<string, unknown>>();
 
   create(task: ExecutionTask): Promise<void> {
     if (!this.rows.has(task.id)) this.rows.set(task.id, { ...task });
@@ -25,6 +26,17 @@ export class InMemoryExecutionTasks extends ExecutionTasks {
     if (row?.status !== 'pending_approval') return Promise.resolve(false);
     this.rows.set(id, { ...row, status: 'working', statusMessage: null, updatedAt: new Date() });
     return Promise.resolve(true);
+  }
+
+  putInputResponses(id: string, responses: Record<string, unknown>): Promise<void> {
+    if (this.rows.has(id)) this.responses.set(id, { ...this.responses.get(id), ...responses });
+    return Promise.resolve();
+  }
+
+  takeInputResponses(id: string): Promise<Record<string, unknown> | undefined> {
+    const taken = this.responses.get(id);
+    this.responses.delete(id);
+    return Promise.resolve(taken);
   }
 
   requestCancel(id: string): Promise<void> {

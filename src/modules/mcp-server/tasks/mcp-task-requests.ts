@@ -12,6 +12,7 @@ import type { McpExchange } from '../mcp-exchange.js';
 import { McpToolServers, SERVER_INFO } from '../mcp-tool-servers.js';
 import { finalCallResult, taskErrorOf, taskViewOf } from './task-answers.js';
 import { TaskStatusNotifier } from './task-status-notifier.js';
+import { inputResponsesProblem } from '../../execution/application/task-input.js';
 import { decodeTaskCursor, declaresTasksExtension, encodeTaskCursor, isTaskIdShape, readTaskId, readTaskParam, TASKS_EXTENSION, toTaskV1, toTaskV2 } from './task-wire.js';
 
 /** How long `tasks/cancel` waits for the cancelled call's final record before it answers. */
@@ -43,8 +44,8 @@ export interface TaskRequestHeaders {
  *   (waits for the final state, then answers what the call would have), `tasks/list` and
  *   `tasks/cancel`;
  * - 2026-07-28 (the `io.modelcontextprotocol/tasks` extension, declared in each request's client
- *   capabilities): `tasks/get` (the result or error inlined once final), `tasks/cancel` and
- *   `tasks/update` (an error: Toolplane's tasks never wait for input).
+ *   capabilities): `tasks/get` (the result or error inlined once final, the open requests while
+ *   it waits for input), `tasks/cancel` and `tasks/update` (answers to those requests).
  *
  * A task is its caller's principal's: to anyone else it is unknown, with the same error.
  */
@@ -149,7 +150,15 @@ export class McpTaskRequests {
     }
     const principalId = exchange.principal.id;
     const state = await this.stateOf(taskId, principalId);
-    if (method === 'tasks/update') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is not waiting for input: its call asks for none`);
+    if (method === 'tasks/update') {
+      const responses = isRecord(params) ? params.inputResponses : undefined;
+      const problem = inputResponsesProblem(responses);
+      if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${problem}`);
+      if (state.status !== 'awaiting_input') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is not waiting for input (${this.view(state).status})`);
+      // Answers naming no open request are ignored; the next tasks/get says where the task stands.
+      await this.tasks.answerInput(taskId, principalId, responses as Record<string, unknown>);
+      return ok(modern({}));
+    }
     if (method === 'tasks/cancel') {
       // A task that already ended is acknowledged alike: cancelling is idempotent.
       if (!state.final) await this.cancel(taskId, principalId);
@@ -163,6 +172,8 @@ export class McpTaskRequests {
       detailed.result = { ...finalCallResult('modern', record, record.qualifiedName, undefined), resultType: 'complete' };
     } else if (state.record && view.status === 'failed') {
       detailed.error = taskErrorOf(recordOfView(state.record), state.record.qualifiedName);
+    } else if (view.status === 'input_required' && state.task?.inputRequests) {
+      detailed.inputRequests = state.task.inputRequests;
     }
     return ok(modern(detailed));
   }

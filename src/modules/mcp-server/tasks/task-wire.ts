@@ -19,6 +19,7 @@ export const WAITING_FOR_APPROVAL = 'waiting for approval';
  * The MCP status of a call that outlives its request:
  *
  * - still waiting (`working`, or held for a person's decision): `working`;
+ * - waiting for its caller's answers to what the upstream asked: `input_required`;
  * - the tool ran (`succeeded`, or its own `isError` result): `completed` — a tool's error is a
  *   result the caller reads, not a failure of the task;
  * - `cancelled`: `cancelled`;
@@ -31,6 +32,8 @@ export function mcpTaskStatusOf(status: ExecutionStatus | WaitingStatus): { stat
       return { status: 'working' };
     case 'pending_approval':
       return { status: 'working', statusMessage: WAITING_FOR_APPROVAL };
+    case 'awaiting_input':
+      return { status: 'input_required' };
     case 'succeeded':
     case 'tool_error':
       return { status: 'completed' };

@@ -28,6 +28,7 @@ describe('GetExecutionHandler', () => {
     cancelRequested: false,
     upstreamTaskId: 'upstream-7',
     approvalId: null,
+    inputRequests: null,
     ...overrides,
   });
 

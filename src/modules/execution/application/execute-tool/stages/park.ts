@@ -45,6 +45,7 @@ export class ParkStage {
       cancelRequested: false,
       upstreamTaskId: null,
       approvalId: null,
+          inputRequests: null,
     };
     try {
       await this.tasks.create(task);

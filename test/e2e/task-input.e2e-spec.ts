@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
+import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
+import { FIXTURES } from '../helpers/upstreams.js';
+
+const MODERN = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'task-input-e2e', version: '1' },
+};
+
+/**
+ * Tasks that wait for their caller's input: a 2025-11-25 upstream whose task goes `input_required`
+ * and puts `elicitation/create` on the stream of `tasks/result` (test/fixtures/conformance-task-server.mjs:
+ * `confirm_delete` asks once, `multi_input` twice at once). Through Toolplane the task is
+ * `input_required` with the requests under keys of Toolplane's own, answered with `tasks/update`
+ * (2026-07-28) or `POST /api/v1/executions/{id}/input`, by its own caller only.
+ */
+describe('input during a task', () => {
+  let h: Harness;
+  let alice: Api;
+  let keys: Record<'alice' | 'bob', string>;
+
+  beforeAll(async () => {
+    h = await startHarness({ TOOLPLANE_TASK_AFTER_MS: '300' });
+    const created = await h.api.post('/api/v1/sources', {
+      name: 'asks',
+      transport: 'stdio',
+      lifecycle: 'singleton',
+      command: 'node',
+      args: [join(FIXTURES, 'conformance-task-server.mjs'), SUITE_TAG],
+      refreshIntervalSeconds: 0,
+    });
+    expect([created.status, created.body.health]).toEqual([201, 'healthy']);
+    keys = {} as typeof keys;
+    for (const name of ['alice', 'bob'] as const) keys[name] = (await h.api.post('/api/v1/api-keys', { name, role: 'agent' })).body.key;
+    alice = makeApi(h.url, keys.alice);
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await expectNoSuiteProcesses();
+  });
+
+  let nextId = 1;
+  const rpc = async (method: string, params: Record<string, unknown>, key: string, name?: string) => {
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': method,
+        ...(name !== undefined ? { 'mcp-name': name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: ENVELOPE } }),
+    });
+    return (await response.json()) as any;
+  };
+  const call = (tool: string, args: Record<string, unknown>, key = keys.alice) => rpc('tools/call', { name: tool, arguments: args }, key, tool);
+  const get = (taskId: string, key = keys.alice) => rpc('tasks/get', { taskId }, key, taskId);
+  const update = (taskId: string, inputResponses: unknown, key = keys.alice) => rpc('tasks/update', { taskId, inputResponses }, key, taskId);
+
+  async function until(taskId: string, done: (task: any) => boolean): Promise<any> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const task = (await get(taskId)).result;
+      if (done(task)) return task;
+      if (Date.now() > deadline) throw new Error(`task still ${JSON.stringify(task)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('asks its caller on the task, one key at a time, and completes once every key is answered', async () => {
+    const created = (await call('asks__multi_input', {})).result;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const waiting = await until(created.taskId, (task) => task.status === 'input_required' && Object.keys(task.inputRequests ?? {}).length === 2);
+    const [first, second] = Object.keys(waiting.inputRequests);
+    expect(Object.values(waiting.inputRequests)).toEqual([
+      { method: 'elicitation/create', params: expect.objectContaining({ message: expect.any(String) }) },
+      { method: 'elicitation/create', params: expect.objectContaining({ message: expect.any(String) }) },
+    ]);
+    // Nothing of the upstream's task reaches the caller: not its id, not its related-task _meta.
+    expect(JSON.stringify(waiting)).not.toContain('related-task');
+
+    // Another principal's update is answered as for an unknown task, and changes nothing.
+    expect((await update(created.taskId, { [first!]: { action: 'accept', content: { name: 'mallory', confirm: true } } }, keys.bob)).error.code).toBe(-32602);
+    expect((await update(created.taskId, { [first!]: 'yes' })).error).toMatchObject({ code: -32602, message: expect.stringContaining(`inputResponses.${first}`) });
+
+    expect((await update(created.taskId, { [first!]: { action: 'accept', content: { name: 'ada', confirm: true } }, stray: { action: 'decline' } })).result).toEqual({
+      resultType: 'complete',
+      _meta: expect.any(Object),
+    });
+    const partly = await until(created.taskId, (task) => !(first! in (task.inputRequests ?? {})));
+    expect([partly.status, Object.keys(partly.inputRequests)]).toEqual(['input_required', [second]]);
+
+    expect((await update(created.taskId, { [second!]: { action: 'accept', content: { name: 'grace', confirm: true } } })).result.resultType).toBe('complete');
+    const done = await until(created.taskId, (task) => task.status === 'completed');
+    expect(done.result.content[0].text).toContain('ada');
+    expect(done.result.content[0].text).toContain('grace');
+  });
+
+  it('is answered over REST too: the execution is awaiting_input with what is asked, and POST …/input answers it', async () => {
+    const created = (await call('asks__confirm_delete', { filename: 'report.txt' })).result;
+    await until(created.taskId, (task) => task.status === 'input_required');
+    const waiting = await alice.get(`/api/v1/executions/${created.taskId}`);
+    expect(waiting.body).toMatchObject({ status: 'awaiting_input', result: { inputRequests: expect.any(Object) } });
+    const [key] = Object.keys(waiting.body.result.inputRequests);
+
+    const bad = await alice.post(`/api/v1/executions/${created.taskId}/input`, { inputResponses: { [key!]: 42 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: `inputResponses.${key}` }] });
+    const bob = makeApi(h.url, keys.bob);
+    expect((await bob.post(`/api/v1/executions/${created.taskId}/input`, { inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } } })).status).toBe(404);
+
+    const answered = await alice.post(`/api/v1/executions/${created.taskId}/input`, { inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } } });
+    expect(answered.status).toBe(202);
+    const done = await until(created.taskId, (task) => task.status === 'completed');
+    expect(done.result.content[0].text).toBe('Deleted report.txt');
+    expect((await alice.post(`/api/v1/executions/${created.taskId}/input`, { inputResponses: {} })).status).toBe(409);
+  });
+
+  it('is answered through another replica: the answers wait on the row until the process running the call takes them', async () => {
+    const peer = await h.startPeer();
+    try {
+      const created = (await call('asks__confirm_delete', { filename: 'elsewhere.txt' })).result;
+      await until(created.taskId, (task) => task.status === 'input_required');
+      const there = makeApi(peer.url, keys.alice);
+      const seen = await there.get(`/api/v1/executions/${created.taskId}`);
+      expect(seen.body.status).toBe('awaiting_input');
+      const [key] = Object.keys(seen.body.result.inputRequests);
+      expect((await there.post(`/api/v1/executions/${created.taskId}/input`, { inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } } })).status).toBe(202);
+      const done = await until(created.taskId, (task) => task.status === 'completed');
+      expect(done.result.content[0].text).toBe('Deleted elsewhere.txt');
+      expect(await h.sql('SELECT input_responses FROM execution_tasks WHERE id = $1', [created.taskId])).toEqual([{ input_responses: null }]);
+    } finally {
+      await peer.close();
+    }
+  }, 60_000);
+
+  it('is cancelled while it waits, and an update after that is refused', async () => {
+    const created = (await call('asks__confirm_delete', { filename: 'kept.txt' })).result;
+    await until(created.taskId, (task) => task.status === 'input_required');
+    expect((await rpc('tasks/cancel', { taskId: created.taskId }, keys.alice, created.taskId)).result.resultType).toBe('complete');
+    await until(created.taskId, (task) => task.status === 'cancelled');
+    expect((await update(created.taskId, {})).error.code).toBe(-32602);
+  });
+});
