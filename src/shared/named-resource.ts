@@ -19,6 +19,25 @@ export interface Revision {
   version: number;
 }
 
+/** A revision as the REST API shows it. */
+export interface RevisionView {
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string;
+  updatedBy: string;
+}
+
+export function revisionView(revision: Revision): RevisionView {
+  return {
+    version: revision.version,
+    createdAt: revision.createdAt.toISOString(),
+    updatedAt: revision.updatedAt.toISOString(),
+    createdBy: revision.createdBy,
+    updatedBy: revision.updatedBy,
+  };
+}
+
 /** The revision of a resource just created. */
 export function firstRevision(id: string, actor: string, now: Date): Revision {
   return { id, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor, version: 1 };
