@@ -5,6 +5,7 @@ import { CreateGroupHandler } from './application/create-group/create-group.hand
 import { DeleteGroupHandler } from './application/delete-group/delete-group.handler.js';
 import { GetGroupHandler } from './application/get-group/get-group.handler.js';
 import { GroupDefinitions } from './application/group-definitions.js';
+import { GroupWrites } from './application/group-writes.js';
 import { ListGroupsHandler } from './application/list-groups/list-groups.handler.js';
 import { UpdateGroupHandler } from './application/update-group/update-group.handler.js';
 import { GroupRepository } from './domain/group.js';
@@ -18,6 +19,7 @@ import { GroupsController } from './interface/groups.controller.js';
   providers: [
     { provide: GroupRepository, useFactory: (uow: TypeormUnitOfWork) => new SqlGroupRepository(uow), inject: [TypeormUnitOfWork] },
     GroupDefinitions,
+    GroupWrites,
     CreateGroupHandler,
     UpdateGroupHandler,
     DeleteGroupHandler,

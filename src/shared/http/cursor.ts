@@ -1,4 +1,5 @@
 import { ValidationFailed } from '../domain-error.js';
+import type { Page } from '../page.js';
 
 /** Opaque keyset cursors: base64url JSON of the last row's sort key. */
 export function encodeCursor(key: Record<string, string | number>): string {
@@ -19,4 +20,21 @@ export function decodeCursor<T extends Record<string, string | number>>(cursor: 
   } catch {
     throw new ValidationFailed([{ path: 'cursor', message: 'is not a cursor this endpoint issued' }], 'The cursor is invalid.', 'INVALID_CURSOR');
   }
+}
+
+/**
+ * One page of a listing by name: the rows after the cursor's name, read one more than `limit` to
+ * know whether a next page follows, each shown as `view` shows it.
+ */
+export async function pageByName<T extends { name: string }, V>(
+  cursor: string | undefined,
+  limit: number,
+  read: (after: string | undefined, limit: number) => Promise<T[]>,
+  view: (row: T) => V,
+): Promise<Page<V>> {
+  const after = decodeCursor<{ n: string }>(cursor, ['n']);
+  const rows = await read(after?.n, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map((row) => view(row)), nextCursor: rows.length > limit && last ? encodeCursor({ n: last.name }) : null };
 }

@@ -43,3 +43,17 @@ export function viewOf(key: ApiKey, now: Date): ApiKeyView {
     rateLimitPerMinute: key.rateLimitPerMinute,
   };
 }
+
+/** What the audit trail shows of a key when it is created or changed: its settings and prefix, never the key. */
+export function auditedSettings(key: ApiKey): Record<string, unknown> {
+  return {
+    role: key.role,
+    owner: key.owner,
+    prefix: key.prefix,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    allowedSources: key.scope.sources ?? null,
+    allowedTools: key.scope.tools ?? null,
+    allowedGroups: key.scope.groups ?? null,
+    rateLimitPerMinute: key.rateLimitPerMinute,
+  };
+}

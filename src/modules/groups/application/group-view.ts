@@ -1,20 +1,9 @@
-import type { Group, GroupSelector, ToolOverride } from '../domain/group.js';
+import { revisionView, type RevisionView } from '../../../shared/named-resource.js';
+import type { Group, GroupSpec } from '../domain/group.js';
 
-/** A group as the REST API shows it. */
-export interface GroupView {
-  name: string;
-  description: string;
-  select: GroupSelector[];
-  include: string[];
-  exclude: string[];
-  overrides: Record<string, ToolOverride>;
-  /** Where agents reach it over MCP. */
+/** A group as the REST API shows it: what was declared, where agents reach it over MCP, then its version and history. */
+export interface GroupView extends GroupSpec, RevisionView {
   mcpPath: string;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string;
-  updatedBy: string;
 }
 
 export function viewOf(group: Group): GroupView {
@@ -26,10 +15,6 @@ export function viewOf(group: Group): GroupView {
     exclude: group.exclude,
     overrides: group.overrides,
     mcpPath: `/mcp/groups/${group.name}`,
-    version: group.version,
-    createdAt: group.createdAt.toISOString(),
-    updatedAt: group.updatedAt.toISOString(),
-    createdBy: group.createdBy,
-    updatedBy: group.updatedBy,
+    ...revisionView(group),
   };
 }

@@ -1,3 +1,5 @@
+import { NamedRepository, type Revision } from '../../../shared/named-resource.js';
+
 /**
  * A tool group: a curated set of the catalog's tools, served as an MCP server of its own
  * (`/mcp/groups/{name}`) and as a catalog view (`GET /api/v1/tools?group={name}`), its tools renamed,
@@ -46,23 +48,7 @@ export interface GroupSpec {
   overrides: Record<string, ToolOverride>;
 }
 
-export interface Group extends GroupSpec {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  createdBy: string;
-  updatedBy: string;
-  /** Bumped by every change (optimistic lock). */
-  version: number;
-}
+export interface Group extends GroupSpec, Revision {}
 
 /** Port: stored groups. */
-export abstract class GroupRepository {
-  abstract findByName(name: string, options?: { lock?: boolean }): Promise<Group | undefined>;
-  abstract insert(group: Group): Promise<void>;
-  abstract update(group: Group): Promise<void>;
-  abstract delete(id: string): Promise<void>;
-  /** By name, after `after` (exclusive). */
-  abstract list(after: string | undefined, limit: number): Promise<Group[]>;
-  abstract all(): Promise<Group[]>;
-}
+export abstract class GroupRepository extends NamedRepository<Group> {}

@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { optionalFields } from '../../../shared/http/optional-fields.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
 import { GROUP_LIMITS, GROUP_NAME_PATTERN } from '../domain/group-spec.js';
 import type { GroupView } from '../application/group-view.js';
@@ -48,31 +49,20 @@ const OVERRIDES_SCHEMA = {
   example: { tickets__create_ticket: { name: 'open_ticket', locked: { queue: 'support' } } },
 } as const;
 
-/** Only names the fields: CreateGroup checks every value (checkGroupSpec), so each problem is reported at once. */
+/** The fields after the name, which a create and a change both only name (checkGroupSpec reads them). */
+const SPEC_FIELDS = {
+  description: { type: String, maxLength: GROUP_LIMITS.description },
+  select: SELECT_SCHEMA,
+  include: NAMES_SCHEMA('Qualified names added whatever the selectors say.'),
+  exclude: NAMES_SCHEMA('Qualified names left out whatever the selectors and include say.'),
+  overrides: OVERRIDES_SCHEMA,
+} satisfies Record<string, ApiPropertyOptions>;
+
+/** Only names the fields (the name here, the rest below): CreateGroup checks every value (checkGroupSpec), so each problem is reported at once. */
 export class CreateGroupDto {
   @ApiProperty({ type: String, pattern: GROUP_NAME_PATTERN.source, example: 'support-bot' })
   @Allow()
   name!: unknown;
-
-  @ApiPropertyOptional({ type: String, maxLength: GROUP_LIMITS.description })
-  @Allow()
-  description?: unknown;
-
-  @ApiPropertyOptional(SELECT_SCHEMA)
-  @Allow()
-  select?: unknown;
-
-  @ApiPropertyOptional(NAMES_SCHEMA('Qualified names added whatever the selectors say.'))
-  @Allow()
-  include?: unknown;
-
-  @ApiPropertyOptional(NAMES_SCHEMA('Qualified names left out whatever the selectors and include say.'))
-  @Allow()
-  exclude?: unknown;
-
-  @ApiPropertyOptional(OVERRIDES_SCHEMA)
-  @Allow()
-  overrides?: unknown;
 }
 
 /** The fields given replace the group's (each list and the overrides as a whole); the name cannot change. */
@@ -80,34 +70,17 @@ export class UpdateGroupDto {
   @ApiPropertyOptional({ type: String, description: 'Only the group\'s own name is accepted: a group cannot be renamed.' })
   @Allow()
   name?: unknown;
-
-  @ApiPropertyOptional({ type: String, maxLength: GROUP_LIMITS.description })
-  @Allow()
-  description?: unknown;
-
-  @ApiPropertyOptional(SELECT_SCHEMA)
-  @Allow()
-  select?: unknown;
-
-  @ApiPropertyOptional(NAMES_SCHEMA('Qualified names added whatever the selectors say.'))
-  @Allow()
-  include?: unknown;
-
-  @ApiPropertyOptional(NAMES_SCHEMA('Qualified names left out whatever the selectors and include say.'))
-  @Allow()
-  exclude?: unknown;
-
-  @ApiPropertyOptional(OVERRIDES_SCHEMA)
-  @Allow()
-  overrides?: unknown;
 }
+
+optionalFields(CreateGroupDto, SPEC_FIELDS);
+optionalFields(UpdateGroupDto, SPEC_FIELDS);
 
 export class GroupDto implements GroupView {
   @ApiProperty({ example: 'support-bot' }) name!: string;
   @ApiProperty() description!: string;
   @ApiProperty(SELECT_SCHEMA) select!: GroupSelector[];
-  @ApiProperty(NAMES_SCHEMA('Qualified names added whatever the selectors say.')) include!: string[];
-  @ApiProperty(NAMES_SCHEMA('Qualified names left out whatever the selectors and include say.')) exclude!: string[];
+  @ApiProperty(SPEC_FIELDS.include) include!: string[];
+  @ApiProperty(SPEC_FIELDS.exclude) exclude!: string[];
   @ApiProperty(OVERRIDES_SCHEMA) overrides!: Record<string, ToolOverride>;
   @ApiProperty({ example: '/mcp/groups/support-bot', description: 'The group\'s MCP endpoint.' }) mcpPath!: string;
   @ApiProperty({ description: 'Bumped by every change.' }) version!: number;

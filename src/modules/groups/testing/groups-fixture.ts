@@ -4,14 +4,15 @@ import { RecordingCatalogNotifier } from '../../../shared/testing/recording-cata
 import { RecordingEventBus } from '../../../shared/testing/recording-event-bus.js';
 import { SequentialIds } from '../../../shared/testing/sequential-ids.js';
 import { RecordingAuditLog } from '../../audit/testing/recording-audit-log.js';
+import { GroupWrites } from '../application/group-writes.js';
 import { InMemoryGroupRepository } from './in-memory-group-repository.js';
 
 export const NOW = '2026-03-01T12:00:00.000Z';
 
-/** The groups module's ports for its handlers, in memory; the audit log refuses events outside the unit of work. */
+/** The groups module's ports for its handlers, in memory, and its writes over them; the audit log refuses events outside the unit of work. */
 export function groupsFixture() {
   const uow = new DirectUnitOfWork();
-  return {
+  const ports = {
     groups: new InMemoryGroupRepository(),
     uow,
     audit: new RecordingAuditLog(uow),
@@ -20,4 +21,6 @@ export function groupsFixture() {
     events: new RecordingEventBus(),
     notifier: new RecordingCatalogNotifier(),
   };
+  const { groups, audit, clock, ids, events, notifier } = ports;
+  return { ...ports, writes: new GroupWrites(groups, audit, uow, clock, ids, events.bus, notifier) };
 }

@@ -1,16 +1,12 @@
+import { revisionView, type RevisionView } from '../../../shared/named-resource.js';
 import type { Interceptor } from '../domain/interceptor.js';
 import { flatInterceptor } from '../domain/interceptor-spec.js';
 
 /** An interceptor as the REST API shows it: its flat form (the kind's fields beside the common ones), then its version and history. */
-export type InterceptorView = Record<string, unknown> & {
+export type InterceptorView = Record<string, unknown> & RevisionView & {
   name: string;
   kind: string;
   phase: string;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string;
-  updatedBy: string;
 };
 
 export function viewOf(interceptor: Interceptor): InterceptorView {
@@ -19,10 +15,6 @@ export function viewOf(interceptor: Interceptor): InterceptorView {
     name: interceptor.name,
     kind: interceptor.kind,
     phase: interceptor.phase,
-    version: interceptor.version,
-    createdAt: interceptor.createdAt.toISOString(),
-    updatedAt: interceptor.updatedAt.toISOString(),
-    createdBy: interceptor.createdBy,
-    updatedBy: interceptor.updatedBy,
+    ...revisionView(interceptor),
   };
 }

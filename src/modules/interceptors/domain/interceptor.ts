@@ -1,3 +1,5 @@
+import { NamedRepository, type Revision } from '../../../shared/named-resource.js';
+
 /**
  * An interceptor: a configured stage of every tool call it applies to. `pre` interceptors see the
  * arguments before the upstream is called and may change them or refuse the call; `post`
@@ -166,26 +168,10 @@ export interface InterceptorCommon {
 /** What an administrator declares of an interceptor. */
 export type InterceptorSpec = InterceptorCommon & InterceptorSettings;
 
-export type Interceptor = InterceptorSpec & {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  createdBy: string;
-  updatedBy: string;
-  /** Bumped by every change (optimistic lock). */
-  version: number;
-};
+export type Interceptor = InterceptorSpec & Revision;
 
 /** Port: stored interceptors. */
-export abstract class InterceptorRepository {
-  abstract findByName(name: string, options?: { lock?: boolean }): Promise<Interceptor | undefined>;
-  abstract insert(interceptor: Interceptor): Promise<void>;
-  abstract update(interceptor: Interceptor): Promise<void>;
-  abstract delete(id: string): Promise<void>;
-  /** By name, after `after` (exclusive). */
-  abstract list(after: string | undefined, limit: number): Promise<Interceptor[]>;
-  abstract all(): Promise<Interceptor[]>;
-}
+export abstract class InterceptorRepository extends NamedRepository<Interceptor> {}
 
 /** Port: the interceptors in force, held in memory and kept current on every change (in this process and, by NOTIFY, in others). */
 export abstract class InterceptorsInForce {

@@ -1,16 +1,11 @@
 import fc from 'fast-check';
-import type { InterceptedCall } from './intercepted-call.js';
+import { anInterceptedCall } from '../testing/engine-fixtures.js';
 import { webhookVerdict } from './webhook-answer.js';
 
-const call: InterceptedCall = {
-  executionId: 'e-1',
-  tool: { qualifiedName: 's__t', name: 't', sourceName: 's', inputSchema: {}, outputSchema: null, annotations: null, description: null },
-  group: null,
-  principal: { id: 'p', name: 'p' },
-  channel: 'rest',
+const call = anInterceptedCall({
   arguments: { path: '/a', options: { deep: [1, { b: 2 }] }, n: 1 },
   result: { content: [{ type: 'text', text: 'x' }], truncated: true, originalBytes: 5000 },
-};
+});
 
 const answer = (value: unknown) => JSON.stringify(value);
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { ProblemList } from '../../../shared/domain-error.js';
 import { parseYamlText } from '../../../shared/yaml-text.js';
-import type { InterceptedCall } from '../domain/intercepted-call.js';
+import { anInterceptedCall } from '../testing/engine-fixtures.js';
 import type { InterceptorPhase } from '../domain/interceptor.js';
 import { checkInterceptorSpec } from '../domain/interceptor-spec.js';
 import { webhookVerdict } from '../domain/webhook-answer.js';
@@ -29,17 +29,14 @@ function schemaOf(name: string) {
   return validate;
 }
 
-const call: InterceptedCall = {
-  executionId: 'e-1',
-  tool: { qualifiedName: 'files__read_file', name: 'read_file', sourceName: 'files', inputSchema: {}, outputSchema: null, annotations: null, description: null },
-  group: null,
-  principal: { id: 'p-1', name: 'ci' },
+const call = anInterceptedCall({
+  tool: { qualifiedName: 'files__read_file', name: 'read_file', sourceName: 'files' },
   channel: 'mcp',
   arguments: { path: '/tmp/a' },
   result: { content: [{ type: 'text', text: 'a' }], structuredContent: { a: 1 }, meta: { m: 1 }, truncated: false, originalBytes: 30 },
   isError: true,
   traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
-};
+});
 
 describe('docs/interceptor-webhook.md', () => {
   it('writes its webhook interceptor as the interceptors API takes it', () => {

@@ -5,17 +5,10 @@ import { APP_CONFIG } from '../../../config/app-config.js';
 import { hostPolicyLists } from '../../../shared/host-policy.js';
 import { SecretRepository } from '../../secrets/domain/secret.js';
 import { InMemorySecretRepository } from '../../secrets/testing/in-memory-secret-repository.js';
-import type { InterceptedCall } from '../domain/intercepted-call.js';
+import { anInterceptedCall } from '../testing/engine-fixtures.js';
 import { WebhookEngine } from './webhook-engine.js';
 
-const call: InterceptedCall = {
-  executionId: 'e-1',
-  tool: { qualifiedName: 's__t', name: 't', sourceName: 's', inputSchema: {}, outputSchema: null, annotations: null, description: null },
-  group: null,
-  principal: { id: 'p', name: 'p' },
-  channel: 'rest',
-  arguments: {},
-};
+const call = anInterceptedCall();
 
 describe('WebhookEngine as a provider', () => {
   it('is built by Nest from SecretRepository and APP_CONFIG (its host policy), and refuses a denied host before any request', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { optionalFields } from '../../../shared/http/optional-fields.js';
 import { PageDto } from '../../../shared/http/page.dto.js';
 import type { InterceptorView } from '../application/interceptor-view.js';
 import { INTERCEPTOR_KINDS, INTERCEPTOR_PHASES, REDACTION_KINDS } from '../domain/interceptor.js';
@@ -144,32 +145,11 @@ const FIELDS: Record<string, ApiPropertyOptions> = {
   onTimeout: { enum: ['deny'], description: '**approval**: a held call nobody decided in time is refused (APPROVAL_TIMED_OUT); the only value.' },
 };
 
-/** Only names the fields: CreateInterceptor checks every value (checkInterceptorSpec), so each problem is reported at once. */
+/** Only names the fields (the settings below): CreateInterceptor checks every value (checkInterceptorSpec), so each problem is reported at once. */
 export class CreateInterceptorDto {
   @ApiProperty(FIELDS.name) @Allow() name!: unknown;
   @ApiPropertyOptional(FIELDS.description) @Allow() description?: unknown;
   @ApiProperty(FIELDS.kind) @Allow() kind!: unknown;
-  @ApiPropertyOptional(FIELDS.phase) @Allow() phase?: unknown;
-  @ApiPropertyOptional(FIELDS.order) @Allow() order?: unknown;
-  @ApiPropertyOptional(FIELDS.scope) @Allow() scope?: unknown;
-  @ApiPropertyOptional(FIELDS.onError) @Allow() onError?: unknown;
-  @ApiPropertyOptional(FIELDS.timeoutMs) @Allow() timeoutMs?: unknown;
-  @ApiPropertyOptional(FIELDS.enabled) @Allow() enabled?: unknown;
-  @ApiPropertyOptional(FIELDS.arguments) @Allow() arguments?: unknown;
-  @ApiPropertyOptional(FIELDS.rules) @Allow() rules?: unknown;
-  @ApiPropertyOptional(FIELDS.detect) @Allow() detect?: unknown;
-  @ApiPropertyOptional(FIELDS.patterns) @Allow() patterns?: unknown;
-  @ApiPropertyOptional(FIELDS.maxBytes) @Allow() maxBytes?: unknown;
-  @ApiPropertyOptional(FIELDS.maxBlocks) @Allow() maxBlocks?: unknown;
-  @ApiPropertyOptional(FIELDS.maxTextLength) @Allow() maxTextLength?: unknown;
-  @ApiPropertyOptional(FIELDS.action) @Allow() action?: unknown;
-  @ApiPropertyOptional(FIELDS.onMismatch) @Allow() onMismatch?: unknown;
-  @ApiPropertyOptional(FIELDS.url) @Allow() url?: unknown;
-  @ApiPropertyOptional(FIELDS.signingSecret) @Allow() signingSecret?: unknown;
-  @ApiPropertyOptional(FIELDS.approvers) @Allow() approvers?: unknown;
-  @ApiPropertyOptional(FIELDS.when) @Allow() when?: unknown;
-  @ApiPropertyOptional(FIELDS.notify) @Allow() notify?: unknown;
-  @ApiPropertyOptional(FIELDS.onTimeout) @Allow() onTimeout?: unknown;
 }
 
 /**
@@ -181,28 +161,12 @@ export class UpdateInterceptorDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'The version you last read; the change fails with 409 STALE_VERSION if it moved since.' }) @Allow() version?: unknown;
   @ApiPropertyOptional(FIELDS.description) @Allow() description?: unknown;
   @ApiPropertyOptional(FIELDS.kind) @Allow() kind?: unknown;
-  @ApiPropertyOptional(FIELDS.phase) @Allow() phase?: unknown;
-  @ApiPropertyOptional(FIELDS.order) @Allow() order?: unknown;
-  @ApiPropertyOptional(FIELDS.scope) @Allow() scope?: unknown;
-  @ApiPropertyOptional(FIELDS.onError) @Allow() onError?: unknown;
-  @ApiPropertyOptional(FIELDS.timeoutMs) @Allow() timeoutMs?: unknown;
-  @ApiPropertyOptional(FIELDS.enabled) @Allow() enabled?: unknown;
-  @ApiPropertyOptional(FIELDS.arguments) @Allow() arguments?: unknown;
-  @ApiPropertyOptional(FIELDS.rules) @Allow() rules?: unknown;
-  @ApiPropertyOptional(FIELDS.detect) @Allow() detect?: unknown;
-  @ApiPropertyOptional(FIELDS.patterns) @Allow() patterns?: unknown;
-  @ApiPropertyOptional(FIELDS.maxBytes) @Allow() maxBytes?: unknown;
-  @ApiPropertyOptional(FIELDS.maxBlocks) @Allow() maxBlocks?: unknown;
-  @ApiPropertyOptional(FIELDS.maxTextLength) @Allow() maxTextLength?: unknown;
-  @ApiPropertyOptional(FIELDS.action) @Allow() action?: unknown;
-  @ApiPropertyOptional(FIELDS.onMismatch) @Allow() onMismatch?: unknown;
-  @ApiPropertyOptional(FIELDS.url) @Allow() url?: unknown;
-  @ApiPropertyOptional(FIELDS.signingSecret) @Allow() signingSecret?: unknown;
-  @ApiPropertyOptional(FIELDS.approvers) @Allow() approvers?: unknown;
-  @ApiPropertyOptional(FIELDS.when) @Allow() when?: unknown;
-  @ApiPropertyOptional(FIELDS.notify) @Allow() notify?: unknown;
-  @ApiPropertyOptional(FIELDS.onTimeout) @Allow() onTimeout?: unknown;
 }
+
+/** The fields after the kind, which a create and a change both only name (checkInterceptorSpec reads them). */
+const SETTINGS = ['phase', 'order', 'scope', 'onError', 'timeoutMs', 'enabled', 'arguments', 'rules', 'detect', 'patterns', 'maxBytes', 'maxBlocks', 'maxTextLength', 'action', 'onMismatch', 'url', 'signingSecret', 'approvers', 'when', 'notify', 'onTimeout'] as const;
+optionalFields(CreateInterceptorDto, FIELDS, SETTINGS);
+optionalFields(UpdateInterceptorDto, FIELDS, SETTINGS);
 
 /** An interceptor as the API answers it: the common fields, its kind's own, then its version and history. */
 export class InterceptorDto implements InterceptorView {

@@ -9,6 +9,7 @@ import { InMemorySecretRepository } from '../../secrets/testing/in-memory-secret
 import { FakeRemoteHostCheck } from '../../sources/testing/fake-remote-host-check.js';
 import { InterceptorDefinitions } from '../application/interceptor-definitions.js';
 import { InterceptorSpecChecker } from '../application/interceptor-spec-checker.js';
+import { InterceptorWrites } from '../application/interceptor-writes.js';
 import type { Interceptor } from '../domain/interceptor.js';
 import { InMemoryInterceptorRepository } from './in-memory-interceptor-repository.js';
 
@@ -37,14 +38,20 @@ export function interceptorsFixture(options: { interceptors?: Interceptor[]; sec
   const secrets = new InMemorySecretRepository(options.secrets);
   const hosts = new FakeRemoteHostCheck();
   const definitions = new InterceptorDefinitions(interceptors);
+  const audit = new RecordingAuditLog(uow);
+  const clock = new FixedClock(NOW);
+  const ids = new SequentialIds('interceptor-');
+  const events = new DeliveringEventBus(definitions);
+  const notifier = new RecordingCatalogNotifier();
   return {
     interceptors,
     uow,
-    audit: new RecordingAuditLog(uow),
-    clock: new FixedClock(NOW),
-    ids: new SequentialIds('interceptor-'),
-    events: new DeliveringEventBus(definitions),
-    notifier: new RecordingCatalogNotifier(),
+    audit,
+    clock,
+    ids,
+    events,
+    notifier,
+    writes: new InterceptorWrites(interceptors, definitions, audit, uow, clock, ids, events.bus, notifier),
     secrets,
     hosts,
     checker: new InterceptorSpecChecker(secrets, hosts),

@@ -1,4 +1,11 @@
+import type { ProblemList } from '../../../shared/domain-error.js';
+
 export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
+
+/** A secret's name, shared or a principal's own, as a put checks it. */
+export function checkSecretName(name: string, problems: ProblemList): void {
+  if (!SECRET_NAME_PATTERN.test(name)) problems.add('name', 'must start with a letter or _ and hold only letters, digits, _ . - (at most 128)');
+}
 export const MAX_SECRET_BYTES = 64 * 1024;
 
 export interface SecretMetadata {

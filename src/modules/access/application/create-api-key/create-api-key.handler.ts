@@ -7,7 +7,7 @@ import { ApiKeyRepository, type ApiKey } from '../../domain/api-key.js';
 import { checkApiKeySpec } from '../api-key-spec.js';
 import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
 import { ApiKeySecrets } from '../../domain/api-key-secrets.port.js';
-import { viewOf, type ApiKeyView } from '../api-key-view.js';
+import { auditedSettings, viewOf, type ApiKeyView } from '../api-key-view.js';
 import { CreateApiKeyCommand } from './create-api-key.command.js';
 
 /** The new key's view, and the key itself: shown this once, never stored. */
@@ -51,17 +51,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
         targetType: 'api-key',
         targetId: key.id,
         targetName: key.name,
-        details: {
-          role: key.role,
-          owner: key.owner,
-          prefix: key.prefix,
-          expiresAt: key.expiresAt?.toISOString() ?? null,
-          allowedSources: key.scope.sources ?? null,
-          allowedTools: key.scope.tools ?? null,
-          allowedGroups: key.scope.groups ?? null,
-          rateLimitPerMinute: key.rateLimitPerMinute,
-          ...(presetKey !== undefined ? { given: true } : {}),
-        },
+        details: { ...auditedSettings(key), ...(presetKey !== undefined ? { given: true } : {}) },
       });
     });
     // A given key may have been presented before it existed: this process read it as unknown then.

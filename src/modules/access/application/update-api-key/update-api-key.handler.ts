@@ -7,7 +7,7 @@ import { ApiKeyRepository, keyState, type ApiKey } from '../../domain/api-key.js
 import { ApiKeyChanged } from '../../domain/api-key-changed.event.js';
 import { ApiKeySecrets } from '../../domain/api-key-secrets.port.js';
 import { changedSettings, checkApiKeySpec } from '../api-key-spec.js';
-import { viewOf, type ApiKeyView } from '../api-key-view.js';
+import { auditedSettings, viewOf, type ApiKeyView } from '../api-key-view.js';
 import { UpdateApiKeyCommand } from './update-api-key.command.js';
 
 /**
@@ -46,17 +46,7 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand,
         targetId: id,
         targetName: after.name,
         // What changed and to what, never the key: a new key shows only as its new prefix.
-        details: {
-          fields,
-          role: after.role,
-          owner: after.owner,
-          prefix: after.prefix,
-          expiresAt: after.expiresAt?.toISOString() ?? null,
-          allowedSources: after.scope.sources ?? null,
-          allowedTools: after.scope.tools ?? null,
-          allowedGroups: after.scope.groups ?? null,
-          rateLimitPerMinute: after.rateLimitPerMinute,
-        },
+        details: { fields, ...auditedSettings(after) },
       });
       return { before, after };
     });

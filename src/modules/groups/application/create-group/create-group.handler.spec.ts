@@ -10,9 +10,9 @@ import { CreateGroupHandler } from './create-group.handler.js';
 
 function setup() {
   const f = groupsFixture();
-  const create = new CreateGroupHandler(f.groups, f.audit, f.uow, f.clock, f.ids, f.events.bus, f.notifier);
-  const update = new UpdateGroupHandler(f.groups, f.audit, f.uow, f.clock, f.events.bus, f.notifier);
-  const remove = new DeleteGroupHandler(f.groups, f.audit, f.uow, f.events.bus, f.notifier);
+  const create = new CreateGroupHandler(f.writes);
+  const update = new UpdateGroupHandler(f.writes);
+  const remove = new DeleteGroupHandler(f.writes);
   return {
     ...f,
     create: (input: Record<string, unknown>) => create.execute(new CreateGroupCommand(input, 'admin')),

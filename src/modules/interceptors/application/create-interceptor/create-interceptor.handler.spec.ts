@@ -8,7 +8,7 @@ import { CreateInterceptorHandler } from './create-interceptor.handler.js';
 async function setup(options: Parameters<typeof interceptorsFixture>[0] = {}) {
   const f = interceptorsFixture(options);
   await f.definitions.onModuleInit();
-  const handler = new CreateInterceptorHandler(f.interceptors, f.checker, f.definitions, f.audit, f.uow, f.clock, f.ids, f.events.bus, f.notifier);
+  const handler = new CreateInterceptorHandler(f.checker, f.writes);
   return { ...f, create: (input: Record<string, unknown>, shapeProblems: { path: string; message: string }[] = []) => handler.execute(new CreateInterceptorCommand(input, 'admin', shapeProblems)) };
 }
 

@@ -9,7 +9,7 @@ describe('DeleteInterceptor', () => {
   it('removes the interceptor with its audit event, tells the other processes, and has it out of force when it answers', async () => {
     const f = interceptorsFixture({ interceptors: [anInterceptor('no-etc'), anInterceptor('other')] });
     await f.definitions.onModuleInit();
-    const remove = new DeleteInterceptorHandler(f.interceptors, f.definitions, f.audit, f.uow, f.events.bus, f.notifier);
+    const remove = new DeleteInterceptorHandler(f.writes);
     expect(await remove.execute(new DeleteInterceptorCommand('no-etc', 'admin'))).toMatchObject({ name: 'no-etc', kind: 'deny', version: 1 });
     expect([...f.interceptors.interceptors.keys()]).toEqual(['other']);
     expect(f.audit.events).toEqual([{ actor: 'admin', action: 'interceptor.removed', targetType: 'interceptor', targetId: 'interceptor-no-etc', targetName: 'no-etc', details: {} }]);

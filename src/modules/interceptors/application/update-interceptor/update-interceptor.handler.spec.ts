@@ -14,7 +14,7 @@ async function setup() {
     secrets: { HOOK_KEY: 'x' },
   });
   await f.definitions.onModuleInit();
-  const handler = new UpdateInterceptorHandler(f.interceptors, f.checker, f.definitions, f.audit, f.uow, f.clock, f.events.bus, f.notifier);
+  const handler = new UpdateInterceptorHandler(f.checker, f.writes);
   return { ...f, update: (name: string, input: Record<string, unknown>) => handler.execute(new UpdateInterceptorCommand(name, input, 'admin')) };
 }
 

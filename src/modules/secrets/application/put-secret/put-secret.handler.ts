@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { MAX_SECRET_BYTES, SECRET_NAME_PATTERN, SecretMetadata, SecretRepository } from '../../domain/secret.js';
+import { checkSecretName, MAX_SECRET_BYTES, SecretMetadata, SecretRepository } from '../../domain/secret.js';
 import { PutSecretCommand } from './put-secret.command.js';
 
 @CommandHandler(PutSecretCommand)
@@ -17,7 +17,7 @@ export class PutSecretHandler implements ICommandHandler<PutSecretCommand, Secre
 
   async execute({ name, value, actor }: PutSecretCommand): Promise<SecretMetadata & { created: boolean }> {
     const problems = new ProblemList();
-    if (!SECRET_NAME_PATTERN.test(name)) problems.add('name', 'must start with a letter or _ and hold only letters, digits, _ . - (at most 128)');
+    checkSecretName(name, problems);
     if (value.length === 0) problems.add('value', 'must not be empty');
     if (Buffer.byteLength(value) > MAX_SECRET_BYTES) problems.add('value', `must be at most ${MAX_SECRET_BYTES} bytes`);
     problems.throwIfAny('The secret is invalid.');

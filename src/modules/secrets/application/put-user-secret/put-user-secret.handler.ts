@@ -3,7 +3,7 @@ import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { SECRET_NAME_PATTERN, type SecretMetadata } from '../../domain/secret.js';
+import { checkSecretName, type SecretMetadata } from '../../domain/secret.js';
 import { MAX_USER_SECRET_BYTES, MAX_USER_SECRETS_PER_PRINCIPAL, UserSecretStored, UserSecrets } from '../../domain/user-secret.js';
 import { PutUserSecretCommand } from './put-user-secret.command.js';
 
@@ -21,7 +21,7 @@ export class PutUserSecretHandler implements ICommandHandler<PutUserSecretComman
   async execute({ principalId, name, value, shapeProblems }: PutUserSecretCommand): Promise<SecretMetadata & { created: boolean }> {
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
-    if (!SECRET_NAME_PATTERN.test(name)) problems.add('name', 'must start with a letter or _ and hold only letters, digits, _ . - (at most 128)');
+    checkSecretName(name, problems);
     if (problems.has('value')) {
       // Already said by the shape check.
     } else if (typeof value !== 'string') problems.add('value', 'must be a string');
