@@ -180,8 +180,12 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     const state = await this.state(id, principalId);
     if (!state || state.final || !state.task) return state;
     const running = this.running.get(id);
-    if (running) running.input.answer(responses);
-    else {
+    // The answer is acknowledged once the row no longer lists the answered requests: a tasks/get
+    // right after it, on any replica, sees them gone.
+    if (running) {
+      running.input.answer(responses);
+      await running.input.written();
+    } else {
       const open = state.task.inputRequests ?? {};
       const named = Object.fromEntries(Object.entries(responses).filter(([key]) => key in open));
       if (Object.keys(named).length > 0) await this.tasks.putInputResponses(id, named);

@@ -62,6 +62,11 @@ export class PendingInput {
     this.asks.clear();
   }
 
+  /** Resolves once the row says what is open now (every write asked so far is done). */
+  written(): Promise<void> {
+    return this.writes;
+  }
+
   /** Writes the open asks to the row again (after the row was created late). */
   persist(): Promise<void> {
     const open = this.asks.size > 0 ? Object.fromEntries([...this.asks].map(([key, ask]) => [key, ask.request])) : null;

@@ -58,7 +58,7 @@ export abstract class ExecutionTasks {
    * conditionally, so that one process alone resumes it. Answers whether this caller took it.
    */
   abstract claimHeld(id: string): Promise<boolean>;
-  /** Leaves answers for the process running the call (merged with any not taken yet). */
+  /** Leaves answers for the process running the call (merged with any not taken yet); the requests they answer are no longer open. */
   abstract putInputResponses(id: string, responses: Record<string, unknown>): Promise<void>;
   /** Takes the answers left for the call, clearing them: undefined when there are none. */
   abstract takeInputResponses(id: string): Promise<Record<string, unknown> | undefined>;

@@ -61,6 +61,8 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
 
     expect(await here.takeInputResponses(task.id)).toBeUndefined();
     await there.putInputResponses(task.id, { k1: { action: 'accept', content: { confirm: true } } });
+    // The answered request is no longer open for anyone who reads the task next.
+    expect(await here.get(task.id)).toMatchObject({ status: 'working', inputRequests: null });
     await there.putInputResponses(task.id, { k2: { action: 'decline' } });
     const [first, second] = await Promise.all([here.takeInputResponses(task.id), there.takeInputResponses(task.id)]);
     expect([first, second].filter(Boolean)).toEqual([{ k1: { action: 'accept', content: { confirm: true } }, k2: { action: 'decline' } }]);

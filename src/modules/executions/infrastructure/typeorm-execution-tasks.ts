@@ -84,7 +84,15 @@ export class TypeormExecutionTasks extends ExecutionTasks {
   }
 
   async putInputResponses(id: string, responses: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(`UPDATE execution_tasks SET input_responses = COALESCE(input_responses, '{}'::jsonb) || $2::jsonb WHERE id = $1`, [id, JSON.stringify(responses)]);
+    // The answered requests leave the open ones at once, so that every replica's next read shows it.
+    await this.dataSource.query(
+      `UPDATE execution_tasks SET input_responses = COALESCE(input_responses, '{}'::jsonb) || $2::jsonb,
+              input_requests = NULLIF(COALESCE(input_requests, '{}'::jsonb) - $3::text[], '{}'::jsonb),
+              status = CASE WHEN status = 'awaiting_input' AND (COALESCE(input_requests, '{}'::jsonb) - $3::text[]) = '{}'::jsonb THEN 'working' ELSE status END,
+              updated_at = now()
+        WHERE id = $1`,
+      [id, JSON.stringify(responses), Object.keys(responses)],
+    );
   }
 
   async takeInputResponses(id: string): Promise<Record<string, unknown> | undefined> {

@@ -29,7 +29,12 @@ export class InMemoryExecutionTasks extends ExecutionTasks {
   }
 
   putInputResponses(id: string, responses: Record<string, unknown>): Promise<void> {
-    if (this.rows.has(id)) this.responses.set(id, { ...this.responses.get(id), ...responses });
+    const row = this.rows.get(id);
+    if (!row) return Promise.resolve();
+    this.responses.set(id, { ...this.responses.get(id), ...responses });
+    const open = Object.fromEntries(Object.entries(row.inputRequests ?? {}).filter(([key]) => !(key in responses)));
+    const empty = Object.keys(open).length === 0;
+    this.rows.set(id, { ...row, inputRequests: empty ? null : open, status: row.status === 'awaiting_input' && empty ? 'working' : row.status, updatedAt: new Date() });
     return Promise.resolve();
   }
 
