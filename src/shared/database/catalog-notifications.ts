@@ -1,5 +1,7 @@
 import pg from 'pg';
+import type { DataSource } from 'typeorm';
 import { CatalogChangeNotifier } from '../catalog-events.js';
+import { TaskChanges } from '../task-changes.js';
 import type { TypeormUnitOfWork } from './typeorm-unit-of-work.js';
 
 /** The PostgreSQL channel catalog changes are announced on, to every process sharing the database. */
@@ -13,16 +15,23 @@ export interface CatalogNotice {
   groupName?: string;
   /** An interceptor changed (instead of a source). */
   interceptorName?: string;
+  /** A task's state changed (instead of a source): see TaskChanges. */
+  taskId?: string;
 }
 
 /** Marks a group's or an interceptor's name in a notice: source ids are uuids, those names never hold a colon. */
 const GROUP_PREFIX = 'group:';
 const INTERCEPTOR_PREFIX = 'interceptor:';
+const TASK_PREFIX = 'task:';
 
-/** `<origin> <sourceId>`, `<origin> group:<name>` or `<origin> interceptor:<name>`: far below NOTIFY's 8000-byte payload limit. */
+/**
+ * `<origin> <sourceId>`, `<origin> group:<name>`, `<origin> interceptor:<name>` or `<origin> task:<id>`:
+ * far below NOTIFY's 8000-byte payload limit.
+ */
 export function encodeCatalogNotice(notice: CatalogNotice): string {
   if (notice.groupName) return `${notice.origin} ${GROUP_PREFIX}${notice.groupName}`;
   if (notice.interceptorName) return `${notice.origin} ${INTERCEPTOR_PREFIX}${notice.interceptorName}`;
+  if (notice.taskId) return `${notice.origin} ${TASK_PREFIX}${notice.taskId}`;
   return notice.sourceId ? `${notice.origin} ${notice.sourceId}` : notice.origin;
 }
 
@@ -30,6 +39,7 @@ export function decodeCatalogNotice(payload: string): CatalogNotice {
   const [origin = '', subject] = payload.split(' ', 2);
   if (subject?.startsWith(GROUP_PREFIX)) return { origin, groupName: subject.slice(GROUP_PREFIX.length) };
   if (subject?.startsWith(INTERCEPTOR_PREFIX)) return { origin, interceptorName: subject.slice(INTERCEPTOR_PREFIX.length) };
+  if (subject?.startsWith(TASK_PREFIX)) return { origin, taskId: subject.slice(TASK_PREFIX.length) };
   return subject ? { origin, sourceId: subject } : { origin };
 }
 
@@ -58,6 +68,25 @@ export class PgCatalogChangeNotifier extends CatalogChangeNotifier {
   }
 }
 
+/**
+ * Task changes told to every process on the database, on the catalog's channel (one listening
+ * connection per process serves both). Outside any transaction: a task's row is written outside
+ * them too. A failed NOTIFY is only a later look (followers poll as well).
+ */
+export class PgTaskChanges extends TaskChanges {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly instanceId: string,
+  ) {
+    super();
+  }
+
+  override announce(taskId: string): void {
+    super.announce(taskId);
+    this.dataSource.query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, encodeCatalogNotice({ origin: this.instanceId, taskId })]).catch(() => undefined);
+  }
+}
+
 export interface CatalogListenerOptions {
   url: string;
   /** This process: its own notices are skipped (its caches were dropped already). */
@@ -68,6 +97,8 @@ export interface CatalogListenerOptions {
   onGroupChange?(groupName: string): void;
   /** An interceptor changed by another process. */
   onInterceptorChange?(interceptorName: string): void;
+  /** A task's state changed in another process. */
+  onTaskChange?(taskId: string): void;
   /** The connection came back after a drop: notices may have been missed, anything may have changed. */
   onResync(): void;
   log: { info(message: string): void; warn(message: string): void };
@@ -147,7 +178,8 @@ export class CatalogNotificationListener {
   private receive(payload: string): void {
     const notice = decodeCatalogNotice(payload);
     if (notice.origin === this.options.instanceId) return;
-    if (notice.groupName !== undefined) this.options.onGroupChange?.(notice.groupName);
+    if (notice.taskId !== undefined) this.options.onTaskChange?.(notice.taskId);
+    else if (notice.groupName !== undefined) this.options.onGroupChange?.(notice.groupName);
     else if (notice.interceptorName !== undefined) this.options.onInterceptorChange?.(notice.interceptorName);
     else this.options.onChange(notice.sourceId);
   }
