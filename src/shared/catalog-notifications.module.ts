@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { CatalogChangeNotifier, CatalogChanged, GroupsChanged, InterceptorsChanged } from './catalog-events.js';
 import { DATABASE } from './database/database.js';
 import type { Database } from './database/database.js';
-import { CatalogNotificationListener, PgCatalogChangeNotifier, PgTaskChanges } from './database/catalog-notifications.js';
+import { CatalogNotificationListener, PgCatalogChangeNotifier, PgSessionNotices, PgTaskChanges } from './database/catalog-notifications.js';
+import { SessionNotices } from './session-notices.js';
 import { TaskChanges } from './task-changes.js';
 import { TypeormUnitOfWork } from './database/typeorm-unit-of-work.js';
 
@@ -13,13 +14,16 @@ const INSTANCE_ID = Symbol('INSTANCE_ID');
 
 /**
  * Republishes the catalog, group and interceptor changes other processes announce as (remote)
- * CatalogChanged, GroupsChanged and InterceptorsChanged events here, and their task changes to TaskChanges.
+ * CatalogChanged, GroupsChanged and InterceptorsChanged events here, their task changes to
+ * TaskChanges and their session notices to SessionNotices.
  */
 @Injectable()
 class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly listener: CatalogNotificationListener;
 
-  constructor(@Inject(DATABASE) database: Database, @Inject(INSTANCE_ID) instanceId: string, @Inject(EventBus) events: EventBus, @Inject(TaskChanges) tasks: TaskChanges) {
+  constructor(@Inject(DATABASE) database: Database, @Inject(INSTANCE_ID) instanceId: string, @Inject(EventBus) events: EventBus, @Inject(TaskChanges) tasks: TaskChanges,
+    @Inject(SessionNotices) sessions: SessionNotices,
+  ) {
     const logger = new Logger('catalog-notifications');
     this.listener = new CatalogNotificationListener({
       url: database.url,
@@ -28,6 +32,7 @@ class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
       onGroupChange: (name) => events.publish(new GroupsChanged(name, true)),
       onInterceptorChange: (name) => events.publish(new InterceptorsChanged(name, true)),
       onTaskChange: (taskId) => tasks.heard(taskId),
+      onSessionNotice: (sessionId, body) => sessions.heard(sessionId, body),
       onResync: () => {
         tasks.heardAll();
         events.publish(new CatalogChanged(undefined, true));
@@ -58,8 +63,9 @@ class CatalogChangeRelay implements OnApplicationBootstrap, OnModuleDestroy {
       inject: [TypeormUnitOfWork, INSTANCE_ID],
     },
     { provide: TaskChanges, useFactory: (database: Database, instanceId: string) => new PgTaskChanges(database.dataSource, instanceId), inject: [DATABASE, INSTANCE_ID] },
+    { provide: SessionNotices, useFactory: (database: Database, instanceId: string) => new PgSessionNotices(database.dataSource, instanceId), inject: [DATABASE, INSTANCE_ID] },
     CatalogChangeRelay,
   ],
-  exports: [CatalogChangeNotifier, TaskChanges],
+  exports: [CatalogChangeNotifier, TaskChanges, SessionNotices],
 })
 export class CatalogNotificationsModule {}

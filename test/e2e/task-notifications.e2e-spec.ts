@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type McpSubscription, type SubscriptionFilter } from '@modelcontextprotocol/client';
+import { CreateTaskResultV1Schema, TaskStatusNotificationV1Schema } from '@modelcontextprotocol/ext-tasks/core/v1';
 import { contributeTaskFilterV2, readAcceptedTaskIdsV2, TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness, type Peer } from '../helpers/toolplane-harness.js';
@@ -21,7 +22,8 @@ interface Told {
  * 2026-07-28 task status notifications (the tasks extension's `notifications/tasks`, on a
  * `subscriptions/listen` stream that names the tasks in `notifications.taskIds`), heard with the
  * official SDK client: its own tasks only, a held call's wait and run, the other subscriptions of
- * the same stream still served, and a change made on another replica of the same database.
+ * the same stream still served, and a change made on another replica of the same database; and the
+ * 2025-11-25 `notifications/tasks/status` of a session whose stream another replica holds.
  */
 describe('task status notifications on subscriptions/listen (2026-07-28)', () => {
   let h: Harness;
@@ -132,7 +134,7 @@ describe('task status notifications on subscriptions/listen (2026-07-28)', () =>
         ended = true;
       })();
     } else {
-      messages.push(await response.json());
+      messages.push((await response.json()) as Record<string, any>);
       ended = true;
     }
     return { status: response.status, messages, ended: () => ended, stop: () => stop.abort() };
@@ -238,5 +240,41 @@ describe('task status notifications on subscriptions/listen (2026-07-28)', () =>
     // Announced by the replica that ran it, not found by a later look (which comes 5 s after the last one at most).
     expect(heardAfter).toBeLessThan(4_000);
     console.log(`held task approved on the peer: completion heard on the first replica ${heardAfter} ms after the decision`);
+  }, 45_000);
+
+  it('2025-11-25: a session whose stream is open on one replica hears of a task another replica took, was approved on and ran (notifications/tasks/status)', async () => {
+    const told: { taskId: string; status: string; statusMessage?: string }[] = [];
+    const client = new Client({ name: 'task-notifications-legacy', version: '1' });
+    client.fallbackNotificationHandler = async (notification) => {
+      const parsed = TaskStatusNotificationV1Schema.safeParse({ jsonrpc: '2.0', ...notification });
+      if (parsed.success) told.push(parsed.data.params);
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys.alice.key}` } } });
+    await client.connect(transport);
+    clients.push(client);
+    const sessionId = transport.sessionId!;
+    expect(sessionId).toMatch(/^tps1\./);
+    await until(() => false, 500); // the standalone stream opens in the background
+
+    // The same session's task-augmented call, taken by the other replica (a load balancer without affinity).
+    const response = await fetch(`${peer.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${keys.alice.key}`, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'held__slow', arguments: { ms: 300 }, task: {} } }),
+    });
+    const text = await response.text();
+    const created = CreateTaskResultV1Schema.parse(JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5)).result);
+    const { taskId } = created.task;
+    expect(created.task).toMatchObject({ status: 'working' });
+
+    const approval = await approvalOf(taskId);
+    expect((await approverOnPeer.post(`/api/v1/approvals/${approval}/approve`, {})).status).toBe(200);
+    expect(await until(() => told.at(-1)?.status === 'completed')).toBe(true);
+    // Held, running again (its status message gone), then completed: told by the replica that ran it, heard on the one holding the stream.
+    expect(told.map((t) => [t.taskId, t.status, t.statusMessage ?? null])).toEqual([
+      [taskId, 'working', 'waiting for approval'],
+      [taskId, 'working', null],
+      [taskId, 'completed', null],
+    ]);
   }, 45_000);
 });
