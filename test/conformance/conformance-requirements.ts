@@ -104,5 +104,5 @@ export const TASK_GAPS: Readonly<Record<string, TaskGap>> = {
 /** Task scenarios that test nothing of a server in this release (every check SKIPPED), with the reason. */
 export const TASK_NOT_APPLICABLE: Readonly<Record<string, string>> = {
   'tasks-status-notifications':
-    'the release skips it: its harness does not listen on subscriptions/listen yet, where SEP-2663 sends notifications/tasks (Toolplane sends none: they are optional)',
+    'the release skips it: its harness does not listen on subscriptions/listen yet, where SEP-2663 sends notifications/tasks',
 };

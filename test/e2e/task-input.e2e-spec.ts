@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, type SubscriptionFilter } from '@modelcontextprotocol/client';
+import { contributeTaskFilterV2, TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
@@ -140,6 +142,31 @@ describe('input during a task', () => {
       await peer.close();
     }
   }, 60_000);
+
+  it('tells a caller listening for its task that it waits for input, with the requests, and then that it completed', async () => {
+    const created = (await call('asks__confirm_delete', { filename: 'heard.txt' })).result;
+    const told: { status: string; inputRequests?: Record<string, unknown>; result?: { content: { text?: string }[] } }[] = [];
+    const client = new Client({ name: 'task-input-listener', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { extensions: { [TASKS]: {} } } });
+    client.fallbackNotificationHandler = async (notification) => {
+      if (TaskStatusNotificationV2Schema.safeParse({ jsonrpc: '2.0', ...notification }).success) told.push(notification.params as never);
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys.alice}` } } }));
+    try {
+      await client.listen(contributeTaskFilterV2({ notifications: {} }, [created.taskId]).notifications as SubscriptionFilter);
+      const heard = async (status: string) => {
+        const deadline = Date.now() + 10_000;
+        while (!told.some((task) => task.status === status) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+        return told.find((task) => task.status === status);
+      };
+      const waiting = await heard('input_required');
+      expect(Object.values(waiting?.inputRequests ?? {})).toEqual([{ method: 'elicitation/create', params: expect.objectContaining({ message: expect.any(String) }) }]);
+      const [key] = Object.keys(waiting!.inputRequests!);
+      expect((await update(created.taskId, { [key!]: { action: 'accept', content: { confirm: true } } })).result.resultType).toBe('complete');
+      expect((await heard('completed'))?.result?.content[0]?.text).toBe('Deleted heard.txt');
+    } finally {
+      await client.close();
+    }
+  });
 
   it('is cancelled while it waits, and an update after that is refused', async () => {
     const created = (await call('asks__confirm_delete', { filename: 'kept.txt' })).result;

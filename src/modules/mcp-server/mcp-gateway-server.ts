@@ -26,6 +26,7 @@ import { isRecord } from '../../shared/is-record.js';
 import type { CallerSignal } from '../../shared/caller-signal.js';
 import { WorkMetrics } from '../../shared/work-metrics.js';
 import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
+import { SessionNotices } from '../../shared/session-notices.js';
 import { claimsOfInitialize, isInitialize, SealedSessions } from './sessions/sealed-session.js';
 
 /** The revisions whose JSON-RPC framing includes batches; later ones removed them. */
@@ -59,6 +60,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
   private readonly listStreams = new LegacyListStreams();
   private readonly stopListening: () => void;
   private readonly stopListeningToGroups: () => void;
+  private readonly stopHearingSessions: () => void;
   private closing = false;
 
   /** 2025-era session ids any process can read. */
@@ -70,6 +72,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     @Inject(SecretCipher) cipher: SecretCipher,
     @Inject(GroupViews) groups: GroupViews,
     @Optional() @Inject(WorkMetrics) metrics?: WorkMetrics,
+    @Optional() @Inject(SessionNotices) private readonly sessionNotices: SessionNotices = new SessionNotices(),
   ) {
     this.sessions = new LegacySessions(undefined, metrics && ((seconds) => metrics.mcpSessionEnded('server', 'tcp', seconds)));
     this.sealedSessions = new SealedSessions(cipher);
@@ -94,6 +97,11 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       this.modern.group.notify.toolsChanged();
       this.sessions.notifyToolsChanged((surface) => surface.startsWith(GROUP_SURFACE));
       this.listStreams.notifyToolsChanged((surface) => surface.startsWith(GROUP_SURFACE));
+    });
+    // What another process had to tell a session whose stream is open here.
+    this.stopHearingSessions = this.sessionNotices.onNotice((sessionId, body) => {
+      const relayed = relayedOf(body);
+      if (relayed && this.isListening(sessionId, relayed.principalId)) void this.notifyHere(sessionId, relayed.principalId, relayed.notification);
     });
   }
 
@@ -174,9 +182,15 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
 
   /**
    * Tells a 2025-era session's client something outside any request: on the standalone stream of
-   * the session this process holds, or on the streams opened here with the session's id.
+   * the session this process holds, or on the streams opened here with the session's id; when
+   * neither is here, the other processes are told (SessionNotices), and one that has it tells it.
    */
-  async notifySession(sessionId: string, principalId: string, notification: { method: string; params: Record<string, unknown> }): Promise<void> {
+  async notifySession(sessionId: string, principalId: string, notification: SessionNotification): Promise<void> {
+    if (!this.isListening(sessionId, principalId)) return this.sessionNotices.relay(sessionId, JSON.stringify({ principalId, notification }));
+    await this.notifyHere(sessionId, principalId, notification);
+  }
+
+  private async notifyHere(sessionId: string, principalId: string, notification: SessionNotification): Promise<void> {
     await Promise.all([this.sessions.notify(sessionId, principalId, notification), this.listStreams.notifySession(sessionId, notification)]);
   }
 
@@ -191,6 +205,7 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
     this.closing = true;
     this.stopListening();
     this.stopListeningToGroups();
+    this.stopHearingSessions();
     return Promise.all([...Object.values(this.modern).map((handler) => handler.close()), this.sessions.closeAll(), this.listStreams.closeAll()]).then(() => undefined);
   }
 
@@ -231,6 +246,21 @@ export class McpGatewayServer implements BeforeApplicationShutdown {
       this.logger.warn({ msg: `2025-era request failed: ${error instanceof Error ? error.message : String(error)}`, requestId: exchange.requestId });
       return jsonRpcError(500, -32603, 'Internal error', idOf(parsedBody));
     }
+  }
+}
+
+type SessionNotification = { method: string; params: Record<string, unknown> };
+
+/** A notification another process relayed for a session (see notifySession); undefined for anything else. */
+function relayedOf(body: string): { principalId: string; notification: SessionNotification } | undefined {
+  try {
+    const relayed: unknown = JSON.parse(body);
+    if (!isRecord(relayed) || typeof relayed.principalId !== 'string' || !isRecord(relayed.notification)) return undefined;
+    const { method, params } = relayed.notification;
+    if (typeof method !== 'string' || !isRecord(params)) return undefined;
+    return { principalId: relayed.principalId, notification: { method, params } };
+  } catch {
+    return undefined;
   }
 }
 

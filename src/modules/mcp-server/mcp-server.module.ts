@@ -8,6 +8,7 @@ import { SourceGate } from './source-gate.js';
 import { SourcePrimitives } from './source-primitives.js';
 import { McpTaskRequests } from './tasks/mcp-task-requests.js';
 import { TaskStatusNotifier } from './tasks/task-status-notifier.js';
+import { TaskSubscriptions } from './tasks/task-subscriptions.js';
 
 /**
  * Toolplane as an MCP server: `/mcp`, `/mcp/sources/{name}`, `/mcp/groups/{name}` and `/mcp/gateway` in both protocol
@@ -16,7 +17,7 @@ import { TaskStatusNotifier } from './tasks/task-status-notifier.js';
  */
 @Module({
   imports: [CatalogModule, ExecutionModule],
-  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp, McpTaskRequests, TaskStatusNotifier],
+  providers: [SourcePrimitives, McpToolServers, SourceGate, McpGatewayServer, McpServerWarmUp, McpTaskRequests, TaskStatusNotifier, TaskSubscriptions],
   exports: [McpGatewayServer, McpTaskRequests],
 })
 export class McpServerModule {}

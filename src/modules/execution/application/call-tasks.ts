@@ -1,8 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { CallerDeparture, type CallerSignal } from '../../../shared/caller-signal.js';
+import { TaskChanges } from '../../../shared/task-changes.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import { Clock } from '../../../shared/unit-of-work.js';
 import { ExecutionReads } from '../../executions/application/execution-reads.js';
@@ -40,13 +40,13 @@ interface Running {
  *
  * A task runs in the process that started (or resumed) it, detached from the request that asked
  * for it; a cancellation asked of another replica reaches it through the row within TASK_POLL_MS.
+ * Each change of a task's state here (held, running again, waiting for input or not, ended) is announced (TaskChanges): those
+ * following it, in this process or another, look again at once.
  */
 @Injectable()
 export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('tasks');
   private readonly running = new Map<string, Running>();
-  /** Wakes those awaiting a task of this process when it ends (others poll). */
-  private readonly ended = new EventEmitter();
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -56,9 +56,8 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(Clock) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(HeldCalls) private readonly held?: HeldCalls,
-  ) {
-    this.ended.setMaxListeners(0);
-  }
+    @Optional() @Inject(TaskChanges) private readonly changes: TaskChanges = new TaskChanges(),
+  ) {}
 
   /** Runs the call detached as a task: its row is stored (`working`) before this answers, and the call goes on in the background. */
   async start(command: ExecuteToolCommand, options: TaskOptions = {}): Promise<TaskState> {
@@ -102,6 +101,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   async resume(command: ExecuteToolCommand): Promise<boolean> {
     const id = command.input.executionId!;
     if (!(await this.tasks.claimHeld(id))) return false;
+    this.changes.announce(id);
     this.detach(this.launch(command, id));
     return true;
   }
@@ -117,7 +117,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     return state;
   }
 
-  /** Resolves with the final record once there is one (woken at once by a task of this process, else by polling); rejects when `signal` aborts. */
+  /** Resolves with the final record once there is one (woken at once by an announced change, else by polling); rejects when `signal` aborts. */
   async awaitFinal(id: string, principalId: string, signal?: CallerSignal): Promise<ExecutionView> {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
@@ -135,9 +135,9 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * The task's state at each look until it is final (the last one yielded): at once when a call of
-   * this process ends or parks, else after `pollMs(state)` (by default the task's poll interval; at
-   * most 5 s). Ends early, without an error, when `signal` aborts or the task is gone (expired,
+   * The task's state at each look until it is final (the last one yielded): at once when a change
+   * of it is announced (here or by another process), else after `pollMs(state)` (by default the
+   * task's poll interval; at most 5 s). Ends early, without an error, when `signal` aborts or the task is gone (expired,
    * unknown).
    */
   async *follow(id: string, principalId: string, signal: CallerSignal, pollMs?: (state: TaskState) => number): AsyncIterable<TaskState> {
@@ -188,7 +188,10 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     } else {
       const open = state.task.inputRequests ?? {};
       const named = Object.fromEntries(Object.entries(responses).filter(([key]) => key in open));
-      if (Object.keys(named).length > 0) await this.tasks.putInputResponses(id, named);
+      if (Object.keys(named).length > 0) {
+        await this.tasks.putInputResponses(id, named);
+        this.changes.announce(id);
+      }
     }
     return (await this.stateOf(id)) ?? state;
   }
@@ -216,7 +219,6 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.sweeper);
-    this.ended.removeAllListeners();
   }
 
   private async stateOf(id: string): Promise<TaskState | undefined> {
@@ -232,7 +234,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   private launch(command: ExecuteToolCommand, id: string, caller?: CallerSignal): Promise<ExecutedCall> {
     const departure = new LinkedDeparture(caller);
     const events = new TaskEvents();
-    const input = new PendingInput(id, this.tasks);
+    const input = new PendingInput(id, this.tasks, () => this.changes.announce(id));
     departure.addEventListener('abort', () => input.close(departure.reason));
     this.running.set(id, { departure, events, input });
     // A caller held open is asked itself; once the call is a task, its caller answers on the task.
@@ -271,7 +273,8 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
         input.close(new Error('The task ended.'));
         this.running.delete(id);
         events.end();
-        this.ended.emit(id);
+        // Ended, or held for a decision.
+        this.changes.announce(id);
       });
   }
 
@@ -309,7 +312,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * The next look at a task, listening from now for its end here and for `signal`: `after(pollMs)`
+   * The next look at a task, listening from now for a change of it and for `signal`: `after(pollMs)`
    * resolves on either, or once `pollMs` passed; `stop()` lets go of everything.
    */
   private nextLook(id: string, signal: CallerSignal | undefined): { after: (pollMs: number) => Promise<void>; stop: () => void } {
@@ -320,12 +323,12 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       woken = true;
       wake?.();
     };
+    const unlisten = this.changes.onChange(id, done);
     const stop = () => {
       clearTimeout(timer);
-      this.ended.off(id, done);
+      unlisten();
       signal?.removeEventListener('abort', done);
     };
-    this.ended.once(id, done);
     signal?.addEventListener('abort', done, { once: true });
     const after = (pollMs: number) =>
       new Promise<void>((resolve) => {

@@ -31,6 +31,17 @@ async function taskRows(): Promise<InMemoryExecutionTasks> {
 }
 
 describe('PendingInput', () => {
+  it('tells after each row write, once the row says what is open, so followers look again', async () => {
+    const tasks = await taskRows();
+    const seen: (string | undefined)[] = [];
+    const input = new PendingInput(ID, tasks, () => seen.push(tasks.rows.get(ID)?.status));
+    void input.ask(CONFIRM);
+    await input.written();
+    input.answer({ [Object.keys(tasks.rows.get(ID)!.inputRequests!)[0]!]: { action: 'accept' } });
+    await input.written();
+    expect(seen).toEqual(['awaiting_input', 'working']);
+  });
+
   it('keeps each open request on the row under a key of its own, awaiting_input until every one is answered', async () => {
     const tasks = await taskRows();
     const input = new PendingInput(ID, tasks);

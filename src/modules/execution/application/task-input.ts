@@ -25,6 +25,8 @@ export class PendingInput {
   constructor(
     private readonly taskId: string,
     private readonly tasks: ExecutionTasks,
+    /** Told after each row write, so that those following the task look again. */
+    private readonly onWritten: () => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -72,6 +74,7 @@ export class PendingInput {
     const open = this.asks.size > 0 ? Object.fromEntries([...this.asks].map(([key, ask]) => [key, ask.request])) : null;
     this.writes = this.writes
       .then(() => this.tasks.update(this.taskId, open ? { status: 'awaiting_input', inputRequests: open } : { status: 'working', inputRequests: null }))
+      .then(this.onWritten)
       .catch(() => undefined);
     return this.writes;
   }

@@ -29,6 +29,7 @@ import { Telemetry, type ServerOperation } from '../../../shared/telemetry.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import { McpTaskRequests } from '../tasks/mcp-task-requests.js';
+import { TaskSubscriptions } from '../tasks/task-subscriptions.js';
 
 export interface McpRoutesOptions {
   /** Largest accepted request body, in bytes. */
@@ -59,6 +60,7 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
   const groups = app.get(GroupViews);
   const telemetry = app.get(Telemetry);
   const taskRequests = app.get(McpTaskRequests);
+  const taskSubscriptions = app.get(TaskSubscriptions);
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
 
   await fastify.register(async (scope) => {
@@ -131,6 +133,14 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         const headers = { protocolVersion: header(request, 'mcp-protocol-version'), mcpMethod: header(request, 'mcp-method'), mcpName: header(request, 'mcp-name') };
         const answer = await taskRequests.answer(parsedBody as Record<string, unknown>, exchange, headers, gone.signal);
         return sendResponse(reply, Response.json(answer.body, { status: answer.status }), operation);
+      }
+      // A listen asking for task notifications: the SDK serves the rest of it (see TaskSubscriptions).
+      if (request.method === 'POST' && gateway.accepting && TaskSubscriptions.concerns(parsedBody) && isJsonContentType(header(request, 'content-type') ?? null)) {
+        const gone = new AbortController();
+        onClientGone(reply.raw, () => gone.abort());
+        const headers = { protocolVersion: header(request, 'mcp-protocol-version'), mcpMethod: header(request, 'mcp-method'), mcpName: header(request, 'mcp-name') };
+        const response = await taskSubscriptions.serve(parsedBody as Record<string, unknown>, exchange, headers, gone.signal, (body) => gateway.handle(toWebRequest(request, reply, body), body, exchange));
+        return sendResponse(reply, response, operation);
       }
       // A call on its own exchange (no session held in this process) is recorded under an id chosen now, which the answer's headers name.
       if (isToolCall(parsedBody, surface) && (sessionId === undefined || sessionId.startsWith(SEALED_SESSION_PREFIX))) exchange.executionId = timeOrderedId();

@@ -10,10 +10,10 @@ import { isRecord } from '../../../shared/is-record.js';
 import type { ServedEra } from '../calls/call-result.js';
 import type { McpExchange } from '../mcp-exchange.js';
 import { McpToolServers, SERVER_INFO } from '../mcp-tool-servers.js';
-import { finalCallResult, taskErrorOf, taskViewOf } from './task-answers.js';
+import { detailedTaskOf, finalCallResult, taskViewOf } from './task-answers.js';
 import { TaskStatusNotifier } from './task-status-notifier.js';
 import { inputResponsesProblem } from '../../execution/application/task-input.js';
-import { decodeTaskCursor, declaresTasksExtension, encodeTaskCursor, isTaskIdShape, readTaskId, readTaskParam, TASKS_EXTENSION, toTaskV1, toTaskV2 } from './task-wire.js';
+import { decodeTaskCursor, declaresTasksExtension, encodeTaskCursor, isTaskIdShape, readTaskId, readTaskParam, TASKS_EXTENSION, toTaskV1 } from './task-wire.js';
 
 /** How long `tasks/cancel` waits for the cancelled call's final record before it answers. */
 const CANCEL_SETTLE_MS = 5_000;
@@ -165,16 +165,7 @@ export class McpTaskRequests {
       return ok(modern({}));
     }
     const view = this.view(state);
-    const detailed: Record<string, unknown> = { ...toTaskV2(view) };
-    if (state.record && view.status === 'completed') {
-      const record = recordOfView(state.record);
-      // What the call would have answered: a complete 2026-07-28 CallToolResult.
-      detailed.result = { ...finalCallResult('modern', record, record.qualifiedName, undefined), resultType: 'complete' };
-    } else if (state.record && view.status === 'failed') {
-      detailed.error = taskErrorOf(recordOfView(state.record), state.record.qualifiedName);
-    } else if (view.status === 'input_required' && state.task?.inputRequests) {
-      detailed.inputRequests = state.task.inputRequests;
-    }
+    const detailed = detailedTaskOf(state, view);
     return ok(modern(detailed));
   }
 

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionRecord } from '../../executions/domain/execution.js';
+import { recordOfView } from '../../executions/application/execution-view.js';
 import type { TaskState } from '../../executions/application/task-state.js';
 import { toCallToolResult, type ServedEra } from '../calls/call-result.js';
 import { projectCallToolResult } from '../calls/tool-call-context.js';
@@ -74,4 +75,22 @@ export function taskErrorOf(record: ExecutionRecord, requestedName: string): { c
     if (error instanceof ProtocolError) return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
     throw error;
   }
+}
+
+/**
+ * The 2026-07-28 `DetailedTask` of a task's state, as `tasks/get` answers it and `notifications/tasks`
+ * carries it: the task, with the result inlined once completed (a complete CallToolResult), the
+ * error once failed, or what it asks while it waits for input.
+ */
+export function detailedTaskOf(state: TaskState, view: McpTaskView): Record<string, unknown> {
+  const detailed: Record<string, unknown> = { ...toTaskV2(view) };
+  if (state.record && view.status === 'completed') {
+    const record = recordOfView(state.record);
+    detailed.result = { ...finalCallResult('modern', record, record.qualifiedName, undefined), resultType: 'complete' };
+  } else if (state.record && view.status === 'failed') {
+    detailed.error = taskErrorOf(recordOfView(state.record), state.record.qualifiedName);
+  } else if (view.status === 'input_required' && state.task?.inputRequests) {
+    detailed.inputRequests = state.task.inputRequests;
+  }
+  return detailed;
 }
