@@ -96,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List executions */
+        /**
+         * List executions
+         * @description Newest first: the final records, and the calls that have none yet (`working`, `pending_approval`) among them by when they started; a call is listed once, by its final record once it has one.
+         */
         get: operations["Executions_list"];
         put?: never;
         post?: never;
@@ -3479,7 +3482,7 @@ export interface operations {
                 since?: string;
                 /** @description Principal id of the caller. */
                 caller?: unknown;
-                /** @description One status or several separated by commas: succeeded, tool_error, invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, interrupted. */
+                /** @description One status or several separated by commas: succeeded, tool_error, invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, interrupted, working, pending_approval (working and pending_approval: calls that have no final record yet). */
                 status?: unknown;
                 /** @description The tool group the calls came through. */
                 group?: unknown;

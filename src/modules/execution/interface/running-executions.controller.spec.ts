@@ -60,6 +60,9 @@ describe('RunningExecutionsController', () => {
     cancelRequested: false,
     upstreamTaskId: null,
     approvalId: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ExecutionTasks1797720000000 } from '../../../../migrations/1797720000000-execution-tasks.js';
+import { WaitingCallDetails1797762000000 } from '../../../../migrations/1797762000000-waiting-call-details.js';
 import { adminQuery, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import type { ExecutionTask } from '../domain/execution-task.js';
@@ -23,6 +24,9 @@ function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
     cancelRequested: false,
     upstreamTaskId: null,
     approvalId: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   };
 }
@@ -39,6 +43,7 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
     one = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
     two = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
     await new ExecutionTasks1797720000000().up(one.createQueryRunner());
+    await new WaitingCallDetails1797762000000().up(one.createQueryRunner());
   });
 
   afterAll(async () => {

@@ -28,6 +28,9 @@ describe('GetExecutionHandler', () => {
     cancelRequested: false,
     upstreamTaskId: 'upstream-7',
     approvalId: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   });
 

@@ -45,6 +45,9 @@ export class ParkStage {
       cancelRequested: false,
       upstreamTaskId: null,
       approvalId: null,
+      sourceId: source.id,
+      sourceName: source.name,
+      group: call.input.group?.slice(0, 200) ?? null,
     };
     try {
       await this.tasks.create(task);
@@ -64,7 +67,7 @@ export class ParkStage {
         requestedAt: now,
       });
       // A call that became a task before it was held has its row already: it waits now.
-      await this.tasks.update(call.id, { approvalId, status: 'pending_approval', statusMessage: task.statusMessage });
+      await this.tasks.update(call.id, { approvalId, status: 'pending_approval', statusMessage: task.statusMessage, qualifiedName: task.qualifiedName, sourceId: source.id, sourceName: source.name, group: task.group });
       return { task: { ...task, approvalId }, approvalId, expiresAt };
     } catch {
       return unavailable();
