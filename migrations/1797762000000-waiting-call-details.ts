@@ -11,9 +11,11 @@ export class WaitingCallDetails1797762000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE execution_tasks ADD COLUMN source_id uuid, ADD COLUMN source_name text, ADD COLUMN group_name text`);
     await q.query(`CREATE INDEX execution_tasks_listing ON execution_tasks (created_at DESC, id DESC)`);
+    await q.query(`ALTER TABLE approvals ADD COLUMN sealed_caller_token jsonb`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE approvals DROP COLUMN sealed_caller_token`);
     await q.query(`DROP INDEX execution_tasks_listing`);
     await q.query(`ALTER TABLE execution_tasks DROP COLUMN source_id, DROP COLUMN source_name, DROP COLUMN group_name`);
   }

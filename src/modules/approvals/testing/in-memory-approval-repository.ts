@@ -2,11 +2,11 @@ import { ApprovalRepository, type Approval, type Decider, type HeldInput } from 
 
 /** Approvals in memory, decided and expired as the SQL does it (pending and not expired, one winner), on a clock the spec moves. */
 export class InMemoryApprovalRepository extends ApprovalRepository {
-  readonly rows = new Map<string, { approval: Approval; held: HeldInput }>();
+  readonly rows = new Map<string, { approval: Approval; held: HeldInput; callerToken?: string }>();
   now = new Date('2026-01-01T00:00:00.000Z');
 
-  async insert(approval: Approval, held: HeldInput): Promise<void> {
-    this.rows.set(approval.id, { approval: { ...approval }, held: structuredClone(held) });
+  async insert(approval: Approval, held: HeldInput, callerToken?: string): Promise<void> {
+    this.rows.set(approval.id, { approval: { ...approval }, held: structuredClone(held), ...(callerToken !== undefined ? { callerToken } : {}) });
   }
 
   async find(id: string): Promise<Approval | undefined> {
@@ -45,6 +45,15 @@ export class InMemoryApprovalRepository extends ApprovalRepository {
 
   async heldInput(id: string): Promise<HeldInput | undefined> {
     return this.rows.get(id)?.held;
+  }
+
+  async callerToken(id: string): Promise<string | undefined> {
+    return this.rows.get(id)?.callerToken;
+  }
+
+  async eraseCallerToken(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) delete row.callerToken;
   }
 }
 
