@@ -1,4 +1,6 @@
+import { ApprovalViews, type ApprovalFilter, type ApprovalKey } from '../application/approval-views.js';
 import { ApprovalRepository, type Approval, type Decider, type HeldInput } from '../domain/approval.js';
+import { isApprover, isOwnCall } from '../domain/eligibility.js';
 
 /** Approvals in memory, decided and expired as the SQL does it (pending and not expired, one winner), on a clock the spec moves. */
 export class InMemoryApprovalRepository extends ApprovalRepository {
@@ -81,4 +83,28 @@ export function aPendingApproval(changes: Partial<Approval> = {}): Approval {
     decidedAt: null,
     ...changes,
   };
+}
+
+/** ApprovalViews over an InMemoryApprovalRepository's rows, filtered and ordered as the SQL does (newest first, then id). */
+export class InMemoryApprovalViews extends ApprovalViews {
+  constructor(private readonly repository: InMemoryApprovalRepository) {
+    super();
+  }
+
+  async list(filter: ApprovalFilter, after: ApprovalKey | undefined, limit: number): Promise<Approval[]> {
+    const key = (approval: Approval) => [approval.createdAt.getTime(), approval.id] as const;
+    const before = (approval: Approval) => {
+      if (!after) return true;
+      const [at, id] = key(approval);
+      const afterAt = Date.parse(after.at);
+      return at < afterAt || (at === afterAt && id < after.id);
+    };
+    const decidable = (approval: Approval) => !filter.decidableBy || (isApprover(approval.approvers, filter.decidableBy) && !isOwnCall(approval.caller.principalId, filter.decidableBy));
+    return [...this.repository.rows.values()]
+      .map((row) => row.approval)
+      .filter((approval) => (!filter.status || approval.status === filter.status) && decidable(approval) && before(approval))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map((approval) => ({ ...approval }));
+  }
 }
