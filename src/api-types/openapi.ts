@@ -96,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List executions */
+        /**
+         * List executions
+         * @description Newest first: the final records, and the calls that have none yet (`working`, `pending_approval`, `awaiting_input`) among them by when they started; a call is listed once, by its final record once it has one.
+         */
         get: operations["Executions_list"];
         put?: never;
         post?: never;
@@ -149,7 +152,7 @@ export interface paths {
         };
         /**
          * Get one execution
-         * @description A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working` or `pending_approval` until its final record.
+         * @description A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working`, `pending_approval` or `awaiting_input` until its final record.
          */
         get: operations["Executions_get"];
         put?: never;
@@ -1207,7 +1210,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description working, pending_approval: the call has no final record yet (it runs detached, or waits for a decision); every other status is final.
+             * @description working, pending_approval, awaiting_input: the call has no final record yet (it runs detached, waits for a decision, or waits for its caller's input); every other status is final.
              * @enum {string}
              */
             status: "succeeded" | "tool_error" | "invalid_arguments" | "rejected" | "circuit_open" | "timeout" | "upstream_error" | "cancelled" | "input_required" | "interrupted" | "working" | "pending_approval" | "awaiting_input";
@@ -3517,7 +3520,7 @@ export interface operations {
                 since?: string;
                 /** @description Principal id of the caller. */
                 caller?: unknown;
-                /** @description One status or several separated by commas: succeeded, tool_error, invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, interrupted. */
+                /** @description One status or several separated by commas: succeeded, tool_error, invalid_arguments, rejected, circuit_open, timeout, upstream_error, cancelled, input_required, interrupted, working, pending_approval, awaiting_input (working, pending_approval and awaiting_input: calls that have no final record yet). */
                 status?: unknown;
                 /** @description The tool group the calls came through. */
                 group?: unknown;

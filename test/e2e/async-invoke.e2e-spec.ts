@@ -113,6 +113,32 @@ describe('asynchronous REST invoke', () => {
     expect(rows).toEqual([{ status: 'succeeded' }]);
   });
 
+  it('answers a call refused before it would run as without the preference, and makes no task of it', async () => {
+    const unknown = await invoke(alice, 'ev__no_such_tool', { arguments: {} });
+    const invalid = await invoke(alice, 'ev__echo', { arguments: { message: 5 } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'TOOL_NOT_FOUND']);
+    expect([invalid.status, invalid.body.execution.status]).toEqual([400, 'invalid_arguments']);
+    for (const answer of [unknown, invalid]) {
+      expect([answer.headers.get('preference-applied'), answer.headers.get('location')]).toEqual([null, null]);
+      expect(await h.sql('SELECT id FROM execution_tasks WHERE id = $1', [answer.body.execution.id])).toEqual([]);
+    }
+  });
+
+  it('lists a working call among the executions, to who may see it, until its final record takes its place', async () => {
+    const accepted = await invoke(alice, 'ev__trigger-long-running-operation', { arguments: { duration: 1.5, steps: 2 } });
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.id;
+    const working = await alice.get('/api/v1/executions?status=working');
+    expect(working.body.items).toEqual([expect.objectContaining({ id, status: 'working', qualifiedName: 'ev__trigger-long-running-operation', sourceName: 'ev', result: null })]);
+    expect((await alice.get('/api/v1/executions?limit=3')).body.items[0]).toMatchObject({ id, status: 'working' });
+    expect((await bob.get('/api/v1/executions?status=working,pending_approval')).body.items).toEqual([]);
+    expect((await auditor.get('/api/v1/executions?status=working&source=ev')).body.items).toEqual([expect.objectContaining({ id, arguments: null })]);
+    await pollUntilFinal(alice, accepted.headers.get('location')!);
+    const listed = (await alice.get('/api/v1/executions?limit=500')).body.items.filter((e: { id: string }) => e.id === id);
+    expect(listed).toEqual([expect.objectContaining({ id, status: 'succeeded' })]);
+    expect((await alice.get('/api/v1/executions?status=working')).body.items).toEqual([]);
+  });
+
   it('takes the preference on a group invoke too', async () => {
     const accepted = await alice.request('POST', '/api/v1/groups/team/tools/echo/invoke', { arguments: { message: 'later' } }, { headers: ASYNC });
     expect(accepted.status).toBe(202);

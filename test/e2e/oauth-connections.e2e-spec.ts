@@ -358,6 +358,24 @@ describe('OAuth connections to upstreams', () => {
     expect((await upstream.revocations()).some((revocation) => revocation.sub === 'alice')).toBe(true);
   }, 30_000);
 
+  it("revokes and deletes every caller's connection to a source when the source is removed", async () => {
+    const doomed = await registerOAuthSource(h, 'doomed', upstream.mcpUrl);
+    for (const who of ['bob', 'carol'] as const) expect(await connect(who, 'doomed')).toMatchObject({ status: 302, location: '/console/connections?connected=doomed' });
+    expect((await h.sql(`SELECT principal_name FROM upstream_connections WHERE source_id = $1 ORDER BY principal_name`, [doomed])).map((row) => row.principal_name)).toEqual(['bob', 'carol']);
+    const revocationsBefore = (await upstream.revocations()).length;
+    const revokedBefore = (await audit('connection.revoked')).length;
+
+    expect((await h.api.delete('/api/v1/sources/doomed')).status).toBe(204);
+    expect(await until(async () => (await h.sql(`SELECT 1 FROM upstream_connections WHERE source_id = $1`, [doomed])).length === 0 && (await upstream.revocations()).length >= revocationsBefore + 4)).toBe(true);
+    const revocations = (await upstream.revocations()).slice(revocationsBefore);
+    expect(revocations.map((revocation) => `${revocation.sub}:${revocation.kind}`).sort()).toEqual(['bob:access', 'bob:refresh', 'carol:access', 'carol:refresh']);
+    const revoked = (await audit('connection.revoked')).slice(0, (await audit('connection.revoked')).length - revokedBefore);
+    expect(revoked.map((event) => [event.details.principalName, event.actor]).sort()).toEqual([
+      ['bob', 'admin'],
+      ['carol', 'admin'],
+    ]);
+  }, 60_000);
+
   it('uses a pre-registered client with its secret from ${secret:…}, OpenID discovery, and an authorization server without revocation', async () => {
     const secret = 'pre-registered-secret-7d1e0c2a';
     canaries.push(secret);
@@ -434,7 +452,8 @@ describe('OAuth connections to upstreams', () => {
 
   it('never lets a token or a client secret out (not in answers, logs, audit or the database in plain text), nor a state or code into logs or the database', async () => {
     const secrets = [...(await upstream.clients()), ...(await shortLived.clients())].flatMap((client) => (client.secret ? [client.secret] : []));
-    expect(secrets).toHaveLength(2);
+    // One client registered dynamically per source: guarded, brief, doomed.
+    expect(secrets).toHaveLength(3);
     canaries.push(...[...(await upstream.tokens()), ...(await shortLived.tokens())].map((token) => token.token), ...secrets);
     expect(canaries.length).toBeGreaterThan(10);
     bodies.push(JSON.stringify((await h.api.get('/api/v1/audit-events?limit=200')).body), JSON.stringify((await h.api.get('/api/v1/sources/guarded')).body));

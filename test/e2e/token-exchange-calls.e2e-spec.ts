@@ -85,4 +85,30 @@ describe('token exchange through REST and MCP', () => {
     expect(JSON.stringify(called.content)).toMatch(/OIDC/);
     await client.close();
   });
+
+  it("runs a call held for approval as its caller after the decision: the caller's token kept sealed while it waits, erased after", async () => {
+    const admin = await asPerson('olga', ['admin']);
+    expect((await admin.post('/api/v1/sources?wait=true', spec('crm3'))).status).toBe(201);
+    const rule = await h.api.post('/api/v1/interceptors', { name: 'crm3-approval', kind: 'approval', scope: { tools: ['crm3__whoami'] }, approvers: { roles: ['admin'] } });
+    expect(rule.status).toBe(201);
+    const daveToken = await idp.tokenFor('dave', { roles: ['agent'] });
+    const dave = makeApi(h.url, daveToken);
+
+    const held = await dave.post('/api/v1/tools/crm3__whoami/invoke', { arguments: {} });
+    expect([held.status, held.body.status]).toEqual([202, 'pending_approval']);
+    const [row] = await h.sql<{ id: string; token: string | null; input: string }>('SELECT id, sealed_caller_token::text AS token, sealed_input::text AS input FROM approvals WHERE execution_id = $1', [held.body.id]);
+    expect(row!.token).not.toBeNull();
+    expect(row!.token).not.toContain(daveToken);
+    expect(row!.input).not.toContain(daveToken);
+
+    expect((await admin.post(`/api/v1/approvals/${row!.id}/approve`, {})).status).toBe(200);
+    let record: any;
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      record = (await dave.get(`/api/v1/executions/${held.body.id}`)).body;
+      if (record.status !== 'pending_approval' && record.status !== 'working') break;
+    }
+    expect(record).toMatchObject({ status: 'succeeded' });
+    expect(record.result.structuredContent ?? JSON.parse(record.result.content[0].text)).toMatchObject({ sub: 'dave', aud: idp.mcpAudience });
+    expect(await h.sql('SELECT sealed_caller_token FROM approvals WHERE id = $1', [row!.id])).toEqual([{ sealed_caller_token: null }]);
+  });
 });

@@ -13,6 +13,7 @@ import { SecretsModule } from '../secrets/secrets.module.js';
 import { CompleteAuthorizationHandler } from './application/complete-authorization/complete-authorization.handler.js';
 import { ConnectSourceHandler } from './application/connect-source/connect-source.handler.js';
 import { DropRevokedKeyConnectionsHandler } from './application/drop-principal-connections/drop-revoked-key-connections.handler.js';
+import { DropSourceConnectionsHandler } from './application/drop-source-connections/drop-source-connections.handler.js';
 import { ListMyConnectionsHandler } from './application/list-my-connections/list-my-connections.handler.js';
 import { ListSourceConnectionsHandler } from './application/list-source-connections/list-source-connections.handler.js';
 import { OAuthConnections } from './application/oauth-connections.js';
@@ -79,6 +80,7 @@ async function revealReference(secrets: SecretRepository, reference: string): Pr
     ListSourceConnectionsHandler,
     RevokeConnectionHandler,
     DropRevokedKeyConnectionsHandler,
+    DropSourceConnectionsHandler,
   ],
   exports: [OAuthModeCredentials, OAuthConnections],
 })

@@ -12,7 +12,8 @@ import { CONNECTION_META_KEY } from '../catalog/domain/connection-notes.js';
 import { InMemoryPrincipalConnections } from '../catalog/testing/in-memory-principal-connections.js';
 import type { CallTasks } from '../execution/application/call-tasks.js';
 import type { ExecutedCall } from '../execution/application/execute-tool/execute-tool.command.js';
-import type { ExecutionError, ExecutionRecord } from '../executions/domain/execution.js';
+import type { ExecutionError } from '../executions/domain/execution.js';
+import { aRefusedRecord } from '../executions/testing/builders.js';
 import { GroupDefinitions } from '../groups/application/group-definitions.js';
 import { aGroup } from '../groups/testing/builders.js';
 import { InMemoryGroupRepository } from '../groups/testing/in-memory-group-repository.js';
@@ -58,7 +59,7 @@ describe('MCP surfaces of per-user credentials', () => {
     groups = new InMemoryGroupRepository();
     groups.groups.set('sales', aGroup('sales', { include: ['crm__find'] }));
     const commands = {
-      execute: async (): Promise<ExecutedCall> => ({ record: refusedRecord(refusal), outputSchema: null }),
+      execute: async (): Promise<ExecutedCall> => ({ record: aRefusedRecord(refusal), outputSchema: null }),
     } as unknown as CommandBus;
     const primitives = { capabilities: () => ({}), serve: () => undefined } as unknown as SourcePrimitives;
     servers = new McpToolServers(snapshots, commands, primitives, { mcpPageSize: 50, taskAfterMs: null } as AppConfig, new GroupViews(snapshots, new GroupDefinitions(groups)), {} as CallTasks, connections);
@@ -140,24 +141,3 @@ describe('MCP surfaces of per-user credentials', () => {
     expect(text).toContain('PUT /api/v1/me/secrets/CRM_TOKEN');
   });
 });
-
-function refusedRecord(error: ExecutionError): ExecutionRecord {
-  return {
-    id: '00000000-0000-4000-8000-000000000007',
-    toolId: null,
-    qualifiedName: 'crm__find',
-    sourceId: 'crm',
-    sourceName: 'crm',
-    definitionHash: null,
-    caller: { principalId: alice.id, principalName: alice.name },
-    channel: 'mcp',
-    arguments: {},
-    status: 'rejected',
-    isError: false,
-    result: null,
-    error,
-    attempts: 0,
-    startedAt: new Date('2026-01-01T00:00:00Z'),
-    durationMs: 1,
-  };
-}

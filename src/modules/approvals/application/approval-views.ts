@@ -1,5 +1,5 @@
 import type { Page } from '../../../shared/page.js';
-import type { ExecutionView } from '../../executions/application/execution-view.js';
+import type { ShownExecution } from '../../executions/application/execution-view.js';
 import type { Approval, ApprovalStatus } from '../domain/approval.js';
 import type { Deciding } from '../domain/eligibility.js';
 
@@ -27,7 +27,7 @@ export interface ApprovalView {
 }
 
 /** An approval with what helps decide it: the caller's latest executions. */
-export type ApprovalDetail = ApprovalView & { callerRecentExecutions: ExecutionView[] };
+export type ApprovalDetail = ApprovalView & { callerRecentExecutions: ShownExecution[] };
 
 export interface ApprovalFilter {
   status?: ApprovalStatus;

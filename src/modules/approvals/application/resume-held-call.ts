@@ -9,7 +9,8 @@ import { ApprovalRepository, type Approval } from '../domain/approval.js';
  * Runs a decided call again through ExecuteTool, with its exact input unsealed and the decision
  * on it: approved, the approval interceptor lets it go on (its arguments' hash unchanged); denied
  * or expired, it refuses it, so the one pipeline writes the final record and nothing reaches the
- * upstream.
+ * upstream. The caller's token kept with a held call (token-exchange sources) goes with it when
+ * approved, and is erased however it was decided.
  */
 @Injectable()
 export class ResumeHeldCall {
@@ -44,7 +45,11 @@ export class ResumeHeldCall {
       requestedAt: approval.createdAt.toISOString(),
       decidedAt: (approval.decidedAt ?? new Date()).toISOString(),
     };
-    const input = { ...(held.input as unknown as ExecuteToolInput), executionId: approval.executionId, approval: grant };
+    // A token-exchange source's call goes with its caller's token, kept sealed for it while it waited.
+    const callerToken = approval.status === 'approved' ? await this.approvals.callerToken(approval.id) : undefined;
+    const input = { ...(held.input as unknown as ExecuteToolInput), executionId: approval.executionId, approval: grant, ...(callerToken !== undefined ? { callerToken } : {}) };
     await this.tasks.resume(new ExecuteToolCommand(input, held.caller, held.channel));
+    // Whichever process took the call runs it with the token in memory: it is needed no longer (kept when resuming failed, for the recovery sweep).
+    await this.approvals.eraseCallerToken(approval.id);
   }
 }

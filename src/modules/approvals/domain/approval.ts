@@ -55,7 +55,8 @@ export interface HeldInput {
 
 /** Port: approvals in `approvals`; the held input sealed at rest. */
 export abstract class ApprovalRepository {
-  abstract insert(approval: Approval, held: HeldInput): Promise<void>;
+  /** Stores the approval with its held input sealed, and the caller's token (token-exchange sources) sealed apart. */
+  abstract insert(approval: Approval, held: HeldInput, callerToken?: string): Promise<void>;
   abstract find(id: string): Promise<Approval | undefined>;
   /**
    * Decides a pending approval not expired yet, in one conditional statement: two deciders racing
@@ -73,4 +74,8 @@ export abstract class ApprovalRepository {
   abstract decidedButWaiting(graceMs: number, limit: number): Promise<Approval[]>;
   /** The sealed input of an approval, opened. */
   abstract heldInput(id: string): Promise<HeldInput | undefined>;
+  /** The caller's token kept with the held call, opened; undefined when none was kept or it was erased. */
+  abstract callerToken(id: string): Promise<string | undefined>;
+  /** Erases the caller's token kept with the held call (once the call ran again). */
+  abstract eraseCallerToken(id: string): Promise<void>;
 }

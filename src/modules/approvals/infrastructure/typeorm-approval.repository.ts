@@ -51,13 +51,14 @@ export class TypeormApprovalRepository extends ApprovalRepository {
     return this.uow.manager().query(sql, parameters) as Promise<T>;
   }
 
-  async insert(approval: Approval, held: HeldInput): Promise<void> {
+  async insert(approval: Approval, held: HeldInput, callerToken?: string): Promise<void> {
     const sealed = this.cipher.sealJson(held, associatedData(approval.id));
+    const sealedToken = callerToken === undefined ? null : JSON.stringify(this.cipher.sealJson(callerToken, tokenAssociatedData(approval.id)));
     await this.query(
       `INSERT INTO approvals (id, execution_id, interceptor, qualified_name, source_name, group_name, caller, caller_principal, channel, arguments,
                               arguments_hash, sealed_input, tool_description, tool_annotations, message, approvers, status, decided_by, comment,
-                              created_at, expires_at, decided_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+                              created_at, expires_at, decided_at, sealed_caller_token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
       [
         approval.id,
         approval.executionId,
@@ -81,6 +82,7 @@ export class TypeormApprovalRepository extends ApprovalRepository {
         approval.createdAt,
         approval.expiresAt,
         approval.decidedAt,
+        sealedToken,
       ],
     );
   }
@@ -141,10 +143,25 @@ export class TypeormApprovalRepository extends ApprovalRepository {
     const rows = await this.query<{ sealed_input: SealedValue }[]>(`SELECT sealed_input FROM approvals WHERE id = $1`, [id]);
     return rows[0] ? this.cipher.openJson<HeldInput>(rows[0].sealed_input, associatedData(id)) : undefined;
   }
+
+  async callerToken(id: string): Promise<string | undefined> {
+    const rows = await this.query<{ sealed_caller_token: SealedValue | null }[]>(`SELECT sealed_caller_token FROM approvals WHERE id = $1`, [id]);
+    const sealed = rows[0]?.sealed_caller_token;
+    return sealed ? this.cipher.openJson<string>(sealed, tokenAssociatedData(id)) : undefined;
+  }
+
+  async eraseCallerToken(id: string): Promise<void> {
+    await this.query(`UPDATE approvals SET sealed_caller_token = NULL WHERE id = $1 AND sealed_caller_token IS NOT NULL`, [id]);
+  }
 }
 
 function associatedData(id: string): string {
   return `approval:${id}`;
+}
+
+/** The caller's token is bound to its approval too, and cannot pass for its held input (nor the input for it). */
+function tokenAssociatedData(id: string): string {
+  return `approval:${id}:caller-token`;
 }
 
 export function toApproval(row: ApprovalRow): Approval {

@@ -1,12 +1,14 @@
+import { ApprovalViews, type ApprovalFilter, type ApprovalKey } from '../application/approval-views.js';
 import { ApprovalRepository, type Approval, type Decider, type HeldInput } from '../domain/approval.js';
+import { isApprover, isOwnCall } from '../domain/eligibility.js';
 
 /** Approvals in memory, decided and expired as the SQL does it (pending and not expired, one winner), on a clock the spec moves. */
 export class InMemoryApprovalRepository extends ApprovalRepository {
-  readonly rows = new Map<string, { approval: Approval; held: HeldInput }>();
+  readonly rows = new Map<string, { approval: Approval; held: HeldInput; callerToken?: string }>();
   now = new Date('2026-01-01T00:00:00.000Z');
 
-  async insert(approval: Approval, held: HeldInput): Promise<void> {
-    this.rows.set(approval.id, { approval: { ...approval }, held: structuredClone(held) });
+  async insert(approval: Approval, held: HeldInput, callerToken?: string): Promise<void> {
+    this.rows.set(approval.id, { approval: { ...approval }, held: structuredClone(held), ...(callerToken !== undefined ? { callerToken } : {}) });
   }
 
   async find(id: string): Promise<Approval | undefined> {
@@ -46,6 +48,15 @@ export class InMemoryApprovalRepository extends ApprovalRepository {
   async heldInput(id: string): Promise<HeldInput | undefined> {
     return this.rows.get(id)?.held;
   }
+
+  async callerToken(id: string): Promise<string | undefined> {
+    return this.rows.get(id)?.callerToken;
+  }
+
+  async eraseCallerToken(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) delete row.callerToken;
+  }
 }
 
 /** A pending approval of a call by `caller-1`, held by `four-eyes` for admins and the principal `ops`, expiring in an hour. */
@@ -72,4 +83,28 @@ export function aPendingApproval(changes: Partial<Approval> = {}): Approval {
     decidedAt: null,
     ...changes,
   };
+}
+
+/** ApprovalViews over an InMemoryApprovalRepository's rows, filtered and ordered as the SQL does (newest first, then id). */
+export class InMemoryApprovalViews extends ApprovalViews {
+  constructor(private readonly repository: InMemoryApprovalRepository) {
+    super();
+  }
+
+  async list(filter: ApprovalFilter, after: ApprovalKey | undefined, limit: number): Promise<Approval[]> {
+    const key = (approval: Approval) => [approval.createdAt.getTime(), approval.id] as const;
+    const before = (approval: Approval) => {
+      if (!after) return true;
+      const [at, id] = key(approval);
+      const afterAt = Date.parse(after.at);
+      return at < afterAt || (at === afterAt && id < after.id);
+    };
+    const decidable = (approval: Approval) => !filter.decidableBy || (isApprover(approval.approvers, filter.decidableBy) && !isOwnCall(approval.caller.principalId, filter.decidableBy));
+    return [...this.repository.rows.values()]
+      .map((row) => row.approval)
+      .filter((approval) => (!filter.status || approval.status === filter.status) && decidable(approval) && before(approval))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map((approval) => ({ ...approval }));
+  }
 }

@@ -173,6 +173,17 @@ export class OAuthConnections {
     return gone.length;
   }
 
+  /** Every principal's connection to a source that was removed: deleted (audited), then revoked upstream when the server offers it. */
+  async dropSource(source: PerUserSource, actor: string): Promise<number> {
+    const gone = await this.uow.run(async () => {
+      const deleted = await this.connections.deleteOfSource(source.id);
+      for (const connection of deleted) await this.recordRevoked(connection, source, actor);
+      return deleted;
+    });
+    for (const connection of gone) await this.revokeUpstream(connection, source);
+    return gone.length;
+  }
+
   private stale(connection: UpstreamConnection, rejected: string | undefined): boolean {
     return needsRefresh(connection, this.clock.now()) || (rejected !== undefined && connection.tokens.accessToken === rejected);
   }

@@ -10,6 +10,8 @@ export abstract class ConnectionRepository {
   /** Deletes and answers what was deleted (its tokens, to revoke them). */
   abstract delete(principalId: string, sourceId: string): Promise<UpstreamConnection | undefined>;
   abstract deleteOfPrincipal(principalId: string): Promise<UpstreamConnection[]>;
+  /** Deletes every principal's connection to the source; answers them. */
+  abstract deleteOfSource(sourceId: string): Promise<UpstreamConnection[]>;
   abstract ofPrincipal(principalId: string): Promise<UpstreamConnection[]>;
   abstract ofSource(sourceId: string): Promise<UpstreamConnection[]>;
 }

@@ -89,6 +89,11 @@ export class SqlConnectionRepository extends ConnectionRepository {
     return rows.map(this.fromRow);
   }
 
+  async deleteOfSource(sourceId: string): Promise<UpstreamConnection[]> {
+    const rows = await this.query<ConnectionRow>(`WITH gone AS (DELETE FROM upstream_connections WHERE source_id = $1 RETURNING *) SELECT * FROM gone`, [sourceId]);
+    return rows.map(this.fromRow);
+  }
+
   async ofPrincipal(principalId: string): Promise<UpstreamConnection[]> {
     return (await this.query<ConnectionRow>(`SELECT * FROM upstream_connections WHERE principal_id = $1`, [principalId])).map(this.fromRow);
   }

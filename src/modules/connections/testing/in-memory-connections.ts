@@ -31,6 +31,11 @@ export class InMemoryConnections extends ConnectionRepository {
     for (const row of gone) this.rows.delete(key(row.principalId, row.sourceId));
     return gone;
   }
+  async deleteOfSource(sourceId: string) {
+    const gone = [...this.rows.values()].filter((row) => row.sourceId === sourceId);
+    for (const row of gone) this.rows.delete(key(row.principalId, row.sourceId));
+    return gone;
+  }
   async ofPrincipal(principalId: string) {
     return [...this.rows.values()].filter((row) => row.principalId === principalId);
   }

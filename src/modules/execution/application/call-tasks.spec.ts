@@ -241,12 +241,43 @@ describe('CallTasks', () => {
   });
 });
 
+describe('CallTasks.submit', () => {
+  it('answers the task once the call is accepted to run: its row stored then, naming the source, and the call goes on', async () => {
+    const { harness, tasks } = setUp();
+    const upstream = gated(harness);
+    const submitted = await tasks.submit(command());
+    if (!('task' in submitted)) throw new Error('expected a task');
+    const id = submitted.task.task!.id;
+    expect(submitted.task).toMatchObject({ status: 'working', final: false });
+    expect(await harness.tasks.get(id)).toMatchObject({ status: 'working', qualifiedName: SLOW, sourceName: 'lab' });
+    upstream.release();
+    expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');
+  });
+
+  it('answers a call refused before it would run with its refusal: recorded, no task, nothing sent', async () => {
+    const { harness, tasks } = setUp();
+    const unknown = await tasks.submit(command({ qualifiedName: 'lab__nothing' }));
+    harness.buckets.taken.push('principal:key-alice');
+    const limited = await tasks.submit(command({ rateLimitPerMinute: 1 }));
+    for (const [submitted, code] of [
+      [unknown, 'TOOL_NOT_FOUND'],
+      [limited, 'RATE_LIMITED'],
+    ] as const) {
+      if (!('executed' in submitted)) throw new Error(`expected ${code}`);
+      expect(submitted.executed.record.error?.code).toBe(code);
+      expect(await harness.tasks.get(submitted.executed.record.id)).toBeUndefined();
+    }
+    expect(harness.invoker.requests).toHaveLength(0);
+    expect(harness.tasks.rows.size).toBe(0);
+  });
+});
+
 describe('CallTasks.resume', () => {
   it('runs a held call again once, whoever asks: the second ask finds it taken', async () => {
     const { harness, tasks } = setUp();
     const id = '00000000-0000-4000-8000-00000000a001';
     const now = harness.clock.now();
-    await harness.tasks.create({ id, principalId: ALICE.principalId, principalName: 'alice', qualifiedName: SLOW, channel: 'mcp', status: 'pending_approval', statusMessage: 'Waiting for approval.', createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 5000, cancelRequested: false, upstreamTaskId: null, approvalId: null, inputRequests: null });
+    await harness.tasks.create({ id, principalId: ALICE.principalId, principalName: 'alice', qualifiedName: SLOW, channel: 'mcp', status: 'pending_approval', statusMessage: 'Waiting for approval.', createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 5000, cancelRequested: false, upstreamTaskId: null, approvalId: null, inputRequests: null, sourceId: null, sourceName: null, group: null });
     const asks = await Promise.all([tasks.resume(command({ executionId: id })), tasks.resume(command({ executionId: id }))]);
     expect(asks.sort()).toEqual([false, true]);
     expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');

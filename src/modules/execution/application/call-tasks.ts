@@ -8,9 +8,9 @@ import { Clock } from '../../../shared/unit-of-work.js';
 import { ExecutionReads } from '../../executions/application/execution-reads.js';
 import { taskStateOf, type TaskState } from '../../executions/application/task-state.js';
 import type { ExecutionView } from '../../executions/application/execution-view.js';
-import { ExecutionTasks, type ExecutionTask } from '../../executions/domain/execution-task.js';
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../../executions/domain/execution-task.js';
 import { isAtLeast, type CallListeners } from '../domain/tool-invoker.port.js';
-import { ExecuteToolCommand, type ExecutedCall } from './execute-tool/execute-tool.command.js';
+import { ExecuteToolCommand, type AcceptedCall, type ExecutedCall, type OnAccepted } from './execute-tool/execute-tool.command.js';
 import { HeldCalls } from './execute-tool/stages/call-stage.js';
 import { TaskEvents, type TaskEvent } from './task-events.js';
 import { PendingInput } from './task-input.js';
@@ -64,8 +64,29 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
     const task = this.newTask(id, command, options);
     await this.tasks.create(task);
-    this.detach(this.launch(command, id));
+    // Once resolved, the row names the tool and source the call goes to (the history's filters read them).
+    this.detach(this.launch(command, id, undefined, (accepted) => this.tasks.update(id, routeOf(accepted))));
     return taskStateOf(task, undefined);
+  }
+
+  /**
+   * Runs the call detached once it is accepted: answers its task when the call passed every check
+   * and is about to be sent (its row stored then, `working`) or is held for approval; a call
+   * refused before that answers its ExecutedCall (the refusal, recorded; no task was made).
+   */
+  async submit(command: ExecuteToolCommand, options: TaskOptions = {}): Promise<{ task: TaskState } | { executed: ExecutedCall }> {
+    const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
+    let acceptedAs!: (task: ExecutionTask) => void;
+    const acceptance = new Promise<{ task: ExecutionTask }>((resolve) => (acceptedAs = (task) => resolve({ task })));
+    const run = this.launch(command, id, undefined, async (accepted) => {
+      const task = { ...this.newTask(id, command, options), ...routeOf(accepted) };
+      await this.tasks.create(task);
+      acceptedAs(task);
+    });
+    this.detach(run);
+    const first = await Promise.race([run, acceptance]);
+    if ('task' in first) return { task: taskStateOf(first.task, undefined) };
+    return first.waiting ? { task: taskStateOf(first.waiting.task, undefined) } : { executed: first };
   }
 
   /**
@@ -76,7 +97,12 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   async runOrTask(command: ExecuteToolCommand, options: TaskOptions & { taskAfterMs?: number }): Promise<{ executed: ExecutedCall } | { task: TaskState }> {
     const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
     const caller = command.signal;
-    const running = this.launch(command, id, caller);
+    let route: ExecutionTaskPatch | undefined;
+    let stored = false;
+    const running = this.launch(command, id, caller, async (accepted) => {
+      route = routeOf(accepted);
+      if (stored) await this.tasks.update(id, route);
+    });
     let timer: NodeJS.Timeout | undefined;
     const late = options.taskAfterMs === undefined ? undefined : new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), options.taskAfterMs)));
     const first = await (late ? Promise.race([running, late]) : running).finally(() => clearTimeout(timer));
@@ -84,8 +110,10 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       if (!first.waiting) return { executed: first };
       return { task: taskStateOf(first.waiting.task, undefined) };
     }
-    const task = this.newTask(id, command, options);
+    const task = { ...this.newTask(id, command, options), ...route };
     await this.tasks.create(task);
+    stored = true;
+    if (route && task.sourceId === null) await this.tasks.update(id, route);
     // A task now: the caller leaving no longer cancels it, and what it asks waits on the task.
     const now = this.running.get(id);
     now?.departure.detach();
@@ -231,7 +259,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
    * Runs the call under the task's own signal (a `caller` signal, while given, cancels it too) with
    * its events told to followers, and watches the row for a cancellation asked elsewhere.
    */
-  private launch(command: ExecuteToolCommand, id: string, caller?: CallerSignal): Promise<ExecutedCall> {
+  private launch(command: ExecuteToolCommand, id: string, caller?: CallerSignal, onAccepted?: OnAccepted): Promise<ExecutedCall> {
     const departure = new LinkedDeparture(caller);
     const events = new TaskEvents();
     const input = new PendingInput(id, this.tasks, () => this.changes.announce(id));
@@ -241,7 +269,7 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
     const asked = command.listeners.onInputRequest;
     const listeners = withEvents(command.listeners, events);
     listeners.onInputRequest = (request) => (asked && departure.linked ? asked(request) : input.ask(request));
-    const detached = new ExecuteToolCommand({ ...command.input, executionId: id, asTask: true }, command.caller, command.channel, departure, listeners);
+    const detached = new ExecuteToolCommand({ ...command.input, executionId: id, asTask: true }, command.caller, command.channel, departure, listeners, onAccepted);
     const watch = setInterval(() => {
       this.tasks
         .get(id)
@@ -301,6 +329,9 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       upstreamTaskId: null,
       approvalId: null,
       inputRequests: null,
+      sourceId: null,
+      sourceName: null,
+      group: command.input.group?.slice(0, 200) ?? null,
     };
   }
 
@@ -339,6 +370,11 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
       });
     return { after, stop };
   }
+}
+
+/** What a task's row says of the tool and source an accepted call goes to. */
+function routeOf(accepted: AcceptedCall): ExecutionTaskPatch {
+  return { qualifiedName: accepted.qualifiedName.slice(0, 200), sourceId: accepted.sourceId, sourceName: accepted.sourceName, group: accepted.group };
 }
 
 /** A task's own signal: aborted by a cancellation, or by the caller while it stays linked (until the call becomes a task). */

@@ -25,6 +25,9 @@ async function taskRows(): Promise<InMemoryExecutionTasks> {
     upstreamTaskId: null,
     approvalId: null,
     inputRequests: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
   };
   await tasks.create(task);
   return tasks;

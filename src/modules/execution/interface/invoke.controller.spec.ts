@@ -24,9 +24,12 @@ describe('InvokeController: answers that come before the outcome', () => {
     tasks = new InMemoryExecutionTasks();
     sent = [];
     const commands = {
-      execute: (command: ExecuteToolCommand) => {
+      execute: async (command: ExecuteToolCommand) => {
         sent.push(command);
-        return Promise.resolve(answer(command));
+        const executed = answer(command);
+        // A call that runs (neither refused nor held) is accepted first, as the pipeline does.
+        if (!executed.waiting && executed.record.status === 'succeeded') await command.onAccepted?.({ qualifiedName: command.input.qualifiedName, sourceId: 'src-1', sourceName: 'files', group: null });
+        return executed;
       },
     } as unknown as CommandBus;
     const telemetry = { httpServer: () => ({ run: <T>(work: () => T) => work(), end: () => undefined }) } as unknown as Telemetry;
@@ -60,15 +63,29 @@ describe('InvokeController: answers that come before the outcome', () => {
     expect(status).toBe(202);
     expect(body).toMatchObject({ qualifiedName: 'files__write', status: 'working', result: null, error: null, caller: { principalId: 'admin' } });
     expect(headers).toEqual({ location: `/api/v1/executions/${body.id}`, 'preference-applied': 'respond-async' });
-    expect(await tasks.get(body.id)).toMatchObject({ id: body.id, principalId: 'admin', status: 'working' });
+    expect(await tasks.get(body.id)).toMatchObject({ id: body.id, principalId: 'admin', status: 'working', sourceName: 'files' });
     // The task runs under its own signal: the request's end does not stop it.
     expect(sent[0]!.input).toMatchObject({ executionId: body.id, asTask: true });
+  });
+
+  it('answers a call refused before it would run as without the preference: its status and error, no task', async () => {
+    answer = (command) => ({
+      record: { ...recordOf(command), status: 'rejected', result: null, error: { code: 'RATE_LIMITED', message: 'over', retryable: true, retryAfterMs: 3000, rateLimit: { scope: 'principal', limitPerMinute: 1 } } },
+      outputSchema: null,
+    });
+    const { status, headers, body } = await invoke({ prefer: 'respond-async' });
+    expect(status).toBe(429);
+    expect(body).toMatchObject({ error: { code: 'RATE_LIMITED' }, execution: { status: 'rejected' } });
+    expect(headers).toMatchObject({ 'retry-after': '3', 'ratelimit-limit': '1' });
+    expect(headers['preference-applied']).toBeUndefined();
+    expect(headers.location).toBeUndefined();
+    expect(tasks.rows.size).toBe(0);
   });
 
   it('answers a call held for approval with 202 and where it is, without a preference applied', async () => {
     answer = (command) => {
       const record = recordOf(command);
-      const task = { id: record.id, principalId: 'admin', principalName: 'admin', qualifiedName: 'files__write', channel: 'rest' as const, status: 'pending_approval' as const, statusMessage: null, createdAt: clock.now(), updatedAt: clock.now(), ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: 'ap-1', inputRequests: null };
+      const task = { id: record.id, principalId: 'admin', principalName: 'admin', qualifiedName: 'files__write', channel: 'rest' as const, status: 'pending_approval' as const, statusMessage: null, createdAt: clock.now(), updatedAt: clock.now(), ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: 'ap-1', inputRequests: null, sourceId: null, sourceName: null, group: null };
       return { record: { ...record, status: 'rejected', error: { code: 'APPROVAL_PENDING', message: 'waits', retryable: false } }, outputSchema: null, waiting: { task, approvalId: 'ap-1' } };
     };
     const { status, headers, body } = await invoke({});

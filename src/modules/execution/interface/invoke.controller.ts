@@ -148,9 +148,11 @@ export class InvokeController {
     };
     if (prefersRespondAsync(asked.prefer)) {
       // Run detached: the answer says where the execution is; the caller leaving changes nothing.
-      const { task } = await this.tasks.start(new ExecuteToolCommand(input, caller, 'rest', new CallerDeparture()));
+      const started = await this.tasks.submit(new ExecuteToolCommand(input, caller, 'rest', new CallerDeparture()));
+      // Refused before it would run: answered as without the preference.
+      if ('executed' in started) return this.answerOf(reply, started.executed);
       void reply.header('Preference-Applied', 'respond-async');
-      return this.accepted(reply, waitingView(task!, undefined, this.clock.now()));
+      return this.accepted(reply, waitingView(started.task.task!, undefined, this.clock.now()));
     }
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new CallerDeparture();
@@ -179,29 +181,33 @@ export class InvokeController {
       return events.body();
     }
     try {
-      const executed = await call;
-      // A call that waits for a decision is answered at once with where it is.
-      if (executed.waiting) return this.accepted(reply, this.waitingOf(executed));
-      const record = executed.record;
-      // Writing out a large result (the answer's JSON) is a heavy step of its own.
-      if (isHeavy(record.result)) await heavySteps.turn();
-      const status = httpStatusOf(record);
-      void reply.status(status);
-      if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
-      const limit = record.error?.rateLimit;
-      if (limit) {
-        // The IETF RateLimit header fields: the budget, what is left of it, and seconds until a call fits.
-        void reply
-          .header('RateLimit-Limit', String(limit.limitPerMinute))
-          .header('RateLimit-Remaining', '0')
-          .header('RateLimit-Reset', String(Math.max(1, Math.ceil((record.error?.retryAfterMs ?? 0) / 1000))))
-          .header('RateLimit-Policy', `${limit.limitPerMinute};w=60`);
-      }
-      return answerOf(record);
+      return await this.answerOf(reply, await call);
     } finally {
       events?.close();
       stopListening();
     }
+  }
+
+  /** The answer of a call that ended (its status, Retry-After and RateLimit-* headers), or 202 for one that waits for a decision. */
+  private async answerOf(reply: FastifyReply, executed: ExecutedCall): Promise<Answer> {
+    // A call that waits for a decision is answered at once with where it is.
+    if (executed.waiting) return this.accepted(reply, this.waitingOf(executed));
+    const record = executed.record;
+    // Writing out a large result (the answer's JSON) is a heavy step of its own.
+    if (isHeavy(record.result)) await heavySteps.turn();
+    const status = httpStatusOf(record);
+    void reply.status(status);
+    if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));
+    const limit = record.error?.rateLimit;
+    if (limit) {
+      // The IETF RateLimit header fields: the budget, what is left of it, and seconds until a call fits.
+      void reply
+        .header('RateLimit-Limit', String(limit.limitPerMinute))
+        .header('RateLimit-Remaining', '0')
+        .header('RateLimit-Reset', String(Math.max(1, Math.ceil((record.error?.retryAfterMs ?? 0) / 1000))))
+        .header('RateLimit-Policy', `${limit.limitPerMinute};w=60`);
+    }
+    return answerOf(record);
   }
 
   /** 202: the execution has no outcome yet; `Location` is where it will have one. */

@@ -61,6 +61,9 @@ describe('RunningExecutionsController', () => {
     upstreamTaskId: null,
     approvalId: null,
     inputRequests: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   });
 

@@ -138,7 +138,7 @@ export class ExecuteToolHarness {
       invoke: new InvokeStage(this.invoker, this.config, this.clock, this.tasks, this.credentials),
       recordOutcome: new RecordOutcomeStage(this.recorder, this.config),
       report: new ReportStage(this.metrics),
-      park: new ParkStage(this.tasks, this.clock, options.heldCalls),
+      park: new ParkStage(this.tasks, this.clock, this.routes, options.heldCalls),
     };
     const s = this.stages;
     const chain = options.interceptorChain;

@@ -6,7 +6,6 @@ import type { Page } from '../../../shared/page.js';
 /** One execution as the API shows it: the record, with its start as an ISO string, its trace id null when traces were off, and its interceptors' runs (empty when none ran). */
 export type ExecutionView = Omit<ExecutionRecord, 'startedAt' | 'traceId' | 'group' | 'interceptors'> & { startedAt: string; traceId: string | null; group: string | null; interceptors: InterceptorRun[] };
 
-export type ExecutionPage = Page<ExecutionView>;
 
 /** A call with no final record yet, as the API shows it: the view with its waiting status, no result and no error. */
 export type WaitingExecutionView = Omit<ExecutionView, 'status'> & { status: WaitingStatus };
@@ -14,19 +13,22 @@ export type WaitingExecutionView = Omit<ExecutionView, 'status'> & { status: Wai
 /** What `GET /api/v1/executions/{id}` shows: the final record, or where a call that has none yet stands. */
 export type ShownExecution = ExecutionView | WaitingExecutionView;
 
+/** A page of the history: final records and waiting calls, newest first. */
+export type ExecutionPage = Page<ShownExecution>;
+
 /**
- * A waiting call from its task row, with the call's fields (tool, source, group, arguments) from
- * the record that names it when there is one (a held call's); `durationMs` is how long it has
- * waited so far.
+ * A waiting call from its task row (its source once known), with the call's fields (tool, source,
+ * group, arguments) from the record that names it when there is one (a held call's); `durationMs`
+ * is how long it has waited so far.
  */
 export function waitingView(task: ExecutionTask, call: ExecutionRecord | undefined, now: Date): WaitingExecutionView {
   return {
     id: task.id,
     toolId: call?.toolId ?? null,
     qualifiedName: call?.qualifiedName ?? task.qualifiedName,
-    sourceId: call?.sourceId ?? null,
-    sourceName: call?.sourceName ?? null,
-    group: call?.group ?? null,
+    sourceId: call?.sourceId ?? task.sourceId,
+    sourceName: call?.sourceName ?? task.sourceName,
+    group: call?.group ?? task.group,
     definitionHash: call?.definitionHash ?? null,
     caller: call?.caller ?? { principalId: task.principalId, principalName: task.principalName },
     channel: task.channel,

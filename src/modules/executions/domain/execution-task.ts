@@ -42,9 +42,27 @@ export interface ExecutionTask {
   approvalId: string | null;
   /** While `awaiting_input`: what is asked and not answered yet, by the key an answer names. */
   inputRequests: Record<string, TaskInputRequest> | null;
+  /** The source the call goes to, once it is known (the call was accepted to run, or held); null before. */
+  sourceId: string | null;
+  sourceName: string | null;
+  /** The tool group the call came through. */
+  group: string | null;
 }
 
-export type ExecutionTaskPatch = Partial<Pick<ExecutionTask, 'status' | 'statusMessage' | 'upstreamTaskId' | 'approvalId' | 'inputRequests'>>;
+export type ExecutionTaskPatch = Partial<Pick<ExecutionTask, 'status' | 'statusMessage' | 'upstreamTaskId' | 'approvalId' | 'inputRequests' | 'qualifiedName' | 'sourceId' | 'sourceName' | 'group'>>;
+
+/** Which waiting calls a listing of the history shows (as its filter: see ListExecutions). */
+export interface WaitingFilter {
+  tool?: string;
+  /** Source id or name. */
+  source?: string;
+  group?: string;
+  statuses?: WaitingStatus[];
+  /** Principal id of the caller. */
+  caller?: string;
+  since?: Date;
+  until?: Date;
+}
 
 /** Port: the rows of calls that outlive their request (`execution_tasks`). */
 export abstract class ExecutionTasks {
@@ -64,6 +82,11 @@ export abstract class ExecutionTasks {
   abstract takeInputResponses(id: string): Promise<Record<string, unknown> | undefined>;
   /** The principal's tasks, newest first, after the task `after` (exclusive). */
   abstract listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]>;
+  /**
+   * The calls that wait (no final record yet, ttl not passed at `now`) the filter matches, after
+   * `after` (created at, then id; exclusive), newest first; at most `limit`.
+   */
+  abstract listWaiting(filter: WaitingFilter, after: { at: Date; id: string } | undefined, now: Date, limit: number): Promise<ExecutionTask[]>;
   /** Forgets the tasks whose ttl passed before `now` (their records follow execution retention); answers how many. */
   abstract removeExpired(now: Date): Promise<number>;
 }

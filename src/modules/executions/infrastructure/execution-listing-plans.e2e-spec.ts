@@ -5,6 +5,7 @@ import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import { ExecutionIndexesAscending1797200000000 } from '../../../../migrations/1797200000000-execution-indexes-ascending.js';
 import { TypeormExecutionReads } from './typeorm-execution-reads.js';
+import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
 import { ListExecutionsHandler } from '../application/list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
@@ -63,7 +64,7 @@ describe('execution listings on a large history (real PostgreSQL)', () => {
       [ROWS],
     );
     await dataSource.query('ANALYZE executions');
-    list = new ListExecutionsHandler(new TypeormExecutionReads(new TypeormUnitOfWork(dataSource)));
+    list = new ListExecutionsHandler(new TypeormExecutionReads(new TypeormUnitOfWork(dataSource)), new TypeormExecutionTasks(dataSource), { now: () => new Date() });
   });
 
   afterAll(async () => {

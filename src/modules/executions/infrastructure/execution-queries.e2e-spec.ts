@@ -5,12 +5,13 @@ import { DomainError } from '../../../shared/domain-error.js';
 import { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
 import { encodeCursor } from '../../../shared/http/cursor.js';
 import type { ExecutionRecord, ExecutionStatus } from '../domain/execution.js';
+import type { ExecutionTask } from '../domain/execution-task.js';
 import { GroupCommitExecutionRecorder } from './group-commit-execution-recorder.js';
 import { TypeormExecutionReads } from './typeorm-execution-reads.js';
 import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
 import { ExecutionStatsHandler } from '../application/execution-stats/execution-stats.handler.js';
 import { ExecutionStatsQuery } from '../application/execution-stats/execution-stats.query.js';
-import type { ExecutionView } from '../application/execution-view.js';
+import type { ShownExecution } from '../application/execution-view.js';
 import { GetExecutionHandler } from '../application/get-execution/get-execution.handler.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
 import { ListExecutionsHandler } from '../application/list-executions/list-executions.handler.js';
@@ -103,7 +104,7 @@ describe('execution queries (real PostgreSQL)', () => {
     await Promise.all(DATA.map((e) => recorder.record(e)));
     await recorder.close();
     const reads = new TypeormExecutionReads(new TypeormUnitOfWork(dataSource));
-    list = new ListExecutionsHandler(reads);
+    list = new ListExecutionsHandler(reads, new TypeormExecutionTasks(dataSource), { now: () => NOW });
     get = new GetExecutionHandler(reads, new TypeormExecutionTasks(dataSource), { now: () => NOW });
     stats = new ExecutionStatsHandler(reads, { now: () => NOW });
   });
@@ -115,7 +116,7 @@ describe('execution queries (real PostgreSQL)', () => {
 
   describe('ListExecutions', () => {
     it('lists newest first and pages with an opaque cursor across 3 pages', async () => {
-      const pages: ExecutionView[][] = [];
+      const pages: ShownExecution[][] = [];
       let cursor: string | undefined;
       do {
         const page = await list.execute(new ListExecutionsQuery({}, cursor, 5));
@@ -244,6 +245,79 @@ describe('execution queries (real PostgreSQL)', () => {
       expect(old).toMatchObject({ since: since.toISOString(), until: until.toISOString() });
       expect(old.groups).toEqual([expect.objectContaining({ qualifiedName: 'files__read', count: 1, p50DurationMs: 9999, p95DurationMs: 9999, errorRate: 0 })]);
       expect((await stats.execute(new ExecutionStatsQuery('source', new Date(NOW.getTime() + 1000), undefined))).groups).toEqual([]);
+    });
+  });
+
+  describe('ListExecutions with calls that wait', () => {
+    let tasks: TypeormExecutionTasks;
+    const task = (overrides: Partial<ExecutionTask>): ExecutionTask => ({
+      id: randomUUID(),
+      principalId: 'alice',
+      principalName: 'ALICE',
+      qualifiedName: 'files__write',
+      channel: 'rest',
+      status: 'working',
+      statusMessage: null,
+      createdAt: BASE,
+      updatedAt: BASE,
+      ttlMs: null,
+      pollIntervalMs: 1000,
+      cancelRequested: false,
+      upstreamTaskId: null,
+      approvalId: null,
+      inputRequests: null,
+      sourceId: FILES.id,
+      sourceName: FILES.name,
+      group: null,
+      ...overrides,
+    });
+    // Newer than every record, one older than most, one with a final record already, one expired.
+    const working = task({ createdAt: new Date(BASE.getTime() + 60_000) });
+    const held = task({ status: 'pending_approval', principalId: 'bob', principalName: 'BOB', createdAt: new Date(BASE.getTime() + 30_000), sourceId: WEB.id, sourceName: WEB.name, qualifiedName: 'web__fetch', group: 'team' });
+    const older = task({ createdAt: minutesBefore(3.5) });
+    const ended = task({ id: DATA[0]!.id, createdAt: DATA[0]!.startedAt });
+    const expired = task({ createdAt: minutesBefore(1), ttlMs: 1000 });
+
+    beforeAll(async () => {
+      tasks = new TypeormExecutionTasks(dataSource);
+      for (const t of [working, held, older, ended, expired]) await tasks.create(t);
+    });
+
+    afterAll(async () => {
+      await dataSource.query('DELETE FROM execution_tasks');
+    });
+
+    it('shows the calls that wait among the records, newest first, across pages, each once', async () => {
+      const pages: ShownExecution[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list.execute(new ListExecutionsQuery({}, cursor, 4));
+        pages.push(page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const all = pages.flat();
+      expect(all.map((e) => e.id)).toEqual(
+        [...DATA.map((e) => ({ id: e.id, at: e.startedAt })), ...[working, held, older].map((t) => ({ id: t.id, at: t.createdAt }))]
+          .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1))
+          .map((e) => e.id),
+      );
+      expect(all.slice(0, 2)).toEqual([
+        expect.objectContaining({ id: working.id, status: 'working', qualifiedName: 'files__write', sourceName: 'files', result: null, error: null }),
+        expect.objectContaining({ id: held.id, status: 'pending_approval', caller: { principalId: 'bob', principalName: 'BOB' } }),
+      ]);
+      expect(all.filter((e) => e.id === ended.id)).toEqual([expect.objectContaining({ status: DATA[0]!.status })]);
+    });
+
+    it('filters the calls that wait as the records: by status, source, group, caller and window', async () => {
+      expect(await ids({ statuses: ['working'] })).toEqual([working.id, older.id]);
+      expect(await ids({ statuses: ['pending_approval', 'upstream_error'] })).toEqual([held.id, ...expected((e) => e.status === 'upstream_error')]);
+      expect(await ids({ source: WEB.id, statuses: ['pending_approval', 'working'] })).toEqual([held.id]);
+      expect(await ids({ source: 'files', statuses: ['working'] })).toEqual([working.id, older.id]);
+      expect(await ids({ group: 'team' })).toEqual([held.id]);
+      expect(await ids({ caller: 'bob', statuses: ['working', 'pending_approval'] })).toEqual([held.id]);
+      expect(await ids({ tool: 'files__write', since: BASE, statuses: ['working'] })).toEqual([working.id]);
+      expect(await ids({ until: BASE, statuses: ['working'] })).toEqual([older.id]);
+      expect(await ids({ statuses: ['succeeded'] })).toEqual(expected((e) => e.status === 'succeeded'));
     });
   });
 });

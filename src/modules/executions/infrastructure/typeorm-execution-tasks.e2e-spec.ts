@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ExecutionTasks1797720000000 } from '../../../../migrations/1797720000000-execution-tasks.js';
-import { TaskInput1797760000000 } from '../../../../migrations/1797760000000-task-input.js';
-import { adminQuery, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
+import { adminQuery, migratedDataSource, testServerUrl, withDatabase } from '../../../../test/helpers/test-database.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import type { ExecutionTask } from '../domain/execution-task.js';
 import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
@@ -25,6 +23,9 @@ function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
     upstreamTaskId: null,
     approvalId: null,
     inputRequests: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   };
 }
@@ -38,10 +39,9 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
   beforeAll(async () => {
     await adminQuery(`CREATE DATABASE ${dbName}`);
     const url = withDatabase(testServerUrl(), dbName);
-    one = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
+    // Every migration: later ones alter the tasks' table and the approvals' beside it.
+    one = await migratedDataSource(url, { extra: { max: 4 } });
     two = await new DataSource({ type: 'postgres', url, extra: { max: 4 } }).initialize();
-    await new ExecutionTasks1797720000000().up(one.createQueryRunner());
-    await new TaskInput1797760000000().up(one.createQueryRunner());
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch, type TaskInputRequest } from '../domain/execution-task.js';
+import { isUuid } from '../../../shared/uuid.js';
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch, type TaskInputRequest, type WaitingFilter } from '../domain/execution-task.js';
 
 interface TaskRow {
   id: string;
@@ -17,6 +18,9 @@ interface TaskRow {
   upstream_task_id: string | null;
   approval_id: string | null;
   input_requests: Record<string, TaskInputRequest> | null;
+  source_id: string | null;
+  source_name: string | null;
+  group_name: string | null;
 }
 
 const PATCH_COLUMNS: Record<keyof ExecutionTaskPatch, string> = {
@@ -25,6 +29,10 @@ const PATCH_COLUMNS: Record<keyof ExecutionTaskPatch, string> = {
   upstreamTaskId: 'upstream_task_id',
   approvalId: 'approval_id',
   inputRequests: 'input_requests',
+  qualifiedName: 'qualified_name',
+  sourceId: 'source_id',
+  sourceName: 'source_name',
+  group: 'group_name',
 };
 
 /** `execution_tasks` in PostgreSQL, outside any request transaction: a task is visible to every replica once stored. */
@@ -36,8 +44,8 @@ export class TypeormExecutionTasks extends ExecutionTasks {
   async create(task: ExecutionTask): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO execution_tasks (id, caller_principal, caller_name, qualified_name, channel, status, status_message, created_at, updated_at,
-                                    ttl_ms, poll_interval_ms, cancel_requested, upstream_task_id, approval_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING`,
+                                    ttl_ms, poll_interval_ms, cancel_requested, upstream_task_id, approval_id, source_id, source_name, group_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (id) DO NOTHING`,
       [
         task.id,
         task.principalId,
@@ -53,6 +61,9 @@ export class TypeormExecutionTasks extends ExecutionTasks {
         task.cancelRequested,
         task.upstreamTaskId,
         task.approvalId,
+        task.sourceId,
+        task.sourceName,
+        task.group,
       ],
     );
   }
@@ -118,6 +129,25 @@ export class TypeormExecutionTasks extends ExecutionTasks {
     return rows.map(toTask);
   }
 
+  async listWaiting(filter: WaitingFilter, after: { at: Date; id: string } | undefined, now: Date, limit: number): Promise<ExecutionTask[]> {
+    const params: unknown[] = [now];
+    const where = ['NOT EXISTS (SELECT 1 FROM executions e WHERE e.id = t.id)', '(t.ttl_ms IS NULL OR t.created_at + make_interval(secs => t.ttl_ms / 1000.0) >= $1)'];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    if (filter.tool) where.push(`t.qualified_name = ${param(filter.tool)}`);
+    if (filter.source) {
+      // source_id is a uuid column: a name must not be compared with it.
+      where.push(isUuid(filter.source) ? `(t.source_id = ${param(filter.source)}::uuid OR t.source_name = ${param(filter.source)})` : `t.source_name = ${param(filter.source)}`);
+    }
+    if (filter.group) where.push(`t.group_name = ${param(filter.group)}`);
+    if (filter.statuses?.length) where.push(`t.status = ANY(${param(filter.statuses)}::text[])`);
+    if (filter.caller) where.push(`t.caller_principal = ${param(filter.caller)}`);
+    if (filter.since) where.push(`t.created_at >= ${param(filter.since)}`);
+    if (filter.until) where.push(`t.created_at < ${param(filter.until)}`);
+    if (after) where.push(`(t.created_at, t.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`);
+    const rows: TaskRow[] = await this.dataSource.query(`SELECT t.* FROM execution_tasks t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${param(limit)}`, params);
+    return rows.map(toTask);
+  }
+
   async removeExpired(now: Date): Promise<number> {
     const [, count] = (await this.dataSource.query(
       `DELETE FROM execution_tasks WHERE ttl_ms IS NOT NULL AND created_at + make_interval(secs => ttl_ms / 1000.0) < $1`,
@@ -144,5 +174,8 @@ function toTask(row: TaskRow): ExecutionTask {
     upstreamTaskId: row.upstream_task_id,
     approvalId: row.approval_id,
     inputRequests: row.input_requests ?? null,
+    sourceId: row.source_id,
+    sourceName: row.source_name,
+    group: row.group_name,
   };
 }

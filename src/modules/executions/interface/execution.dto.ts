@@ -101,7 +101,7 @@ export class ExecutionResponseDto {
   arguments!: unknown;
   @ApiProperty({
     enum: [...EXECUTION_STATUSES, ...WAITING_STATUSES],
-    description: 'working, pending_approval: the call has no final record yet (it runs detached, or waits for a decision); every other status is final.',
+    description: 'working, pending_approval, awaiting_input: the call has no final record yet (it runs detached, waits for a decision, or waits for its caller\'s input); every other status is final.',
   })
   status!: string;
   @ApiProperty({ description: "The tool's own isError flag (status tool_error)." }) isError!: boolean;

@@ -5,7 +5,8 @@ import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swag
 import { ProblemDetail, ValidationFailed } from '../../../shared/domain-error.js';
 import { ErrorResponseDto } from '../../../shared/http/error-response.js';
 import { QueryParams } from '../../../shared/http/query-params.js';
-import { EXECUTION_STATUSES, ExecutionStatus } from '../domain/execution.js';
+import { EXECUTION_STATUSES } from '../domain/execution.js';
+import { WAITING_STATUSES } from '../domain/execution-task.js';
 import { ExecutionStatsQuery, ExecutionStatsView, type ExecutionStatsGroupBy } from '../application/execution-stats/execution-stats.query.js';
 import type { ExecutionPage, ShownExecution } from '../application/execution-view.js';
 import { GetExecutionQuery } from '../application/get-execution/get-execution.query.js';
@@ -17,18 +18,24 @@ import { may, type Principal } from '../../../shared/principal/principal.js';
 import { CurrentPrincipal, Requires } from '../../../shared/http/route-access.js';
 import { ApiController, BusController } from '../../../shared/http/api-controller.js';
 
+/** The statuses the listing filters by: the final ones, and those of calls that wait. */
+const LISTED_STATUSES = [...EXECUTION_STATUSES, ...WAITING_STATUSES];
+
 /** PostgreSQL text cannot hold NUL; no name or id contains control characters. */
 const PRINTABLE = /^\P{Cc}*$/u;
 
 @ApiController('api/v1/executions', 'executions')
 export class ExecutionsController extends BusController {
   @Get()
-  @ApiOperation({ summary: 'List executions' })
+  @ApiOperation({
+    summary: 'List executions',
+    description: 'Newest first: the final records, and the calls that have none yet (`working`, `pending_approval`, `awaiting_input`) among them by when they started; a call is listed once, by its final record once it has one.',
+  })
   @Requires('executions:read')
   @ApiQuery({ name: 'tool', required: false, description: 'Qualified tool name.' })
   @ApiQuery({ name: 'source', required: false, description: 'Source id or name.' })
   @ApiQuery({ name: 'group', required: false, description: 'The tool group the calls came through.' })
-  @ApiQuery({ name: 'status', required: false, description: `One status or several separated by commas: ${EXECUTION_STATUSES.join(', ')}.` })
+  @ApiQuery({ name: 'status', required: false, description: `One status or several separated by commas: ${LISTED_STATUSES.join(', ')} (working, pending_approval and awaiting_input: calls that have no final record yet).` })
   @ApiQuery({ name: 'caller', required: false, description: 'Principal id of the caller.' })
   @ApiQuery({ name: 'since', required: false, type: String, format: 'date-time', description: 'Started at or after.' })
   @ApiQuery({ name: 'until', required: false, type: String, format: 'date-time', description: 'Started before.' })
@@ -97,7 +104,7 @@ export class ExecutionsController extends BusController {
   @Get(':id')
   @ApiOperation({
     summary: 'Get one execution',
-    description: 'A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working` or `pending_approval` until its final record.',
+    description: 'A call that outlived its request (`Prefer: respond-async`, or waiting for approval) shows `working`, `pending_approval` or `awaiting_input` until its final record.',
   })
   @Requires('executions:read')
   @ApiOkResponse({ type: ExecutionResponseDto })
@@ -107,15 +114,15 @@ export class ExecutionsController extends BusController {
   }
 }
 
-function parseStatuses(value: string | undefined, problems: ProblemDetail[]): ExecutionStatus[] | undefined {
+function parseStatuses(value: string | undefined, problems: ProblemDetail[]): ExecutionFilter['statuses'] {
   if (value === undefined) return undefined;
   const statuses = value.split(',').map((s) => s.trim());
-  const unknown = statuses.filter((s) => !(EXECUTION_STATUSES as readonly string[]).includes(s));
+  const unknown = statuses.filter((s) => !(LISTED_STATUSES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    problems.push({ path: 'status', message: `must be one or more of ${EXECUTION_STATUSES.join(', ')} separated by commas` });
+    problems.push({ path: 'status', message: `must be one or more of ${LISTED_STATUSES.join(', ')} separated by commas` });
     return undefined;
   }
-  return [...new Set(statuses)] as ExecutionStatus[];
+  return [...new Set(statuses)] as ExecutionFilter['statuses'];
 }
 
 function checkWindow(since: Date | undefined, until: Date | undefined, problems: ProblemDetail[]): void {

@@ -1,4 +1,5 @@
 import type { ExecutionView } from '../application/execution-view.js';
+import type { ExecutionError, ExecutionRecord } from '../domain/execution.js';
 
 let made = 0;
 
@@ -31,5 +32,28 @@ export function anExecution(overrides: Partial<ExecutionView> = {}): ExecutionVi
     durationMs: 10,
     traceId: null,
     ...overrides,
+  };
+}
+
+/** The record of a call of `crm__find` by alice (an OIDC sign-in) over MCP, refused before it ran with `error`, with `changes`. */
+export function aRefusedRecord(error: ExecutionError, changes: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  return {
+    id: anExecutionId(1),
+    toolId: null,
+    qualifiedName: 'crm__find',
+    sourceId: null,
+    sourceName: 'crm',
+    definitionHash: null,
+    caller: { principalId: 'oidc:alice@idp', principalName: 'alice' },
+    channel: 'mcp',
+    arguments: {},
+    status: 'rejected',
+    isError: false,
+    result: null,
+    error,
+    attempts: 0,
+    startedAt: new Date('2026-01-01T00:00:00Z'),
+    durationMs: 1,
+    ...changes,
   };
 }

@@ -1,4 +1,4 @@
-import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch } from '../domain/execution-task.js';
+import { ExecutionTasks, type ExecutionTask, type ExecutionTaskPatch, type WaitingFilter } from '../domain/execution-task.js';
 
 /** ExecutionTasks in memory, for unit specs. */
 export class InMemoryExecutionTasks extends ExecutionTasks {
@@ -53,6 +53,32 @@ export class InMemoryExecutionTasks extends ExecutionTasks {
   listByPrincipal(principalId: string, after: string | undefined, limit: number): Promise<ExecutionTask[]> {
     const mine = [...this.rows.values()].filter((row) => row.principalId === principalId && (after === undefined || row.id < after));
     return Promise.resolve(mine.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit).map((row) => ({ ...row })));
+  }
+
+  /** The tasks as listWaiting filters them; `finished` ids stand for the calls that have a final record. */
+  readonly finished = new Set<string>();
+
+  listWaiting(filter: WaitingFilter, after: { at: Date; id: string } | undefined, now: Date, limit: number): Promise<ExecutionTask[]> {
+    const at = (row: ExecutionTask) => row.createdAt.getTime();
+    const shown = [...this.rows.values()].filter(
+      (row) =>
+        !this.finished.has(row.id) &&
+        (row.ttlMs === null || at(row) + row.ttlMs >= now.getTime()) &&
+        (!filter.tool || row.qualifiedName === filter.tool) &&
+        (!filter.source || row.sourceName === filter.source || row.sourceId === filter.source) &&
+        (!filter.group || row.group === filter.group) &&
+        (!filter.statuses?.length || filter.statuses.includes(row.status)) &&
+        (!filter.caller || row.principalId === filter.caller) &&
+        (!filter.since || at(row) >= filter.since.getTime()) &&
+        (!filter.until || at(row) < filter.until.getTime()) &&
+        (!after || at(row) < after.at.getTime() || (at(row) === after.at.getTime() && row.id < after.id)),
+    );
+    return Promise.resolve(
+      shown
+        .sort((a, b) => at(b) - at(a) || (a.id < b.id ? 1 : -1))
+        .slice(0, limit)
+        .map((row) => ({ ...row })),
+    );
   }
 
   removeExpired(now: Date): Promise<number> {

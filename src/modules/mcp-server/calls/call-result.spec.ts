@@ -1,31 +1,10 @@
 import { ProtocolErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
-import type { ExecutionError, ExecutionRecord } from '../../executions/domain/execution.js';
+import { aRefusedRecord } from '../../executions/testing/builders.js';
 import { CONNECT_URL_META_KEY, MISSING_SECRETS_META_KEY, toCallToolResult } from './call-result.js';
 
 const CONNECT_URL = 'https://toolplane.example/api/v1/connect/tkt_abc';
 
-function refused(error: ExecutionError): ExecutionRecord {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    toolId: null,
-    qualifiedName: 'crm__find',
-    sourceId: null,
-    sourceName: 'crm',
-    definitionHash: null,
-    caller: { principalId: 'oidc:alice@idp', principalName: 'alice' },
-    channel: 'mcp',
-    arguments: {},
-    status: 'rejected',
-    isError: false,
-    result: null,
-    error,
-    attempts: 0,
-    startedAt: new Date('2026-01-01T00:00:00Z'),
-    durationMs: 1,
-  };
-}
-
-const consent = refused({
+const consent = aRefusedRecord({
   code: 'UPSTREAM_CONSENT_REQUIRED',
   message: 'crm needs your consent: connect your account to it first.',
   retryable: false,
@@ -59,7 +38,7 @@ describe('toCallToolResult of a call refused for want of the caller’s credenti
   });
 
   it('names the missing values of the caller’s own and how to set them', () => {
-    const record = refused({
+    const record = aRefusedRecord({
       code: 'UPSTREAM_CREDENTIAL_REQUIRED',
       message: 'github needs a value of your own: GITHUB_TOKEN.',
       retryable: false,
@@ -76,7 +55,7 @@ describe('toCallToolResult of a call refused for want of the caller’s credenti
   });
 
   it('passes on a credential required without names (token exchange for an API-key caller) as its message', () => {
-    const record = refused({ code: 'UPSTREAM_CREDENTIAL_REQUIRED', message: 'crm is called with each caller’s own identity (token exchange), which needs an OIDC sign-in.', retryable: false });
+    const record = aRefusedRecord({ code: 'UPSTREAM_CREDENTIAL_REQUIRED', message: 'crm is called with each caller’s own identity (token exchange), which needs an OIDC sign-in.', retryable: false });
     expect(toCallToolResult(record, 'crm__find', { urlElicitation: true })).toEqual({ isError: true, content: [{ type: 'text', text: `[UPSTREAM_CREDENTIAL_REQUIRED] ${record.error!.message}` }] });
   });
 });

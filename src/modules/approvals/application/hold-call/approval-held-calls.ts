@@ -51,7 +51,7 @@ export class ApprovalHeldCalls extends HeldCalls {
       decidedAt: null,
     };
     await this.uow.run(async () => {
-      await this.approvals.insert(approval, heldInput(call));
+      await this.approvals.insert(approval, heldInput(call), call.callerToken);
       await this.audit.record({
         actor: call.caller.principalId,
         action: 'approval.requested',
@@ -91,7 +91,7 @@ export class ApprovalHeldCalls extends HeldCalls {
 
 /** What runs the call again: its exact input under its execution id (no decision in it yet), its caller and channel. */
 function heldInput(call: HeldCall): HeldInput {
-  // The caller's token is its request's only: a resumed call goes without it.
+  // The caller's token is never part of it: it is kept apart (HeldCall.callerToken), and erased once the call ran again.
   const { approval: _approval, callerToken: _token, ...input } = call.input;
   return { input: { ...input, executionId: call.executionId }, caller: call.caller, channel: call.channel };
 }

@@ -72,6 +72,20 @@ export interface ExecutedCall {
   waiting?: WaitingCall;
 }
 
+/** A call accepted to run: every check passed and it is about to be sent; the tool and source it resolved to. */
+export interface AcceptedCall {
+  qualifiedName: string;
+  sourceId: string;
+  sourceName: string;
+  group: string | null;
+}
+
+/**
+ * Told once a call is accepted to run (before it is sent upstream). A rejection refuses the call
+ * RECORD_UNAVAILABLE, and nothing is sent.
+ */
+export type OnAccepted = (call: AcceptedCall) => Promise<void>;
+
 /** One call of one tool, from REST or MCP: every entry point runs this one command (see ExecuteToolHandler). */
 export class ExecuteToolCommand extends Command<ExecutedCall> {
   constructor(
@@ -82,6 +96,8 @@ export class ExecuteToolCommand extends Command<ExecutedCall> {
     readonly signal?: CallerSignal,
     /** Progress, log messages and requests for input from the upstream, where they can be attributed to this call. */
     readonly listeners: CallListeners = {},
+    /** CallTasks: the call passed every check and is about to be sent (a refusal before that is answered at once). */
+    readonly onAccepted?: OnAccepted,
   ) {
     super();
   }

@@ -8,7 +8,7 @@ import { Call } from './call.js';
 import { ExecuteToolCommand, type ExecutedCall } from './execute-tool.command.js';
 import { Hold, refuse, type Outcome } from './outcome.js';
 import { AdmitStage } from './stages/admit.js';
-import { CallInterceptors, type CallStage, type PreStageVerdict } from './stages/call-stage.js';
+import { CallInterceptors, type CallStage, type PreStageVerdict, type StageVerdict } from './stages/call-stage.js';
 import { GuardStage } from './stages/guard.js';
 import { GroupArgumentsStage } from './stages/group-arguments.js';
 import { IntakeStage } from './stages/intake.js';
@@ -29,11 +29,12 @@ import { scrubOutcome } from './stages/scrub.js';
  * call, and every call, refused or not, is recorded before it is answered:
  *
  *   resolve → intake → admit → group-arguments → prepare-arguments → [pre] → guard → locate-upstream →
- *   attach-credential → record-start → invoke → [post] → scrub → record-outcome → report
+ *   attach-credential → record-start → (accepted) → invoke → [post] → scrub → record-outcome → report
  *
  * `[pre]` and `[post]` are the interceptors' seam (CallInterceptors). A pre interceptor may hold
  * the call for approval instead: `park` stores it and the call ends without an outcome (its
- * ExecutedCall is `waiting`) until it runs again after the decision. docs/architecture.md lists
+ * ExecutedCall is `waiting`) until it runs again after the decision. `(accepted)` tells the
+ * command's onAccepted (CallTasks) that the call is about to be sent. docs/architecture.md lists
  * what each stage refuses.
  */
 @CommandHandler(ExecuteToolCommand)
@@ -102,13 +103,27 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
     // From here the call holds the source's pass: released (and the circuit told) however it ends.
     const pass = call.pass!;
     try {
-      const failed = (await this.locateUpstream.run(call)) ?? (await this.attachCredential.run(call)) ?? (await this.recordStart.run(call)) ?? (await this.invoke.run(call));
+      const failed =
+        (await this.locateUpstream.run(call)) ?? (await this.attachCredential.run(call)) ?? (await this.recordStart.run(call)) ?? (await accepted(call)) ?? (await this.invoke.run(call));
       if (failed) return failed;
     } finally {
       pass.release();
     }
     for (const stage of this.post) call.outcome = (await stage.run(call)) ?? call.outcome;
     return call.outcome!;
+  }
+}
+
+/** Tells the command's onAccepted, if any, that the call is about to be sent; refuses it when that fails. */
+async function accepted(call: Call): Promise<StageVerdict> {
+  const onAccepted = call.command.onAccepted;
+  if (!onAccepted) return undefined;
+  const { tool, source } = call.route!;
+  try {
+    await onAccepted({ qualifiedName: tool.qualifiedName, sourceId: source.id, sourceName: source.name, group: call.input.group ?? null });
+    return undefined;
+  } catch {
+    return refuse('rejected', 'RECORD_UNAVAILABLE', 'The call could not be recorded, so it was not sent.', true, undefined, { retryAfterMs: 1000 });
   }
 }
 

@@ -29,6 +29,9 @@ describe('GetExecutionHandler', () => {
     upstreamTaskId: 'upstream-7',
     approvalId: null,
     inputRequests: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
     ...overrides,
   });
 

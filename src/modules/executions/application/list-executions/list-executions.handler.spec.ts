@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { encodeCursor } from '../../../../shared/http/cursor.js';
 import { rejection } from '../../../../shared/testing/rejection.js';
 import type { ExecutionView } from '../execution-view.js';
@@ -5,10 +6,39 @@ import { anExecution, anExecutionId } from '../../testing/builders.js';
 import { InMemoryExecutionReads } from '../../testing/in-memory-execution-reads.js';
 import { ListExecutionsHandler } from './list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions.query.js';
+import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
+import type { ExecutionTask } from '../../domain/execution-task.js';
+import { InMemoryExecutionTasks } from '../../testing/in-memory-execution-tasks.js';
 
-function setup(executions: ExecutionView[]) {
+function aTask(startedAt: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask {
+  return {
+    id: randomUUID(),
+    principalId: 'key_1',
+    principalName: 'ci',
+    qualifiedName: 'files__write',
+    channel: 'rest',
+    status: 'working',
+    statusMessage: null,
+    createdAt: new Date(startedAt),
+    updatedAt: new Date(startedAt),
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    cancelRequested: false,
+    upstreamTaskId: null,
+    approvalId: null,
+    inputRequests: null,
+    sourceId: null,
+    sourceName: 'files',
+    group: null,
+    ...overrides,
+  };
+}
+
+function setup(executions: ExecutionView[], waiting: ExecutionTask[] = []) {
   const reads = new InMemoryExecutionReads(executions);
-  const handler = new ListExecutionsHandler(reads);
+  const tasks = new InMemoryExecutionTasks();
+  for (const task of waiting) tasks.rows.set(task.id, task);
+  const handler = new ListExecutionsHandler(reads, tasks, new FixedClock('2026-02-01T12:00:00.000Z'));
   const list = (limit: number, cursor?: string, filter: ExecutionFilter = {}) => handler.execute(new ListExecutionsQuery(filter, cursor, limit));
   /** The ids of every page from the first, following the cursors (a cursor leading back fails, not loops). */
   const walk = async (limit: number, filter: ExecutionFilter = {}) => {
@@ -22,7 +52,7 @@ function setup(executions: ExecutionView[]) {
     } while (cursor);
     return pages;
   };
-  return { reads, list, walk };
+  return { reads, tasks, list, walk };
 }
 
 describe('ListExecutionsHandler', () => {
@@ -60,6 +90,27 @@ describe('ListExecutionsHandler', () => {
     const failed = [anExecution({ status: 'timeout' }), anExecution({ status: 'tool_error', isError: true }), anExecution({ status: 'timeout' })];
     const f = setup([anExecution(), failed[0]!, anExecution({ status: 'timeout', sourceName: 'other' }), failed[1]!, anExecution(), failed[2]!]);
     expect(await f.walk(2, { source: 'files', statuses: ['timeout', 'tool_error'] })).toEqual([[failed[2]!.id, failed[1]!.id], [failed[0]!.id]]);
+  });
+
+  it('lists the calls that wait among the records by when they started, in the same pages, once each', async () => {
+    const [a, b, c] = [anExecution({ startedAt: '2026-02-01T09:00:00.000Z' }), anExecution({ startedAt: '2026-02-01T10:00:00.000Z' }), anExecution({ startedAt: '2026-02-01T11:00:00.000Z' })];
+    const working = aTask('2026-02-01T11:30:00.000Z');
+    const held = aTask('2026-02-01T09:30:00.000Z', { status: 'pending_approval', approvalId: 'ap-1' });
+    // Its final record was written as the listing read: it is listed by its record alone.
+    const ended = aTask(b!.startedAt, { id: b!.id });
+    const f = setup([a!, b!, c!], [working, held, ended]);
+    expect(await f.walk(2)).toEqual([
+      [working.id, c!.id],
+      [b!.id, held.id],
+      [a!.id],
+    ]);
+    const first = await f.list(1);
+    expect(first.items).toEqual([expect.objectContaining({ id: working.id, status: 'working', qualifiedName: 'files__write', result: null, error: null, startedAt: '2026-02-01T11:30:00.000Z', durationMs: 30 * 60_000 })]);
+    expect(await f.walk(5, { statuses: ['pending_approval', 'succeeded'] })).toEqual([[c!.id, b!.id, held.id, a!.id]]);
+    // The port leaves out the tasks whose record it sees.
+    f.tasks.finished.add(ended.id);
+    expect(await f.walk(5, { statuses: ['working'] })).toEqual([[working.id]]);
+    expect(await f.walk(5, { statuses: ['succeeded'] })).toEqual([[c!.id, b!.id, a!.id]]);
   });
 
   it('refuses a cursor it could not have issued with INVALID_CURSOR on cursor, before reading the history', async () => {

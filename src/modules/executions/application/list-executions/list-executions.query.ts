@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { ExecutionStatus } from '../../domain/execution.js';
+import type { WaitingStatus } from '../../domain/execution-task.js';
 import type { ExecutionPage } from '../execution-view.js';
 
 export interface ExecutionFilter {
@@ -9,8 +10,8 @@ export interface ExecutionFilter {
   source?: string;
   /** The tool group the calls came through. */
   group?: string;
-  /** Any of these statuses. */
-  statuses?: ExecutionStatus[];
+  /** Any of these statuses (the waiting ones: calls that have no final record yet). */
+  statuses?: (ExecutionStatus | WaitingStatus)[];
   /** Principal id of the caller. */
   caller?: string;
   /** Started at or after. */

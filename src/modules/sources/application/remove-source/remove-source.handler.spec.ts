@@ -1,4 +1,5 @@
 import { CatalogChanged } from '../../../../shared/catalog-events.js';
+import { SourceRemoved } from '../../domain/source-removed.event.js';
 import { aSourceTool } from '../../../inventory/testing/builders.js';
 import { aSource } from '../../testing/builders.js';
 import { sourcesFixture } from '../../testing/sources-fixture.js';
@@ -34,6 +35,8 @@ describe('RemoveSourceHandler', () => {
     ]);
     expect(f.notifier.notified).toEqual([demo.id]);
     expect(f.events.of(CatalogChanged)).toEqual([new CatalogChanged(demo.id)]);
+    // What it was, for whoever kept something for it (its callers' connections).
+    expect(f.events.of(SourceRemoved)).toEqual([new SourceRemoved({ id: demo.id, name: 'demo', url: demo.snapshot().url, upstreamAuth: demo.snapshot().upstreamAuth }, 'admin')]);
   });
 
   it('stops a refresh under way, forgets the processes, home and circuit of the source', async () => {

@@ -64,6 +64,18 @@ describe('AdmitStage', () => {
     });
   });
 
+  it('takes no second token for a held call run again after its decision, and still refuses it a tool disabled meanwhile', async () => {
+    const harness = new ExecuteToolHarness();
+    const approval = { id: 'a-1', interceptor: 'approve-all', decision: 'approved' as const, argumentsHash: 'h', requestedAt: '2026-01-01T00:00:00.000Z', decidedAt: '2026-01-01T00:01:00.000Z' };
+    const route = aRoute('everything__echo', { source: { rateLimitPerMinute: 1 } });
+    harness.buckets.taken.push('principal:key-1', 'tool:everything__echo');
+    expect(await admit(harness, route, { qualifiedName: 'everything__echo', rateLimitPerMinute: 1, approval })).toBeUndefined();
+    expect(harness.buckets.taken).toEqual(['principal:key-1', 'tool:everything__echo']);
+    const disabled = aRoute('everything__echo', { tool: { enabled: false } });
+    expect((await admit(harness, disabled, { qualifiedName: 'everything__echo', approval }))?.error.code).toBe('TOOL_DISABLED');
+    expect((await admit(harness, route, { qualifiedName: 'everything__echo', scope: { tools: ['memory__*'] }, approval }))?.error.code).toBe('TOOL_NOT_ALLOWED');
+  });
+
   it('refuses a tool that cannot be used, by the catalog’s one rule, with its codes and messages', async () => {
     const harness = new ExecuteToolHarness();
     const cases: [ToolRoute, string, string][] = [

@@ -11,7 +11,9 @@ import type { StageVerdict } from './call-stage.js';
  * (TOOL_NOT_ALLOWED, naming the rule; also when the channel already refused it the tool's source),
  * its rate budgets and the tool's have a token left (RATE_LIMITED, with the budget and when to try
  * again), and the tool can be used at all (whyUnusable: TOOL_DEPRECATED, TOOL_PENDING_REVIEW,
- * TOOL_REJECTED, SOURCE_DISABLED, TOOL_DISABLED, TOOL_UNUSABLE, READ_ONLY_SOURCE).
+ * TOOL_REJECTED, SOURCE_DISABLED, TOOL_DISABLED, TOOL_UNUSABLE, READ_ONLY_SOURCE). A held call run
+ * again after its decision took its token when it was first admitted: it is not charged again,
+ * and still refused for any other reason (a tool disabled or a scope narrowed meanwhile).
  */
 @Injectable()
 export class AdmitStage {
@@ -24,7 +26,7 @@ export class AdmitStage {
     if (!decision.allowed) {
       return refuse('rejected', 'TOOL_NOT_ALLOWED', `This key may not call ${tool.qualifiedName}.`, false, [{ path: 'qualifiedName', message: decision.rule }]);
     }
-    const limited = await this.rateLimits.admit(call.command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
+    const limited = input.approval !== undefined ? undefined : await this.rateLimits.admit(call.command.caller.principalId, input.rateLimitPerMinute, tool.qualifiedName, source.rateLimitPerMinute);
     if (limited) {
       const { scope, limitPerMinute, retryAfterMs } = limited;
       const whose = scope === 'principal' ? 'This caller' : tool.qualifiedName;

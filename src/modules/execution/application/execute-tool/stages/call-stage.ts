@@ -43,8 +43,13 @@ export interface HeldCall {
   argumentsHash: string;
   /** The arguments as the record shows them (redacted). */
   recordedArguments: unknown;
-  /** The call's input exactly as it was given, to run it again after the decision (to be kept sealed). */
+  /** The call's input exactly as it was given, to run it again after the decision (to be kept sealed; without the caller's token). */
   input: ExecuteToolInput;
+  /**
+   * The caller's own token, for a call to a token-exchange source only: it is exchanged when the
+   * call runs after its decision (to be kept sealed, and erased once the call ran again).
+   */
+  callerToken?: string;
   caller: ExecutionCaller;
   channel: ExecutionChannel;
   qualifiedName: string;

@@ -65,7 +65,7 @@ describe('InvokeStage', () => {
     harness.invoker.answers([{ type: 'text', text: 'done' }]);
     const call = await readyCall(harness, tasked, { asTask: true });
     const now = new Date();
-    await harness.tasks.create({ id: call.id, principalId: 'p', principalName: 'p', qualifiedName: 'tasks__research', channel: 'rest', status: 'working', statusMessage: null, createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: null, inputRequests: null });
+    await harness.tasks.create({ id: call.id, principalId: 'p', principalName: 'p', qualifiedName: 'tasks__research', channel: 'rest', status: 'working', statusMessage: null, createdAt: now, updatedAt: now, ttlMs: null, pollIntervalMs: 1000, cancelRequested: false, upstreamTaskId: null, approvalId: null, inputRequests: null, sourceId: null, sourceName: null, group: null });
     expect(await harness.stages.invoke.run(call)).toBeUndefined();
     harness.invoker.requests[0]!.task!.onCreated!('upstream-7');
     await new Promise((resolve) => setImmediate(resolve));

@@ -5,7 +5,7 @@ import { ScriptedEngine } from '../../../../interceptors/testing/scripted-engine
 import type { InterceptorSpec } from '../../../../interceptors/domain/interceptor.js';
 import type { InterceptorVerdict } from '../../../../interceptors/domain/intercepted-call.js';
 import { ExecuteToolHarness } from '../../../testing/execute-tool-harness.js';
-import { aRoute } from '../../../testing/routes.js';
+import { aRoute, aTarget } from '../../../testing/routes.js';
 import { HeldCalls, type HeldCall } from './call-stage.js';
 
 const DELETE = 'crm__delete_customer';
@@ -47,6 +47,18 @@ describe('ParkStage (a call held for approval)', () => {
     expect(held.held[0]).toMatchObject({ interceptor: 'approve-deletes', argumentsHash: argumentsHashOf({ id: 'c-1' }), qualifiedName: DELETE, sourceName: 'crm', tool: { description: 'Deletes a customer.', annotations: { destructiveHint: true } } });
     expect(held.held[0]!.input.arguments).toEqual({ id: 'c-1' });
     expect((await harness.tasks.get(executed.record.id))?.status).toBe('pending_approval');
+  });
+
+  it("keeps the caller's token with a held call to a token-exchange source, apart from its input, and with no other", async () => {
+    const engine = new ScriptedEngine('approval' as InterceptorSpec['kind']).answer('approve-deletes', HOLD);
+    const { harness, held } = setUp(engine);
+    await harness.call({ qualifiedName: DELETE, arguments: { id: 'c-1' }, callerToken: 'oidc-token-1' });
+    harness.targets.add({ ...aTarget(route), auth: { mode: 'token-exchange', tokenExchange: { tokenEndpoint: 'https://idp.example/token', audience: 'crm', clientId: 'toolplane' } } });
+    harness.catalogChanged();
+    await harness.call({ qualifiedName: DELETE, arguments: { id: 'c-2' }, callerToken: 'oidc-token-2' });
+    await harness.call({ qualifiedName: DELETE, arguments: { id: 'c-3' } });
+    expect(held.held.map((call) => call.callerToken)).toEqual([undefined, 'oidc-token-2', undefined]);
+    expect(held.held.map((call) => call.input.callerToken)).toEqual(['oidc-token-1', 'oidc-token-2', undefined]);
   });
 
   it('refuses APPROVAL_UNAVAILABLE (retryable, recorded) when the approval cannot be stored', async () => {

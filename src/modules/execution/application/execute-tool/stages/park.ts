@@ -5,6 +5,7 @@ import type { ExecutionRecord } from '../../../../executions/domain/execution.js
 import type { Call } from '../call.js';
 import type { WaitingCall } from '../execute-tool.command.js';
 import { refuse, type Hold, type Refusal } from '../outcome.js';
+import { RouteCache } from '../../route-cache.js';
 import { HeldCalls } from './call-stage.js';
 
 /** How often a caller is told to poll a call that waits for a person. */
@@ -13,7 +14,8 @@ const APPROVAL_POLL_MS = 5_000;
 /**
  * Parks a call an approval interceptor held: its task (`pending_approval`) and its approval are
  * stored, and the call ends here without an outcome — nothing was sent, nothing is recorded in the
- * history until it runs again after the decision. Refuses APPROVAL_UNAVAILABLE (retryable) when
+ * history until it runs again after the decision. The caller's own token is kept with it, sealed,
+ * only for a token-exchange source (see HeldCall). Refuses APPROVAL_UNAVAILABLE (retryable) when
  * the approval cannot be stored, or when no module keeps approvals.
  */
 @Injectable()
@@ -21,6 +23,7 @@ export class ParkStage {
   constructor(
     @Inject(ExecutionTasks) private readonly tasks: ExecutionTasks,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(RouteCache) private readonly routes: RouteCache,
     @Optional() @Inject(HeldCalls) private readonly held?: HeldCalls,
   ) {}
 
@@ -45,7 +48,10 @@ export class ParkStage {
       cancelRequested: false,
       upstreamTaskId: null,
       approvalId: null,
-          inputRequests: null,
+      inputRequests: null,
+      sourceId: source.id,
+      sourceName: source.name,
+      group: call.input.group?.slice(0, 200) ?? null,
     };
     try {
       await this.tasks.create(task);
@@ -63,13 +69,22 @@ export class ParkStage {
         group: call.input.group ?? null,
         tool: { description: tool.description, annotations: tool.annotations },
         requestedAt: now,
+        ...(await this.tokenToKeep(call)),
       });
       // A call that became a task before it was held has its row already: it waits now.
-      await this.tasks.update(call.id, { approvalId, status: 'pending_approval', statusMessage: task.statusMessage });
+      await this.tasks.update(call.id, { approvalId, status: 'pending_approval', statusMessage: task.statusMessage, qualifiedName: task.qualifiedName, sourceId: source.id, sourceName: source.name, group: task.group });
       return { task: { ...task, approvalId }, approvalId, expiresAt };
     } catch {
       return unavailable();
     }
+  }
+
+  /** The caller's token goes with a held call to a source that exchanges it when the call runs (token-exchange), and with no other. */
+  private async tokenToKeep(call: Call): Promise<{ callerToken?: string }> {
+    const token = call.input.callerToken;
+    if (token === undefined) return {};
+    const target = await this.routes.target(call.route!.source.id);
+    return target?.auth?.mode === 'token-exchange' ? { callerToken: token } : {};
   }
 }
 
