@@ -49,6 +49,13 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'TOOLPLANE_EXECUTION_PURGE_BATCH', 'TOOLPLANE_EXECUTION_RETENTION']);
   });
 
+  it('lets a task wait 1 h for its caller\'s input unless TOOLPLANE_TASK_INPUT_WAIT_MS says otherwise (1 s to 7 days)', () => {
+    expect(loadConfig({ PATH: '/usr/bin' }).taskInputWaitMs).toBe(3_600_000);
+    expect(loadConfig({ TOOLPLANE_TASK_INPUT_WAIT_MS: '60000' }).taskInputWaitMs).toBe(60_000);
+    expect(() => loadConfig({ TOOLPLANE_TASK_INPUT_WAIT_MS: '10' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TOOLPLANE_TASK_INPUT_WAIT_MS: String(8 * 86_400_000) })).toThrow(ConfigError);
+  });
+
   it('turns a task-capable MCP call into a task after 30 s unless TOOLPLANE_TASK_AFTER_MS says otherwise (0: never)', () => {
     expect(loadConfig({ PATH: '/usr/bin' }).taskAfterMs).toBe(30_000);
     expect(loadConfig({ TOOLPLANE_TASK_AFTER_MS: '1500' }).taskAfterMs).toBe(1500);

@@ -50,6 +50,8 @@ export interface AppConfig {
    * in its request before it becomes a task (TOOLPLANE_TASK_AFTER_MS; 0: never); null: never.
    */
   taskAfterMs: number | null;
+  /** How long a task's call waits for its caller's input before it times out (TOOLPLANE_TASK_INPUT_WAIT_MS); the wait does not count against the call's timeout. */
+  taskInputWaitMs: number;
   /**
    * The origins browsers and clients reach Toolplane under (TOOLPLANE_ALLOWED_ORIGINS), serialized
    * (`https://toolplane.example.com`); they replace the default. Undefined: the default, i.e. http on
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceMs: int('TOOLPLANE_SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     mcpPageSize: int('TOOLPLANE_MCP_PAGE_SIZE', 1000, 10, 10_000),
     taskAfterMs: int('TOOLPLANE_TASK_AFTER_MS', 30_000, 0, 3_600_000) || null,
+    taskInputWaitMs: int('TOOLPLANE_TASK_INPUT_WAIT_MS', 3_600_000, 1_000, 7 * 86_400_000),
     allowedOrigins,
     publicUrl,
     approvalSweepMs: int('TOOLPLANE_APPROVAL_SWEEP_MS', 5000, 100, 3_600_000),

@@ -10,6 +10,13 @@ import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls
 /** Any result (a `tasks/result` asked only so that the upstream sends its requests for input). */
 const ANY_RESULT: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'toolplane', validate: (value) => ({ value }) } };
 
+/**
+ * The longest Toolplane's own `tasks/result` of a task waiting for input stays open: as long as the
+ * wait for the caller's answer may last (TOOLPLANE_TASK_INPUT_WAIT_MS at most); the call's signal
+ * ends it sooner.
+ */
+const INPUT_FETCH_TIMEOUT_MS = 7 * 86_400_000;
+
 /** A schema-free result codec: the tool's result is recorded as the upstream answered it. */
 const RAW_RESULT = { parse: (value: JsonValue) => ({ success: true as const, value: value as unknown }) };
 
@@ -54,7 +61,7 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       throw asProtocolError(error);
     }
     const taskId = execution.kind === 'task' ? String(execution.handle.taskId) : undefined;
-    const askedForInput = taskId !== undefined && this.client.getProtocolEra() !== 'modern' ? this.inputFetcher(taskId, call.requestTimeoutMs) : undefined;
+    const askedForInput = taskId !== undefined && this.client.getProtocolEra() !== 'modern' ? this.inputFetcher(taskId, INPUT_FETCH_TIMEOUT_MS) : undefined;
     return {
       taskId,
       settle: async (signal): Promise<TaskCallOutcome> => {

@@ -6,6 +6,8 @@ import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolpl
 import { FIXTURES } from '../helpers/upstreams.js';
 
 const MODERN = '2026-07-28';
+/** How long a task waits for its caller's input before it times out (TOOLPLANE_TASK_INPUT_WAIT_MS). */
+const INPUT_WAIT_MS = 6000;
 const TASKS = 'io.modelcontextprotocol/tasks';
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
@@ -26,16 +28,20 @@ describe('input during a task', () => {
   let keys: Record<'alice' | 'bob', string>;
 
   beforeAll(async () => {
-    h = await startHarness({ TOOLPLANE_TASK_AFTER_MS: '300' });
-    const created = await h.api.post('/api/v1/sources', {
-      name: 'asks',
-      transport: 'stdio',
-      lifecycle: 'singleton',
-      command: 'node',
-      args: [join(FIXTURES, 'conformance-task-server.mjs'), SUITE_TAG],
-      refreshIntervalSeconds: 0,
-    });
-    expect([created.status, created.body.health]).toEqual([201, 'healthy']);
+    h = await startHarness({ TOOLPLANE_TASK_AFTER_MS: '300', TOOLPLANE_TASK_INPUT_WAIT_MS: String(INPUT_WAIT_MS) });
+    // `brief`: the same server, with a call timeout shorter than a person takes to answer.
+    for (const [name, timeoutMs] of [['asks', undefined], ['brief', 1500]] as const) {
+      const created = await h.api.post('/api/v1/sources', {
+        name,
+        transport: 'stdio',
+        lifecycle: 'singleton',
+        command: 'node',
+        args: [join(FIXTURES, 'conformance-task-server.mjs'), SUITE_TAG],
+        refreshIntervalSeconds: 0,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      expect([created.status, created.body.health]).toEqual([201, 'healthy']);
+    }
     keys = {} as typeof keys;
     for (const name of ['alice', 'bob'] as const) keys[name] = (await h.api.post('/api/v1/api-keys', { name, role: 'agent' })).body.key;
     alice = makeApi(h.url, keys.alice);
@@ -66,8 +72,8 @@ describe('input during a task', () => {
   const get = (taskId: string, key = keys.alice) => rpc('tasks/get', { taskId }, key, taskId);
   const update = (taskId: string, inputResponses: unknown, key = keys.alice) => rpc('tasks/update', { taskId, inputResponses }, key, taskId);
 
-  async function until(taskId: string, done: (task: any) => boolean): Promise<any> {
-    const deadline = Date.now() + 10_000;
+  async function until(taskId: string, done: (task: any) => boolean, withinMs = 10_000): Promise<any> {
+    const deadline = Date.now() + withinMs;
     for (;;) {
       const task = (await get(taskId)).result;
       if (done(task)) return task;
@@ -167,6 +173,26 @@ describe('input during a task', () => {
       await client.close();
     }
   });
+
+  it("does not count the wait for input against the call's timeout, and times out once the wait outlasts its own bound", async () => {
+    const answeredLate = (await call('brief__confirm_delete', { filename: 'late.txt' })).result;
+    const waiting = await until(answeredLate.taskId, (task) => task.status === 'input_required');
+    // Longer than the source's 1500 ms call timeout.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await get(answeredLate.taskId)).result.status).toBe('input_required');
+    const [key] = Object.keys(waiting.inputRequests);
+    expect((await update(answeredLate.taskId, { [key!]: { action: 'accept', content: { confirm: true } } })).result.resultType).toBe('complete');
+    expect((await until(answeredLate.taskId, (task) => task.status === 'completed')).result.content[0].text).toBe('Deleted late.txt');
+
+    const neverAnswered = (await call('brief__confirm_delete', { filename: 'kept.txt' })).result;
+    await until(neverAnswered.taskId, (task) => task.status === 'input_required');
+    const startedWaiting = Date.now();
+    const ended = await until(neverAnswered.taskId, (task) => task.status === 'failed', INPUT_WAIT_MS + 8000);
+    expect(Date.now() - startedWaiting).toBeGreaterThan(INPUT_WAIT_MS - 1000);
+    const record = await alice.get(`/api/v1/executions/${neverAnswered.taskId}`);
+    expect(record.body).toMatchObject({ status: 'timeout', error: { code: 'TIMEOUT', message: expect.stringContaining(`waited more than ${INPUT_WAIT_MS} ms for its caller's input`) } });
+    expect(JSON.stringify(ended)).not.toContain('related-task');
+  }, 40_000);
 
   it('is cancelled while it waits, and an update after that is refused', async () => {
     const created = (await call('asks__confirm_delete', { filename: 'kept.txt' })).result;

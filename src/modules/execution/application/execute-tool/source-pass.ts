@@ -25,6 +25,16 @@ export class SourcePass {
     return this.callSignal.signal;
   }
 
+  /** Stops the call's time while it waits for its caller's input, for at most `maxMs` (see CallSignal.hold); answers the release. */
+  hold(maxMs: number): () => void {
+    return this.callSignal.hold(maxMs);
+  }
+
+  /** Whether the call ended because a wait for input outlasted its bound. */
+  get expiredWhileHeld(): boolean {
+    return this.callSignal.expiredWhileHeld;
+  }
+
   /** The upstream answered (whatever the tool's own result). */
   succeeded(): void {
     if (this.settle()) this.breaker.onSuccess(this.trial);

@@ -10,6 +10,7 @@ import type { Call } from '../call.js';
 import { refuse, type Outcome, type Refusal } from '../outcome.js';
 import type { StageVerdict } from './call-stage.js';
 import { scrubbedListeners } from './scrub.js';
+import { holdingWhileAsked } from './hold-while-asked.js';
 import { UpstreamCredentials } from '../../../../sources/application/upstream-credentials.js';
 import { isPerPrincipal } from '../../../../sources/domain/upstream-auth.js';
 import { callerPrincipal, credentialRefusal, withCredential } from './attach-credential.js';
@@ -40,10 +41,15 @@ export class InvokeStage {
     const { tool } = call.route!;
     const pass = call.pass!;
     const { input } = call;
-    let listeners = scrubbedListeners(call.command.listeners, call.scrubber);
+    const asked = input.asTask === true;
+    // A task's wait for its caller's input does not count against the call's time.
+    const listen = () => {
+      const scrubbed = scrubbedListeners(call.command.listeners, call.scrubber);
+      return asked ? holdingWhileAsked(scrubbed, pass, this.config.taskInputWaitMs) : scrubbed;
+    };
+    let listeners = listen();
     let renewed = false;
     const retryable = isRetryable(tool.annotations);
-    const asked = input.asTask === true;
     const task: UpstreamTaskRequest | undefined = offeredAsUpstreamTask(tool.taskSupport, asked)
       ? { required: tool.taskSupport === 'required', declared: runsAsUpstreamTask(tool.taskSupport, asked), onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
       : undefined;
@@ -84,8 +90,13 @@ export class InvokeStage {
             pass.neutral();
             return refused ?? failureRefusal(failure, pass.timeoutMs);
           }
-          listeners = scrubbedListeners(call.command.listeners, call.scrubber);
+          listeners = listen();
           continue;
+        }
+        if (failure.kind === 'timeout' && pass.expiredWhileHeld) {
+          // The caller never answered: nothing to hold against the upstream.
+          pass.neutral();
+          return refuse('timeout', 'TIMEOUT', `The task waited more than ${this.config.taskInputWaitMs} ms for its caller's input; the call was cancelled upstream.`, false);
         }
         if (failure.kind === 'transport' || failure.kind === 'timeout') pass.failed(this.now());
         else pass.neutral();
