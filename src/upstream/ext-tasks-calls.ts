@@ -1,10 +1,20 @@
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { createTaskSessionFromClient, JsonRpcResponseError, toolDeclaration, type RawClientDispatch, type TaskEnabledSession, type TaskExecutionEvent } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createTaskSessionFromClient,
+  JsonRpcResponseError,
+  toolDeclaration,
+  type ApplicationInputRequest,
+  type RawClientDispatch,
+  type ResolvedInputExchangeContext,
+  type TaskEnabledSession,
+  type TaskExecutionEvent,
+} from '@modelcontextprotocol/ext-tasks/client';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../shared/is-record.js';
 import type { DirectCaller } from './http/direct-tool-call.js';
 import type { ToolplaneClient } from './toolplane-client.js';
 import { UpstreamError } from './upstream-error.js';
+import type { InputRequest } from '../modules/execution/domain/tool-invoker.port.js';
 import type { StartedTaskCall, TaskCallOutcome, TaskCallStart, UpstreamTaskCalls } from './upstream-task-call.js';
 
 /** Any result (a `tasks/result` asked only so that the upstream sends its requests for input). */
@@ -40,6 +50,8 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
     private readonly endpointId: string,
     /** The connection's raw request path, which a 2026-07-28 connection's task calls need. */
     private readonly raw?: DirectCaller,
+    /** Puts what a 2026-07-28 upstream task asks (listed while `input_required`) to the call running that task. */
+    private readonly askForTask?: (upstreamTaskId: string, request: InputRequest) => Promise<Record<string, unknown>>,
   ) {}
 
   async start(call: TaskCallStart): Promise<StartedTaskCall> {
@@ -110,9 +122,14 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       const { code, message, data } = answer.error;
       return { kind: 'error', error: { code, message, ...(data !== undefined ? { data: data as JsonValue } : {}) } };
     };
+    const ask = this.askForTask;
     return createTaskSessionFromClient(this.client, {
       endpointId: this.endpointId,
       rawDispatch,
+      // Answered with tasks/update once the call's caller answered; a refusal cancels an elicitation.
+      ...(ask
+        ? { onInputRequest: (request: ApplicationInputRequest, context: ResolvedInputExchangeContext) => (context.taskId === undefined ? Promise.reject(new Error('no task named')) : ask(String(context.taskId), inputRequestOf(request))) as never }
+        : {}),
       v2RequestFraming: {
         protocolVersion: this.client.getNegotiatedProtocolVersion() ?? '',
         clientInfo: (isRecord(envelope[CLIENT_INFO_META_KEY]) ? envelope[CLIENT_INFO_META_KEY] : {}) as Record<string, JsonValue>,
@@ -127,6 +144,14 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
     this.session = undefined;
     void session?.close().catch(() => undefined);
   }
+}
+
+/** What an upstream task asks, as Toolplane's callers are asked it. */
+function inputRequestOf(request: ApplicationInputRequest): InputRequest {
+  const params = { ...(request.params ?? {}) } as Record<string, unknown>;
+  if (request.kind === 'sampling') return { method: 'sampling/createMessage', params };
+  if (request.kind === 'roots') return { method: 'roots/list', params };
+  return { method: 'elicitation/create', params };
 }
 
 /** A JSON-RPC error answer as the SDK's own error, which the failure descriptions read; anything else as it is. */

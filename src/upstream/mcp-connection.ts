@@ -124,7 +124,7 @@ export class McpConnection {
 
   /** Tool calls that may run as tasks upstream, over this connection's client (made on first use). */
   get tasks(): UpstreamTaskCalls {
-    this.taskCalls ??= new ExtTasksCalls(this.client, this.identity.fingerprint, this.directCaller);
+    this.taskCalls ??= new ExtTasksCalls(this.client, this.identity.fingerprint, this.directCaller, (taskId, request) => this.calls.askForTask(taskId, request));
     return this.taskCalls;
   }
 

@@ -74,5 +74,17 @@ describe('UpstreamCallRelay', () => {
       for (const call of calls) relay.attach(call);
       await expect(relay.answerInputRequest(sampling)).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
     });
+
+    it("puts a 2026-07-28 task's request to the call running that task, among several, and refuses it when no call here runs it", async () => {
+      const relay = new UpstreamCallRelay(() => 'requested');
+      const asked: string[] = [];
+      relay.attach({ relatedTaskId: 'up-1', onInputRequest: async () => (asked.push('first'), { action: 'accept' }) });
+      relay.attach({ relatedTaskId: 'up-2', onInputRequest: async () => (asked.push('second'), { action: 'decline' }) });
+      relay.attach({ relatedTaskId: 'up-3' });
+      await expect(relay.askForTask('up-2', sampling)).resolves.toEqual({ action: 'decline' });
+      expect(asked).toEqual(['second']);
+      await expect(relay.askForTask('up-9', sampling)).rejects.toMatchObject({ code: -32021, message: expect.stringContaining('no tool call under way here runs this task') });
+      await expect(relay.askForTask('up-3', sampling)).rejects.toMatchObject({ code: -32021, message: expect.stringContaining('cannot be asked') });
+    });
   });
 });

@@ -74,6 +74,17 @@ export class UpstreamCallRelay {
     if (!call!.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
     return call!.onInputRequest(request);
   }
+
+  /**
+   * A request for input a 2026-07-28 upstream task lists while `input_required`: put to the call
+   * that task belongs to, refused when no call here runs it or its caller cannot be asked.
+   */
+  askForTask(upstreamTaskId: string, request: InputRequest): Promise<Record<string, unknown>> {
+    const owner = [...this.calls].find((call) => call.relatedTaskId === upstreamTaskId);
+    if (!owner) return Promise.reject(refusal(request, 'no tool call under way here runs this task'));
+    if (!owner.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
+    return owner.onInputRequest(request);
+  }
 }
 
 function relatedTaskOf(params: Record<string, unknown>): string | undefined {

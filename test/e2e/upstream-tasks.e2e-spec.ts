@@ -170,6 +170,22 @@ describe('tasks upstream', () => {
     expect((await mcp('tasks/get', { taskId: longId })).result).toMatchObject({ taskId: longId, status: 'cancelled' });
   });
 
+  it.each(['survey', 'remote'])("puts what a 2026-07-28 upstream task asks to the caller of Toolplane's task, and its answer reaches the upstream through tasks/update (%s)", async (source) => {
+    const asked = await mcp('tools/call', { name: `${source}__confirm`, arguments: { tag: `deploy-${source}` }, task: {} });
+    const taskId = asked.result.task.taskId as string;
+    let waiting: any;
+    for (let attempt = 0; attempt < 100 && waiting?.status !== 'awaiting_input'; attempt++) {
+      waiting = (await h.api.get(`/api/v1/executions/${taskId}`)).body;
+      if (waiting.status !== 'awaiting_input') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(waiting).toMatchObject({ status: 'awaiting_input', result: { inputRequests: expect.any(Object) } });
+    expect((await mcp('tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'input_required' });
+    const [[key, request]] = Object.entries(waiting.result.inputRequests as Record<string, unknown>);
+    expect(request).toEqual({ method: 'elicitation/create', params: expect.objectContaining({ message: `Confirm deploy-${source}?` }) });
+    expect((await h.api.post(`/api/v1/executions/${taskId}/input`, { inputResponses: { [key!]: { action: 'accept', content: { ok: true } } } })).status).toBe(202);
+    expect((await mcp('tasks/result', { taskId })).result).toMatchObject({ content: [{ type: 'text', text: `deploy-${source} confirmed` }] });
+  });
+
   it('keeps the upstream task id out of every answer, record and log line', async () => {
     expect(answers.length).toBeGreaterThan(3);
     expect(JSON.stringify(answers)).not.toContain(UPSTREAM_TASK_ID);
