@@ -1,6 +1,6 @@
 import { InMemoryExecutionTasks } from '../../executions/testing/in-memory-execution-tasks.js';
-import type { ExecutionTask } from '../../executions/domain/execution-task.js';
 import { inputResponsesProblem, MAX_PENDING_INPUT, PendingInput } from './task-input.js';
+import { aTask } from '../../executions/testing/builders.js';
 
 const ID = '01a2225f-da5a-726d-aeab-e1e42fe89bf9';
 const CONFIRM = { method: 'elicitation/create' as const, params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } } };
@@ -8,28 +8,7 @@ const NAME = { method: 'elicitation/create' as const, params: { message: 'Your n
 
 async function taskRows(): Promise<InMemoryExecutionTasks> {
   const tasks = new InMemoryExecutionTasks();
-  const now = new Date();
-  const task: ExecutionTask = {
-    id: ID,
-    principalId: 'p',
-    principalName: 'p',
-    qualifiedName: 'files__delete',
-    channel: 'mcp',
-    status: 'working',
-    statusMessage: null,
-    createdAt: now,
-    updatedAt: now,
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    cancelRequested: false,
-    upstreamTaskId: null,
-    approvalId: null,
-    inputRequests: null,
-    sourceId: null,
-    sourceName: null,
-    group: null,
-  };
-  await tasks.create(task);
+  await tasks.create(aTask({ id: ID, principalId: 'p', principalName: 'p', qualifiedName: 'files__delete', channel: 'mcp' }));
   return tasks;
 }
 

@@ -16,6 +16,7 @@ import { InMemoryExecutionTasks } from '../../executions/testing/in-memory-execu
 import { CallTasks } from '../application/call-tasks.js';
 import type { ExecuteToolCommand, ExecutedCall } from '../application/execute-tool/execute-tool.command.js';
 import { RunningExecutionsController } from './running-executions.controller.js';
+import { aTask } from '../../executions/testing/builders.js';
 
 const agent = (id: string, role: Role = 'agent'): Principal => ({ ...ADMIN, id, name: id, roles: [role] });
 
@@ -45,27 +46,8 @@ describe('RunningExecutionsController', () => {
     controller = new RunningExecutionsController(queries, callTasks, clock);
   });
 
-  const task = (id: string, principalId: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask => ({
-    id,
-    principalId,
-    principalName: principalId,
-    qualifiedName: 'files__write',
-    channel: 'rest',
-    status: 'working',
-    statusMessage: null,
-    createdAt: clock.now(),
-    updatedAt: clock.now(),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    cancelRequested: false,
-    upstreamTaskId: null,
-    approvalId: null,
-    inputRequests: null,
-    sourceId: null,
-    sourceName: null,
-    group: null,
-    ...overrides,
-  });
+  const task = (id: string, principalId: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask =>
+    aTask({ id, principalId, principalName: principalId, createdAt: clock.now(), ...overrides });
 
   /** A reply whose raw response can close, as a client leaving closes it. */
   const aReply = () => {

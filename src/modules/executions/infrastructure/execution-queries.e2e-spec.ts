@@ -17,6 +17,7 @@ import { GetExecutionQuery } from '../application/get-execution/get-execution.qu
 import { ListExecutionsHandler } from '../application/list-executions/list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from '../application/list-executions/list-executions.query.js';
 import { adminQuery as admin, migratedDataSource, withDatabase } from '../../../../test/helpers/test-database.js';
+import { aTask } from '../testing/builders.js';
 
 const SERVER_URL = process.env.TOOLPLANE_TEST_DATABASE_URL!;
 const FILES = { id: randomUUID(), name: 'files' };
@@ -250,27 +251,8 @@ describe('execution queries (real PostgreSQL)', () => {
 
   describe('ListExecutions with calls that wait', () => {
     let tasks: TypeormExecutionTasks;
-    const task = (overrides: Partial<ExecutionTask>): ExecutionTask => ({
-      id: randomUUID(),
-      principalId: 'alice',
-      principalName: 'ALICE',
-      qualifiedName: 'files__write',
-      channel: 'rest',
-      status: 'working',
-      statusMessage: null,
-      createdAt: BASE,
-      updatedAt: BASE,
-      ttlMs: null,
-      pollIntervalMs: 1000,
-      cancelRequested: false,
-      upstreamTaskId: null,
-      approvalId: null,
-      inputRequests: null,
-      sourceId: FILES.id,
-      sourceName: FILES.name,
-      group: null,
-      ...overrides,
-    });
+    const task = (overrides: Partial<ExecutionTask>): ExecutionTask =>
+      aTask({ id: randomUUID(), principalId: 'alice', principalName: 'ALICE', createdAt: BASE, sourceId: FILES.id, sourceName: FILES.name, ...overrides });
     // Newer than every record, one older than most, one with a final record already, one expired.
     const working = task({ createdAt: new Date(BASE.getTime() + 60_000) });
     const held = task({ status: 'pending_approval', principalId: 'bob', principalName: 'BOB', createdAt: new Date(BASE.getTime() + 30_000), sourceId: WEB.id, sourceName: WEB.name, qualifiedName: 'web__fetch', group: 'team' });

@@ -4,30 +4,11 @@ import { adminQuery, migratedDataSource, testServerUrl, withDatabase } from '../
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import type { ExecutionTask } from '../domain/execution-task.js';
 import { TypeormExecutionTasks } from './typeorm-execution-tasks.js';
+import { aTask } from '../testing/builders.js';
 
-function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
+function aLabTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-  return {
-    id: timeOrderedId(),
-    principalId: 'key-alice',
-    principalName: 'alice',
-    qualifiedName: 'lab__research',
-    channel: 'mcp',
-    status: 'working',
-    statusMessage: null,
-    createdAt: now,
-    updatedAt: now,
-    ttlMs: 3_600_000,
-    pollIntervalMs: 1000,
-    cancelRequested: false,
-    upstreamTaskId: null,
-    approvalId: null,
-    inputRequests: null,
-    sourceId: null,
-    sourceName: null,
-    group: null,
-    ...overrides,
-  };
+  return aTask({ id: timeOrderedId(), principalId: 'key-alice', principalName: 'alice', qualifiedName: 'lab__research', channel: 'mcp', createdAt: now, ttlMs: 3_600_000, ...overrides });
 }
 
 describe('execution tasks in PostgreSQL (the test server)', () => {
@@ -53,7 +34,7 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
   it('keeps what a task waiting for input asks, and answers left by another process until they are taken once', async () => {
     const here = new TypeormExecutionTasks(one);
     const there = new TypeormExecutionTasks(two);
-    const task = aTask();
+    const task = aLabTask();
     await here.create(task);
     const asked = { k1: { method: 'elicitation/create', params: { message: 'Delete "x"?\u2028', requestedSchema: { type: 'object' } } } };
     await here.update(task.id, { status: 'awaiting_input', inputRequests: asked });
@@ -76,7 +57,7 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
   it('stores a task once, and another process reads, updates and cancels it', async () => {
     const here = new TypeormExecutionTasks(one);
     const there = new TypeormExecutionTasks(two);
-    const task = aTask();
+    const task = aLabTask();
     await here.create(task);
     await here.create({ ...task, status: 'pending_approval', principalId: 'key-mallory' });
     expect(await there.get(task.id)).toEqual(task);
@@ -90,17 +71,17 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
   });
 
   it('refuses a status that is not a waiting one', async () => {
-    await expect(new TypeormExecutionTasks(one).create(aTask({ status: 'succeeded' as ExecutionTask['status'] }))).rejects.toThrow(/check/i);
+    await expect(new TypeormExecutionTasks(one).create(aLabTask({ status: 'succeeded' as ExecutionTask['status'] }))).rejects.toThrow(/check/i);
   });
 
   it("lists one principal's tasks, newest first, page after page", async () => {
     const tasks = new TypeormExecutionTasks(one);
     const mine: ExecutionTask[] = [];
     for (let i = 0; i < 5; i++) {
-      const task = aTask({ principalId: 'key-lister', ttlMs: null });
+      const task = aLabTask({ principalId: 'key-lister', ttlMs: null });
       mine.push(task);
       await tasks.create(task);
-      await tasks.create(aTask({ principalId: 'key-other' }));
+      await tasks.create(aLabTask({ principalId: 'key-other' }));
     }
     const newestFirst = mine.map((task) => task.id).reverse();
     const first = await tasks.listByPrincipal('key-lister', undefined, 3);
@@ -112,9 +93,9 @@ describe('execution tasks in PostgreSQL (the test server)', () => {
   it('forgets the tasks whose ttl passed, and keeps those without one', async () => {
     const tasks = new TypeormExecutionTasks(one);
     const old = new Date(Date.now() - 10_000);
-    const expired = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 5_000 });
-    const live = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 60_000 });
-    const kept = aTask({ principalId: 'key-ttl', createdAt: old, ttlMs: null });
+    const expired = aLabTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 5_000 });
+    const live = aLabTask({ principalId: 'key-ttl', createdAt: old, ttlMs: 60_000 });
+    const kept = aLabTask({ principalId: 'key-ttl', createdAt: old, ttlMs: null });
     for (const task of [expired, live, kept]) await tasks.create(task);
     expect(await tasks.removeExpired(new Date())).toBeGreaterThanOrEqual(1);
     expect(await tasks.get(expired.id)).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { ExecutionView } from '../application/execution-view.js';
 import type { ExecutionError, ExecutionRecord } from '../domain/execution.js';
+import type { ExecutionTask } from '../domain/execution-task.js';
 
 let made = 0;
 
@@ -55,5 +56,31 @@ export function aRefusedRecord(error: ExecutionError, changes: Partial<Execution
     startedAt: new Date('2026-01-01T00:00:00Z'),
     durationMs: 1,
     ...changes,
+  };
+}
+
+/** A `working` task of `files__write` by key_1 over REST, created at 2026-02-01T00:00:00Z, with `overrides`. */
+export function aTask(overrides: Partial<ExecutionTask> = {}): ExecutionTask {
+  const created = overrides.createdAt ?? new Date('2026-02-01T00:00:00.000Z');
+  return {
+    id: anExecutionId(++made),
+    principalId: 'key_1',
+    principalName: 'ci',
+    qualifiedName: 'files__write',
+    channel: 'rest',
+    status: 'working',
+    statusMessage: null,
+    createdAt: created,
+    updatedAt: created,
+    ttlMs: null,
+    pollIntervalMs: 1000,
+    cancelRequested: false,
+    upstreamTaskId: null,
+    approvalId: null,
+    inputRequests: null,
+    sourceId: null,
+    sourceName: null,
+    group: null,
+    ...overrides,
   };
 }

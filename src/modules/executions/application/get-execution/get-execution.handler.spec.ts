@@ -1,7 +1,7 @@
 import { rejection } from '../../../../shared/testing/rejection.js';
 import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
 import type { ExecutionTask } from '../../domain/execution-task.js';
-import { anExecution, anExecutionId } from '../../testing/builders.js';
+import { aTask, anExecution, anExecutionId } from '../../testing/builders.js';
 import { InMemoryExecutionReads } from '../../testing/in-memory-execution-reads.js';
 import { InMemoryExecutionTasks } from '../../testing/in-memory-execution-tasks.js';
 import { GetExecutionHandler } from './get-execution.handler.js';
@@ -13,27 +13,7 @@ describe('GetExecutionHandler', () => {
   const tasks = new InMemoryExecutionTasks();
   const clock = new FixedClock('2026-02-01T00:00:05.000Z');
   const get = (id: string) => new GetExecutionHandler(reads, tasks, clock).execute(new GetExecutionQuery(id));
-  const task = (id: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask => ({
-    id,
-    principalId: 'key_1',
-    principalName: 'ci',
-    qualifiedName: 'files__write',
-    channel: 'rest',
-    status: 'working',
-    statusMessage: null,
-    createdAt: new Date('2026-02-01T00:00:00.000Z'),
-    updatedAt: new Date('2026-02-01T00:00:00.000Z'),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    cancelRequested: false,
-    upstreamTaskId: 'upstream-7',
-    approvalId: null,
-    inputRequests: null,
-    sourceId: null,
-    sourceName: null,
-    group: null,
-    ...overrides,
-  });
+  const task = (id: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask => aTask({ id, upstreamTaskId: 'upstream-7', ...overrides });
 
   beforeEach(() => reads.calls.splice(0));
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeCursor } from '../../../../shared/http/cursor.js';
 import { rejection } from '../../../../shared/testing/rejection.js';
 import type { ExecutionView } from '../execution-view.js';
-import { anExecution, anExecutionId } from '../../testing/builders.js';
+import { aTask, anExecution, anExecutionId } from '../../testing/builders.js';
 import { InMemoryExecutionReads } from '../../testing/in-memory-execution-reads.js';
 import { ListExecutionsHandler } from './list-executions.handler.js';
 import { ExecutionFilter, ListExecutionsQuery } from './list-executions.query.js';
@@ -10,28 +10,8 @@ import { FixedClock } from '../../../../shared/testing/fixed-clock.js';
 import type { ExecutionTask } from '../../domain/execution-task.js';
 import { InMemoryExecutionTasks } from '../../testing/in-memory-execution-tasks.js';
 
-function aTask(startedAt: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask {
-  return {
-    id: randomUUID(),
-    principalId: 'key_1',
-    principalName: 'ci',
-    qualifiedName: 'files__write',
-    channel: 'rest',
-    status: 'working',
-    statusMessage: null,
-    createdAt: new Date(startedAt),
-    updatedAt: new Date(startedAt),
-    ttlMs: null,
-    pollIntervalMs: 1000,
-    cancelRequested: false,
-    upstreamTaskId: null,
-    approvalId: null,
-    inputRequests: null,
-    sourceId: null,
-    sourceName: 'files',
-    group: null,
-    ...overrides,
-  };
+function aWaitingCall(startedAt: string, overrides: Partial<ExecutionTask> = {}): ExecutionTask {
+  return aTask({ id: randomUUID(), createdAt: new Date(startedAt), sourceName: 'files', ...overrides });
 }
 
 function setup(executions: ExecutionView[], waiting: ExecutionTask[] = []) {
@@ -94,10 +74,10 @@ describe('ListExecutionsHandler', () => {
 
   it('lists the calls that wait among the records by when they started, in the same pages, once each', async () => {
     const [a, b, c] = [anExecution({ startedAt: '2026-02-01T09:00:00.000Z' }), anExecution({ startedAt: '2026-02-01T10:00:00.000Z' }), anExecution({ startedAt: '2026-02-01T11:00:00.000Z' })];
-    const working = aTask('2026-02-01T11:30:00.000Z');
-    const held = aTask('2026-02-01T09:30:00.000Z', { status: 'pending_approval', approvalId: 'ap-1' });
+    const working = aWaitingCall('2026-02-01T11:30:00.000Z');
+    const held = aWaitingCall('2026-02-01T09:30:00.000Z', { status: 'pending_approval', approvalId: 'ap-1' });
     // Its final record was written as the listing read: it is listed by its record alone.
-    const ended = aTask(b!.startedAt, { id: b!.id });
+    const ended = aWaitingCall(b!.startedAt, { id: b!.id });
     const f = setup([a!, b!, c!], [working, held, ended]);
     expect(await f.walk(2)).toEqual([
       [working.id, c!.id],
