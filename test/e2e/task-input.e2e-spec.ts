@@ -4,6 +4,7 @@ import { contributeTaskFilterV2, TaskStatusNotificationV2Schema } from '@modelco
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
+import { mcpAnswer } from '../helpers/mcp-answer.js';
 
 const MODERN = '2026-07-28';
 /** How long a task waits for its caller's input before it times out (TOOLPLANE_TASK_INPUT_WAIT_MS). */
@@ -193,6 +194,42 @@ describe('input during a task', () => {
     expect(record.body).toMatchObject({ status: 'timeout', error: { code: 'TIMEOUT', message: expect.stringContaining(`waited more than ${INPUT_WAIT_MS} ms for its caller's input`) } });
     expect(JSON.stringify(ended)).not.toContain('related-task');
   }, 40_000);
+
+  it("2025-11-25: puts the requests on the caller's tasks/result stream with the related task, and takes the answers it posts back", async () => {
+    const legacy = (message: Record<string, unknown>, key = keys.alice) =>
+      fetch(`${h.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    const created = mcpAnswer(await (await legacy({ id: nextId++, method: 'tools/call', params: { name: 'asks__confirm_delete', arguments: { filename: 'legacy.txt' }, task: {} } })).text()).result.task;
+    const resultId = nextId++;
+    const streamed = await legacy({ id: resultId, method: 'tasks/result', params: { taskId: created.taskId } });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const messages = (async function* () {
+      let buffered = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of streamed.body as unknown as AsyncIterable<Uint8Array>) {
+        buffered += decoder.decode(chunk, { stream: true });
+        const frames = buffered.split('\n\n');
+        buffered = frames.pop()!;
+        for (const frame of frames) {
+          const data = frame.split('\n').find((line) => line.startsWith('data:'));
+          if (data) yield JSON.parse(data.slice(5)) as Record<string, any>;
+        }
+      }
+    })();
+    const asked = (await messages.next()).value!;
+    expect(asked).toMatchObject({ method: 'elicitation/create', id: expect.any(String), params: { message: expect.any(String), _meta: { 'io.modelcontextprotocol/related-task': { taskId: created.taskId } } } });
+
+    // Another principal's answer changes nothing; the caller's is taken.
+    expect((await legacy({ id: asked.id, result: { action: 'accept', content: { confirm: true } } }, keys.bob)).status).toBe(202);
+    expect((await get(created.taskId)).result.status).toBe('input_required');
+    expect((await legacy({ id: asked.id, result: { action: 'accept', content: { confirm: true } } })).status).toBe(202);
+    const answered = (await messages.next()).value!;
+    expect(answered).toMatchObject({ id: resultId, result: { content: [{ type: 'text', text: 'Deleted legacy.txt' }] } });
+    expect((await messages.next()).done).toBe(true);
+  });
 
   it('is cancelled while it waits, and an update after that is refused', async () => {
     const created = (await call('asks__confirm_delete', { filename: 'kept.txt' })).result;

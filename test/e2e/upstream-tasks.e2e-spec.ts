@@ -70,6 +70,26 @@ describe('tasks upstream', () => {
     expect(listed.get('everything__simulate-research-query')).toMatchObject({ execution: { taskSupport: 'required' } });
   });
 
+  it('refuses a tool that runs only as a task to a 2026-07-28 caller without the tasks extension (-32021), naming the extension', async () => {
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'tasks__research', authorization: `Bearer ${h.adminKey}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'tasks__research',
+          arguments: { tag: 'refused', steps: 1, stepMs: 1 },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'no-tasks', version: '1' } },
+        },
+      }),
+    });
+    expect(mcpAnswer(await response.text()).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    // Nothing was called: no execution names the refused call.
+    expect(await h.sql(`SELECT id FROM executions WHERE arguments->>'tag' = 'refused'`)).toEqual([]);
+  });
+
   it('calls a task-required tool as a task upstream and answers its result', async () => {
     const answer = await invoke('tasks__research', { tag: 'study', steps: 3, stepMs: 50 });
     expect(answer.status).toBe(200);

@@ -405,8 +405,10 @@ export class McpToolServers {
    * Runs the call as its context says (see ToolCallContext.task): as a task from the start (the
    * caller asked for one, or — for a caller that can use tasks — its tool runs as one), until it
    * waits for approval or outlives TOOLPLANE_TASK_AFTER_MS (a caller that can use tasks), or in its
-   * request. A call that waits for approval holds a caller that cannot use tasks until its final
-   * record, relaying its progress meanwhile.
+   * request. A 2026-07-28 caller without the tasks extension is refused a tool that runs only as a
+   * task (-32021); a 2025-11-25 caller gets its result, Toolplane running the upstream task. A call
+   * that waits for approval holds a caller that cannot use tasks until its final record, relaying
+   * its progress meanwhile.
    */
   private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutedCall | { task: TaskState }> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.
@@ -448,6 +450,11 @@ export class McpToolServers {
           if ('task' in outcome) return outcome;
           executed = outcome.executed;
         }
+      } else if (context.era === 'modern' && (await this.taskSupportOf(exchange, qualifiedName)) === 'required') {
+        // SEP-2663: a tool that must run as a task is refused to a caller that cannot take one.
+        throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `${qualifiedName.slice(0, 200)} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`, {
+          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        });
       }
       executed ??= await this.commands.execute(command);
       if (executed.waiting) executed = { ...executed, record: await this.awaitHeld(exchange, executed.record.id, tracked.signal, notifications.listeners) };

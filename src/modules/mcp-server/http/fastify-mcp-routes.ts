@@ -29,6 +29,7 @@ import { Telemetry, type ServerOperation } from '../../../shared/telemetry.js';
 import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { timeOrderedId } from '../../../shared/time-ordered-id.js';
 import { McpTaskRequests } from '../tasks/mcp-task-requests.js';
+import { readInputAnswer } from '../tasks/legacy-input-relay.js';
 import { TaskSubscriptions } from '../tasks/task-subscriptions.js';
 
 export interface McpRoutesOptions {
@@ -132,7 +133,14 @@ export async function registerMcpRoutes(app: NestFastifyApplication, options: Mc
         onClientGone(reply.raw, () => gone.abort());
         const headers = { protocolVersion: header(request, 'mcp-protocol-version'), mcpMethod: header(request, 'mcp-method'), mcpName: header(request, 'mcp-name') };
         const answer = await taskRequests.answer(parsedBody as Record<string, unknown>, exchange, headers, gone.signal);
+        if (answer.stream) return sendResponse(reply, new Response(answer.stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } }), operation);
         return sendResponse(reply, Response.json(answer.body, { status: answer.status }), operation);
+      }
+      // A caller's answer to a request for input a 2025-11-25 tasks/result put to it.
+      const inputAnswer = request.method === 'POST' && gateway.accepting ? readInputAnswer(parsedBody) : undefined;
+      if (inputAnswer) {
+        await taskRequests.takeInputAnswer(inputAnswer, exchange);
+        return sendResponse(reply, new Response(null, { status: 202 }), operation);
       }
       // A listen asking for task notifications: the SDK serves the rest of it (see TaskSubscriptions).
       if (request.method === 'POST' && gateway.accepting && TaskSubscriptions.concerns(parsedBody) && isJsonContentType(header(request, 'content-type') ?? null)) {

@@ -13,6 +13,7 @@ import { McpToolServers, SERVER_INFO } from '../mcp-tool-servers.js';
 import { detailedTaskOf, finalCallResult, taskViewOf } from './task-answers.js';
 import { TaskStatusNotifier } from './task-status-notifier.js';
 import { inputResponsesProblem } from '../../execution/application/task-input.js';
+import { legacyResultStream, type InputAnswer } from './legacy-input-relay.js';
 import { decodeTaskCursor, declaresTasksExtension, encodeTaskCursor, isTaskIdShape, readTaskId, readTaskParam, TASKS_EXTENSION, toTaskV1 } from './task-wire.js';
 
 /** How long `tasks/cancel` waits for the cancelled call's final record before it answers. */
@@ -23,10 +24,11 @@ const HEADER_MISMATCH = -32020;
 const LEGACY_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 const MODERN_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
-/** One JSON-RPC answer: the result or error, and the HTTP status it goes with. */
+/** One JSON-RPC answer: the result or error, and the HTTP status it goes with; or, for a `tasks/result` that puts requests for input to its caller first, the Server-Sent Events stream that ends with it. */
 export interface TaskAnswer {
   status: number;
   body: Record<string, unknown>;
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** What of the HTTP request the tasks' requests read besides the body. */
@@ -69,7 +71,23 @@ export class McpTaskRequests {
   /** Answers a request `concerns` accepted; `signal` aborts when the caller goes away. */
   async answer(body: Record<string, unknown>, exchange: McpExchange, headers: TaskRequestHeaders, signal: AbortSignal): Promise<TaskAnswer> {
     const answer = await this.answerRequest(body, exchange, headers, signal);
-    return { status: answer.status, body: { jsonrpc: '2.0', id: idOf(body), ...answer.body } };
+    return { ...answer, body: { jsonrpc: '2.0', id: idOf(body), ...answer.body } };
+  }
+
+  /**
+   * A caller's answer to a request for input its 2025-11-25 `tasks/result` put to it (see
+   * legacy-input-relay): handed to the task, on whichever replica runs it. A JSON-RPC error is a
+   * cancelled elicitation; to another request it is no answer. Anything else is ignored alike.
+   */
+  async takeInputAnswer(answer: InputAnswer, exchange: McpExchange): Promise<void> {
+    const principalId = exchange.principal.id;
+    let result = answer.result;
+    if (!result) {
+      const state = await this.tasks.state(answer.taskId, principalId);
+      if (state?.task?.inputRequests?.[answer.key]?.method !== 'elicitation/create') return;
+      result = { action: 'cancel' };
+    }
+    await this.tasks.answerInput(answer.taskId, principalId, { [answer.key]: result });
   }
 
   private async answerRequest(body: Record<string, unknown>, exchange: McpExchange, headers: TaskRequestHeaders, signal: AbortSignal): Promise<TaskAnswer> {
@@ -83,7 +101,8 @@ export class McpTaskRequests {
       if (method === 'tools/call') return ok(await this.startTask(body.params, exchange, id));
       if (!(era === 'modern' ? MODERN_METHODS : LEGACY_METHODS).has(method)) return error(era === 'modern' ? 404 : 200, id, ProtocolErrorCode.MethodNotFound, 'Method not found');
       if (era === 'modern') return await this.answerModern(method, body.params, exchange, headers, id);
-      return ok(await this.answerLegacy(method, body.params, exchange, signal));
+      if (method === 'tasks/result') return await this.legacyResult(body.params, exchange, id, signal);
+      return ok(await this.answerLegacy(method, body.params, exchange));
     } catch (thrown) {
       if (thrown instanceof ProtocolError) return error(era === 'modern' && thrown.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200, id, thrown.code, thrown.message, thrown.data);
       throw thrown;
@@ -103,7 +122,7 @@ export class McpTaskRequests {
     return answer;
   }
 
-  private async answerLegacy(method: string, params: unknown, exchange: McpExchange, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async answerLegacy(method: string, params: unknown, exchange: McpExchange): Promise<Record<string, unknown>> {
     const principalId = exchange.principal.id;
     if (method === 'tasks/list') {
       const cursor = isRecord(params) ? params.cursor : undefined;
@@ -118,12 +137,46 @@ export class McpTaskRequests {
     const taskId = taskIdOf(params);
     const state = await this.stateOf(taskId, principalId);
     if (method === 'tasks/get') return { ...toTaskV1(this.view(state)) };
-    if (method === 'tasks/cancel') {
-      if (state.final) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task ${taskId}: it already ended (${this.view(state).status})`);
-      return { ...toTaskV1(this.view(await this.cancel(taskId, principalId))) };
+    if (method === 'tasks/cancel' && state.final) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task ${taskId}: it already ended (${this.view(state).status})`);
+    return { ...toTaskV1(this.view(await this.cancel(taskId, principalId))) };
+  }
+
+  /**
+   * 2025-11-25 `tasks/result`: once the call has its final record, what it would have answered. A
+   * task that waits for its caller's input first answers as a stream: the requests (each once),
+   * then that answer (legacy-input-relay).
+   */
+  private async legacyResult(params: unknown, exchange: McpExchange, id: string | number, signal: AbortSignal): Promise<TaskAnswer> {
+    const taskId = taskIdOf(params);
+    const principalId = exchange.principal.id;
+    await this.stateOf(taskId, principalId);
+    const looks = this.tasks.follow(taskId, principalId, signal)[Symbol.asyncIterator]();
+    for (;;) {
+      const look = await looks.next();
+      if (look.done) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      const state = look.value;
+      if (state.final) return ok(await this.legacyResultOf(taskId, state));
+      if (state.status === 'awaiting_input') {
+        const states = (async function* () {
+          yield state;
+          for (let next = await looks.next(); !next.done; next = await looks.next()) yield next.value;
+        })();
+        const final = async (ended: TaskState) => {
+          try {
+            return { jsonrpc: '2.0', id, result: await this.legacyResultOf(taskId, ended) };
+          } catch (thrown) {
+            if (!(thrown instanceof ProtocolError)) throw thrown;
+            return { jsonrpc: '2.0', id, error: { code: thrown.code, message: thrown.message, ...(thrown.data !== undefined ? { data: thrown.data } : {}) } };
+          }
+        };
+        return { status: 200, body: {}, stream: legacyResultStream(taskId, states, final) };
+      }
     }
-    // tasks/result: once the call has its final record, what it would have answered.
-    const record = recordOfView(state.record ?? (await this.tasks.awaitFinal(taskId, principalId, signal)));
+  }
+
+  /** What the call of an ended task would have answered, naming the task in its `_meta`; a JSON-RPC error is thrown. */
+  private async legacyResultOf(taskId: string, state: TaskState): Promise<Record<string, unknown>> {
+    const record = recordOfView(state.record!);
     const related = { [RELATED_TASK_META_KEY]: { taskId } };
     try {
       const result = finalCallResult('legacy', record, record.qualifiedName, await this.outputSchemaOf(record.qualifiedName));
