@@ -151,15 +151,24 @@ export class McpTaskRequests {
     const principalId = exchange.principal.id;
     await this.stateOf(taskId, principalId);
     const looks = this.tasks.follow(taskId, principalId, signal)[Symbol.asyncIterator]();
+    // Letting go of the follower ends its wait (its listener for the task's changes among it).
+    const letGo = () => void looks.return?.(undefined);
     for (;;) {
       const look = await looks.next();
       if (look.done) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
       const state = look.value;
-      if (state.final) return ok(await this.legacyResultOf(taskId, state));
+      if (state.final) {
+        letGo();
+        return ok(await this.legacyResultOf(taskId, state));
+      }
       if (state.status === 'awaiting_input') {
         const states = (async function* () {
-          yield state;
-          for (let next = await looks.next(); !next.done; next = await looks.next()) yield next.value;
+          try {
+            yield state;
+            for (let next = await looks.next(); !next.done; next = await looks.next()) yield next.value;
+          } finally {
+            letGo();
+          }
         })();
         const final = async (ended: TaskState) => {
           try {
