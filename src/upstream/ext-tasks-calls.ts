@@ -73,7 +73,7 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       throw asProtocolError(error);
     }
     const taskId = execution.kind === 'task' ? String(execution.handle.taskId) : undefined;
-    const askedForInput = taskId !== undefined && this.client.getProtocolEra() !== 'modern' ? this.inputFetcher(taskId, INPUT_FETCH_TIMEOUT_MS) : undefined;
+    const askedForInput = taskId !== undefined && this.client.getProtocolEra() !== 'modern' ? this.inputFetcher(taskId) : undefined;
     return {
       taskId,
       settle: async (signal): Promise<TaskCallOutcome> => {
@@ -99,13 +99,13 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
    * the Tasks client only polls `tasks/get`, so this asks for the result as soon as the task waits,
    * one request at a time. Its answer is the task's result, which the polling collects too.
    */
-  private inputFetcher(taskId: string, timeoutMs: number): (event: TaskExecutionEvent<unknown>, signal: AbortSignal) => void {
+  private inputFetcher(taskId: string): (event: TaskExecutionEvent<unknown>, signal: AbortSignal) => void {
     let fetching = false;
     return (event, signal) => {
       if (fetching || event.type !== 'task' || event.task.status !== 'input_required' || signal.aborted) return;
       fetching = true;
       this.client
-        .request({ method: 'tasks/result', params: { taskId } }, ANY_RESULT, { signal, timeout: timeoutMs })
+        .request({ method: 'tasks/result', params: { taskId } }, ANY_RESULT, { signal, timeout: INPUT_FETCH_TIMEOUT_MS })
         .catch(() => undefined)
         .finally(() => (fetching = false));
     };

@@ -60,19 +60,13 @@ export class UpstreamCallRelay {
     // A request that names its task (2025-11-25, during `tasks/result`) is that task's call's; the
     // upstream's task id is taken off before anyone downstream sees the request.
     const related = relatedTaskOf(request.params);
-    if (related !== undefined) {
-      const owner = [...this.calls].find((call) => call.relatedTaskId === related);
-      if (owner) {
-        if (!owner.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
-        return owner.onInputRequest({ method: request.method, params: withoutRelatedTask(request.params) });
-      }
-    }
+    const owner = related === undefined ? undefined : this.runningTask(related);
+    if (owner) return ask(owner, { method: request.method, params: withoutRelatedTask(request.params) });
     if (this.calls.size !== 1) {
       return Promise.reject(refusal(request, this.calls.size === 0 ? 'no tool call is under way on this connection' : 'several tool calls are under way on this connection, and nothing says which one asks'));
     }
     const [call] = this.calls;
-    if (!call!.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
-    return call!.onInputRequest(request);
+    return ask(call!, request);
   }
 
   /**
@@ -80,11 +74,19 @@ export class UpstreamCallRelay {
    * that task belongs to, refused when no call here runs it or its caller cannot be asked.
    */
   askForTask(upstreamTaskId: string, request: InputRequest): Promise<Record<string, unknown>> {
-    const owner = [...this.calls].find((call) => call.relatedTaskId === upstreamTaskId);
-    if (!owner) return Promise.reject(refusal(request, 'no tool call under way here runs this task'));
-    if (!owner.onInputRequest) return Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
-    return owner.onInputRequest(request);
+    const owner = this.runningTask(upstreamTaskId);
+    return owner ? ask(owner, request) : Promise.reject(refusal(request, 'no tool call under way here runs this task'));
   }
+
+  /** The call in flight that runs the upstream task `taskId`. */
+  private runningTask(taskId: string): RelayedCall | undefined {
+    return [...this.calls].find((call) => call.relatedTaskId === taskId);
+  }
+}
+
+/** Puts the request to the call's caller, or refuses it when that caller cannot be asked. */
+function ask(call: RelayedCall, request: InputRequest): Promise<Record<string, unknown>> {
+  return call.onInputRequest ? call.onInputRequest(request) : Promise.reject(refusal(request, 'the caller of this tool cannot be asked'));
 }
 
 function relatedTaskOf(params: Record<string, unknown>): string | undefined {

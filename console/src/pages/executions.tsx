@@ -6,7 +6,7 @@ import { setQuery } from '../router.js';
 import type { Execution, ExecutionPage } from '../types.js';
 import { ExecutionRows } from './source-page.js';
 
-const STATUSES: Execution['status'][] = ['succeeded', 'tool_error', 'invalid_arguments', 'rejected', 'circuit_open', 'timeout', 'upstream_error', 'cancelled', 'input_required', 'interrupted', 'working', 'pending_approval'];
+const STATUSES: Execution['status'][] = ['succeeded', 'tool_error', 'invalid_arguments', 'rejected', 'circuit_open', 'timeout', 'upstream_error', 'cancelled', 'input_required', 'interrupted', 'working', 'pending_approval', 'awaiting_input'];
 
 interface Filters {
   tool: string;

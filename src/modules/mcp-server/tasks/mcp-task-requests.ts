@@ -149,13 +149,14 @@ export class McpTaskRequests {
   private async legacyResult(params: unknown, exchange: McpExchange, id: string | number, signal: AbortSignal): Promise<TaskAnswer> {
     const taskId = taskIdOf(params);
     const principalId = exchange.principal.id;
-    await this.stateOf(taskId, principalId);
+    if (!isTaskIdShape(taskId)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)}`);
     const looks = this.tasks.follow(taskId, principalId, signal)[Symbol.asyncIterator]();
     // Letting go of the follower ends its wait (its listener for the task's changes among it).
     const letGo = () => void looks.return?.(undefined);
     for (;;) {
       const look = await looks.next();
-      if (look.done) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      // No such task of this principal (its first look), or it expired or the caller left.
+      if (look.done) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)}`);
       const state = look.value;
       if (state.final) {
         letGo();
