@@ -27,6 +27,19 @@ describe('heavy steps', () => {
     expect(steps.queued).toBe(0);
   });
 
+  it('slices a long pass: `next` answers at once within a slice, and at a later turn once the slice has run its time', async () => {
+    const steps = new HeavySteps();
+    const slices = steps.slices(5);
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await slices.next();
+    expect(timerRan).toBe(false);
+    const until = performance.now() + 8;
+    while (performance.now() < until);
+    await slices.next();
+    expect(timerRan).toBe(true);
+  });
+
   it('keeps no step waiting longer than its place in the queue', async () => {
     const steps = new HeavySteps();
     let done = 0;

@@ -21,6 +21,22 @@ export class HeavySteps {
     });
   }
 
+  /**
+   * A pass over many items that lets the event loop turn now and then: `next()` before each item
+   * answers at once while the current slice has run less than `sliceMs`, else at the next heavy turn
+   * (and a new slice begins).
+   */
+  slices(sliceMs: number): { next(): Promise<void> } {
+    let sliceStarted = performance.now();
+    return {
+      next: async () => {
+        if (performance.now() - sliceStarted <= sliceMs) return;
+        await this.turn();
+        sliceStarted = performance.now();
+      },
+    };
+  }
+
   /** Heavy steps waiting for their turn. */
   get queued(): number {
     return this.waiting.length;

@@ -75,6 +75,21 @@ describe('StdioProcessTransport', () => {
     await transport.close();
   });
 
+  test('a process that broke the pipe before the close is described by its own exit, not as closed on request', async () => {
+    // It stops reading (a write to it then fails with EPIPE) and ends by itself a little later,
+    // whatever signal it gets meanwhile: the order in which a crashing server's signs arrive.
+    const dying = `process.on('SIGTERM', () => {}); require('node:fs').closeSync(0); process.stderr.write('fatal: going away\\n'); setTimeout(() => process.exit(3), 400);`;
+    const transport = new StdioProcessTransport({ command: process.execPath, args: ['-e', dying], killGraceMs: 5000 });
+    transport.onerror = () => undefined;
+    await transport.start();
+    expect(await eventually(() => transport.stderrTail.includes('going away'))).toBe(true);
+    const sent = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).then(() => 'sent', (error: NodeJS.ErrnoException) => error.code);
+    expect(sent).toBe('EPIPE');
+    await transport.close();
+    expect(transport.exit).toEqual({ code: 3, signal: null, expected: false });
+    expect(transport.failure?.message).toBe('process exited with code 3: fatal: going away');
+  });
+
   test('close() kills the whole process group, escalating to SIGKILL, and resolves after the exit', async () => {
     const tag = processTag();
     const transport = new StdioProcessTransport({ command: process.execPath, args: ['-e', STUBBORN_PARENT, tag], killGraceMs: 300 });

@@ -3,7 +3,7 @@ import type { ExecutionRecord } from '../../modules/executions/domain/execution.
 import { sha256Hex } from '../canonical-json.js';
 import { anyText, canonicalInputs, sortedCopy } from '../../../test/helpers/sorted-copy.js';
 import { columnTexts, columnValues, recordDigest, storedContent, storedRecordTexts } from '../../modules/executions/infrastructure/execution-chain-rows.js';
-import { canonicalStoredJson, storedJson, storedStrings, storedText } from './stored-text.js';
+import { canonicalStoredJson, escapeUnstorable, holdsUnstorableText, isUnstorableText, storedJson, storedStrings, storedText } from './stored-text.js';
 
 /** The definition the chain's digests were first computed with: a sorted copy through a replacer. */
 const reference = (value: unknown) => JSON.stringify(sortedCopy(value), storedStrings);
@@ -78,5 +78,40 @@ describe('stored text', () => {
     expect(storedText('a\u0000b\ud800c😀')).toBe('a\uFFFDb\uFFFDc😀');
     const plain = 'plain text';
     expect(storedText(plain)).toBe(plain);
+  });
+});
+
+describe('unstorable text', () => {
+  it('is NUL or a lone surrogate, in a key or a string at any depth; a pair is fine', () => {
+    expect(isUnstorableText('plain')).toBe(false);
+    expect(isUnstorableText('emoji \ud83d\ude00')).toBe(false);
+    expect(isUnstorableText('cut \ud83d')).toBe(true);
+    expect(isUnstorableText('\ude00 tail')).toBe(true);
+    expect(isUnstorableText('a\u0000b')).toBe(true);
+    expect(holdsUnstorableText({ a: [1, { b: 'ok' }] })).toBe(false);
+    expect(holdsUnstorableText({ a: [1, { b: 'x\u0000' }] })).toBe(true);
+    expect(holdsUnstorableText({ a: { 'k\ud800': 1 } })).toBe(true);
+    expect(escapeUnstorable('a\u0000b\ud800')).toBe('a\\u0000b\\ud800');
+  });
+
+  it('counts containers deeper than the depth given, and only those', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 5; i++) deep = [deep];
+    expect(holdsUnstorableText(deep, 5)).toBe(false);
+    expect(holdsUnstorableText(deep, 4)).toBe(true);
+    expect(holdsUnstorableText(deep)).toBe(false);
+  });
+
+  it('agrees with storedText: a value holds unstorable text exactly when storing it changes a string or a key', () => {
+    const changedByStoring = (value: unknown): boolean =>
+      typeof value === 'string'
+        ? storedText(value) !== value
+        : value !== null && typeof value === 'object' && Object.entries(value).some(([key, inner]) => storedText(key) !== key || changedByStoring(inner));
+    fc.assert(
+      fc.property(json, (value) => {
+        expect(holdsUnstorableText(value)).toBe(changedByStoring(value));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -7,6 +7,55 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const MAY_NEED_REPLACING = /[\u0000\uD800-\uDFFF]/;
 
+/** NUL, or a UTF-16 surrogate without its other half: what PostgreSQL's text and jsonb refuse. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** Whether PostgreSQL would refuse the text as it is (a NUL or a lone surrogate in it). */
+export function isUnstorableText(text: string): boolean {
+  // Most text has no NUL and no surrogate at all, which the simpler pattern settles.
+  return MAY_NEED_REPLACING.test(text) && UNSTORABLE.test(text);
+}
+
+/** `\u0000`, `\ud800`: each character PostgreSQL refuses as the escape a person would write, as visible text. */
+export function escapeUnstorable(text: string): string {
+  return isUnstorableText(text) ? text.replace(UNSTORABLE_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+}
+
+/**
+ * Whether a JSON value holds a key or a string PostgreSQL would refuse, or (given `maxDepth`) nests
+ * containers deeper than that. One iterative pass that builds nothing, so that the common answer
+ * (no) costs one look at each value.
+ */
+export function holdsUnstorableText(value: unknown, maxDepth = Number.POSITIVE_INFINITY): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()!;
+    if (typeof current === 'string') {
+      if (isUnstorableText(current)) return true;
+    } else if (current !== null && typeof current === 'object') {
+      if (depth > maxDepth) return true;
+      if (Array.isArray(current)) {
+        for (let i = 0; i < current.length; i++) {
+          values.push(current[i]);
+          depths.push(depth + 1);
+        }
+      } else {
+        const record = current as Record<string, unknown>;
+        for (const key of Object.keys(record)) {
+          if (isUnstorableText(key)) return true;
+          values.push(record[key]);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /** The text as an execution record stores it. */
 export function storedText(value: string): string {
   if (!MAY_NEED_REPLACING.test(value)) return value;

@@ -90,6 +90,8 @@ export class StdioProcessTransport implements Transport {
   private closePromise?: Promise<void>;
   private closeNotified = false;
   private readonly exited: Promise<void>;
+  /** A write failed with EPIPE before close() (see noteWriteFailure). */
+  private pipeBrokeFirst = false;
   private markExited!: () => void;
   /** Messages are delivered in the order they arrived, also when a large one is parsed on the worker thread. */
   private readonly deliveries = new OrderedDelivery();
@@ -215,7 +217,10 @@ export class StdioProcessTransport implements Transport {
       });
       child.stderr.on('end', () => lines?.end());
       child.stderr.on('error', () => undefined);
-      child.stdin.on('error', (error) => this.reportStreamError(error));
+      child.stdin.on('error', (error) => {
+        this.noteWriteFailure(error);
+        this.reportStreamError(error);
+      });
     });
   }
 
@@ -246,7 +251,11 @@ export class StdioProcessTransport implements Transport {
       });
     }
     return new Promise((resolve, reject) => {
-      stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (!error) return resolve();
+        this.noteWriteFailure(error);
+        reject(error);
+      });
     });
   }
 
@@ -280,9 +289,19 @@ export class StdioProcessTransport implements Transport {
     this.notifyClose();
   }
 
+  /**
+   * A write that found stdin's other end closed (EPIPE) before a close was asked for: the process
+   * is on its way out by itself, and is closed in answer to the failure it caused. Its exit is
+   * then its own, not the close's.
+   */
+  private noteWriteFailure(error: Error): void {
+    if (!this.closing && (error as NodeJS.ErrnoException).code === 'EPIPE') this.pipeBrokeFirst = true;
+  }
+
   private handleExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
     clearTimeout(this.strayTimer);
-    const expected = this.closing;
+    // Closed by request, unless the process broke the pipe first and ended by itself (no signal of ours).
+    const expected = this.closing && !(this.pipeBrokeFirst && signal === null);
     this.exitInfo = { code, signal, expected };
     const pid = child.pid;
     if (pid !== undefined) {

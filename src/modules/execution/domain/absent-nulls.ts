@@ -30,11 +30,16 @@ class BudgetExceeded extends Error {}
 
 class AbsentNullWalk {
   private steps = 0;
+  private readonly nullable = new Map<unknown, boolean>();
 
   constructor(private readonly root: unknown) {}
 
   object(schemas: unknown[], value: Record<string, unknown>): Record<string, unknown> {
-    const candidates = this.alternatives(schemas);
+    return this.objectOf(this.alternatives(schemas), value);
+  }
+
+  /** `object` with the schemas that may describe the value already found (the same for every item of an array). */
+  private objectOf(candidates: Schema[], value: Record<string, unknown>): Record<string, unknown> {
     let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
       const inner = value[key];
@@ -49,7 +54,7 @@ class AbsentNullWalk {
       if (declarations.length === 0) continue;
       let replacement: unknown = inner;
       if (inner === null) {
-        if (!required && !declarations.some((declaration) => this.acceptsNull(declaration, 0))) replacement = ABSENT;
+        if (!required && !declarations.some((declaration) => this.declaresNull(declaration))) replacement = ABSENT;
       } else if (Array.isArray(inner)) {
         replacement = this.array(declarations, inner);
       } else if (typeof inner === 'object') {
@@ -68,11 +73,12 @@ class AbsentNullWalk {
       .map((candidate) => candidate.items)
       .filter((item) => item !== undefined && !Array.isArray(item));
     if (items.length === 0) return value;
+    let candidates: Schema[] | undefined;
     let out: unknown[] | undefined;
     value.forEach((element, index) => {
       let replacement: unknown = element;
       if (Array.isArray(element)) replacement = this.array(items, element);
-      else if (element !== null && typeof element === 'object') replacement = this.object(items, element as Record<string, unknown>);
+      else if (element !== null && typeof element === 'object') replacement = this.objectOf((candidates ??= this.alternatives(items)), element as Record<string, unknown>);
       if (replacement === element) return;
       out ??= [...value];
       out[index] = replacement;
@@ -97,6 +103,13 @@ class AbsentNullWalk {
   }
 
   /** Whether a schema admits null: by type, nullable, enum, const, a branch that does, or by not constraining the type at all. */
+  /** acceptsNull of a property's declaration, answered once per declaration (a list's items share theirs). */
+  private declaresNull(declaration: unknown): boolean {
+    let accepts = this.nullable.get(declaration);
+    if (accepts === undefined) this.nullable.set(declaration, (accepts = this.acceptsNull(declaration, 0)));
+    return accepts;
+  }
+
   private acceptsNull(node: unknown, depth: number): boolean {
     if (node === true) return true;
     const schema = this.resolve(node, 0);

@@ -43,4 +43,25 @@ describe('redactArguments', () => {
     expect(redactArguments('text', undefined)).toBe('text');
     expect(redactArguments(null, undefined)).toBeNull();
   });
+
+  it('answers arguments with nothing to redact as they are, and copies only the paths it changed', () => {
+    const list = [{ code: 'x', other: { deep: 1 } }];
+    const plain = { query: 'q', nested: { fine: 1 }, tags: ['a', 'b'] };
+    expect(redactArguments(plain, schema)).toBe(plain);
+    const args = { query: 'q', nested: { fine: 1 }, list };
+    const redacted = redactArguments(args, schema) as typeof args;
+    expect(redacted).not.toBe(args);
+    expect(redacted.nested).toBe(args.nested);
+    expect(redacted.list[0]).toEqual({ code: REDACTED, other: { deep: 1 } });
+    expect(redacted.list[0].other).toBe(list[0].other);
+    expect(list[0].code).toBe('x');
+  });
+
+  it('keeps a `__proto__` key an own property of the copy, and redacts beside it', () => {
+    const args = JSON.parse('{"__proto__": {"polluted": true}, "token": "t"}') as Record<string, unknown>;
+    const redacted = redactArguments(args, undefined) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+    expect(Object.keys(redacted)).toEqual(['__proto__', 'token']);
+    expect(JSON.stringify(redacted)).toBe('{"__proto__":{"polluted":true},"token":"[redacted]"}');
+  });
 });

@@ -1,26 +1,18 @@
+import { escapeUnstorable, holdsUnstorableText, isUnstorableText as isUnstorable } from '../../../shared/database/stored-text.js';
 import type { ProblemDetail } from '../../../shared/domain-error.js';
 
 /** How deep a stored copy nests; deeper containers are kept as a note (PostgreSQL's jsonb recurses). */
 export const MAX_STORED_DEPTH = 100;
 const MAX_REPORTED = 20;
 
-/** NUL, or a UTF-16 surrogate without its other half: text PostgreSQL's jsonb refuses. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
-
-const isUnstorable = (text: string): boolean => UNSTORABLE.test(text);
-
-/** `\u0000`, `\ud800`: the escape a person would write, as visible text. */
-const escapeUnstorable = (text: string): string =>
-  text.replace(UNSTORABLE_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
 /**
  * Where a JSON value holds text that cannot be recorded as it is (keys and strings with NUL or a
- * lone surrogate), so a call can be refused before it reaches an upstream. Iterative.
+ * lone surrogate), so a call can be refused before it reaches an upstream. Iterative; the paths are
+ * only written when there is something to report.
  */
 export function unstorablePaths(value: unknown): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
+  if (!holdsUnstorableText(value)) return problems;
   const stack: [unknown, string][] = [[value, 'arguments']];
   while (stack.length > 0 && problems.length < MAX_REPORTED) {
     const [current, path] = stack.pop()!;
@@ -46,7 +38,7 @@ export function unstorablePaths(value: unknown): ProblemDetail[] {
  * Iterative, so an upstream's deep result cannot exhaust the stack.
  */
 export function storableCopy<T>(value: T): T {
-  if (!needsCopy(value)) return value;
+  if (!holdsUnstorableText(value, MAX_STORED_DEPTH)) return value;
   if (typeof value === 'string') return escapeUnstorable(value) as T;
   const root = emptyLike(value as object);
   const stack: [source: object, target: Record<string, unknown> | unknown[], depth: number][] = [[value as object, root, 1]];
@@ -67,24 +59,6 @@ export function storableCopy<T>(value: T): T {
     }
   }
   return root as T;
-}
-
-/** Whether anything in the value must change to be stored (one pass, no copy). */
-function needsCopy(value: unknown): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current === 'string') {
-      if (isUnstorable(current)) return true;
-    } else if (current !== null && typeof current === 'object') {
-      if (depth > MAX_STORED_DEPTH) return true;
-      for (const [key, inner] of Object.entries(current)) {
-        if (isUnstorable(key)) return true;
-        stack.push([inner, depth + 1]);
-      }
-    }
-  }
-  return false;
 }
 
 function emptyLike(value: object): Record<string, unknown> | unknown[] {

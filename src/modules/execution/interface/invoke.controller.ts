@@ -193,8 +193,8 @@ export class InvokeController {
     // A call that waits for a decision is answered at once with where it is.
     if (executed.waiting) return this.accepted(reply, this.waitingOf(executed));
     const record = executed.record;
-    // Writing out a large result (the answer's JSON) is a heavy step of its own.
-    if (isHeavy(record.result)) await heavySteps.turn();
+    // Writing out a large result or large arguments (the answer's JSON) is a heavy step of its own.
+    if (isHeavy(record.result) || isHeavy(record.arguments)) await heavySteps.turn();
     const status = httpStatusOf(record);
     void reply.status(status);
     if (record.error?.retryAfterMs !== undefined) void reply.header('Retry-After', String(Math.max(1, Math.ceil(record.error.retryAfterMs / 1000))));

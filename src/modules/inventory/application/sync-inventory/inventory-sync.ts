@@ -11,7 +11,7 @@ import type { SourceTool } from '../../domain/source-tool.js';
 import { inventoryHash, ToolDefinition } from '../../domain/tool-definition.js';
 
 /** How long the definition scan runs before it lets the event loop turn. */
-const SCAN_SLICE_MS = 10;
+const SCAN_SLICE_MS = 5;
 
 export interface InventorySyncResult {
   changes: InventoryChanges;
@@ -83,19 +83,23 @@ export class InventorySync {
 
   /**
    * What the definition scan finds in each of `tools`, against every other source's tools (read only
-   * when something is new). A listing of many new tools is scanned in slices, each in a turn of the
-   * event loop of its own, so that a large refresh does not hold the loop.
+   * when something is new). A listing of many new tools, or of large ones, is scanned in slices of a
+   * few milliseconds (a text of a definition at a time), each in a turn of the event loop of its own,
+   * so that a large refresh does not hold the loop.
    */
   private async scan(sourceId: string, sourceName: string, tools: readonly SourceTool[]): Promise<Map<SourceTool, DefinitionFinding[]>> {
     const scanner = new DefinitionScanner(await this.tools.scanPeers(sourceId));
     const findings = new Map<SourceTool, DefinitionFinding[]>();
-    let sliceStarted = performance.now();
+    const slices = heavySteps.slices(SCAN_SLICE_MS);
     for (const tool of tools) {
-      if (performance.now() - sliceStarted > SCAN_SLICE_MS) {
-        await heavySteps.turn();
-        sliceStarted = performance.now();
+      const steps = scanner.scanSteps(scannedTool(sourceName, tool));
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          findings.set(tool, step.value);
+          break;
+        }
+        await slices.next();
       }
-      findings.set(tool, scanner.scan(scannedTool(sourceName, tool)));
     }
     return findings;
   }

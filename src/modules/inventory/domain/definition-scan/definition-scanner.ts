@@ -47,6 +47,17 @@ export class DefinitionScanner {
   }
 
   scan(tool: ScannedTool): DefinitionFinding[] {
+    const steps = this.scanSteps(tool);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    return step.value;
+  }
+
+  /**
+   * `scan` a text at a time: the generator pauses after each text it read (so a caller can let the
+   * event loop turn within a large definition) and returns the findings.
+   */
+  *scanSteps(tool: ScannedTool): Generator<void, DefinitionFinding[], void> {
     const findings: DefinitionFinding[] = [];
     const found = new Set<string>();
     const add = (finding: DefinitionFinding): void => {
@@ -76,6 +87,7 @@ export class DefinitionScanner {
           if (shadow !== undefined && !shadows.some((other) => other.path === read.path)) shadows.push(matchFinding('shadowing', read, shadow));
         }
       }
+      yield;
     }
     const acting = findings.some((finding) => ACTING_RULES.has(finding.rule));
     for (const shadow of shadows) add(acting ? { ...shadow, severity: 'high', message: `${shadow.message.slice(0, -1)}, beside instructions to the model.` } : shadow);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js';
 import { activeTrace } from '../../../../../shared/active-trace.js';
+import { heavySteps, isHeavy } from '../../../../../shared/heavy-steps.js';
 import { ExecutionRecorder, type ExecutionRecord, type ExecutionResult } from '../../../../executions/domain/execution.js';
 import { storableCopy } from '../../../domain/storable-json.js';
 import { limitResult } from '../../../domain/tool-result.js';
@@ -41,7 +42,13 @@ export class RecordOutcomeStage {
     };
     if (call.input.group !== undefined) answer.group = call.input.group.slice(0, 200);
     if (call.interceptors.length > 0) answer.interceptors = [...call.interceptors];
-    await this.recorder.record(this.forStorage(answer, call));
+    // Redacting (above), capping and escaping, and handing the record over each pass over the
+    // arguments and the result: for large ones, each takes a turn of the event loop of its own.
+    const heavy = isHeavy(answer.arguments) || isHeavy(outcome.result);
+    if (heavy) await heavySteps.turn();
+    const stored = this.forStorage(answer, call);
+    if (heavy) await heavySteps.turn();
+    await this.recorder.record(stored);
     return answer;
   }
 
