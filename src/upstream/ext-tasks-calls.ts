@@ -27,6 +27,24 @@ const ANY_RESULT: StandardSchemaV1<unknown, unknown> = { '~standard': { version:
  */
 const INPUT_FETCH_TIMEOUT_MS = 7 * 86_400_000;
 
+/**
+ * Carries a task call's continuation (the caller's answers to the rounds of input asked before the
+ * task) in its `_meta` to the raw request path, which takes it off and sends it as the call's own
+ * `inputResponses` and `requestState`: the Tasks client sends only a tool's name, arguments and `_meta`.
+ */
+const CONTINUATION_META_KEY = 'dev.toolplane/continuation';
+
+/**
+ * A 2026-07-28 upstream answered a task call with a round of `input_required` (SEP-2322) before it
+ * made a task: the round is the caller's to answer (Toolplane relays it, and the caller's next call
+ * carries the answers), so the Tasks client, which would answer it itself, is stopped with this.
+ */
+class InputRequiredRound extends Error {
+  constructor(readonly result: Record<string, unknown>) {
+    super('the upstream asked for input before it made a task');
+  }
+}
+
 /** A schema-free result codec: the tool's result is recorded as the upstream answered it. */
 const RAW_RESULT = { parse: (value: JsonValue) => ({ success: true as const, value: value as unknown }) };
 
@@ -60,16 +78,19 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
       throw new UpstreamError('protocol', `${call.name} must run as a task, and its server declares no tasks for tools/call`);
     }
     const declaration = toolDeclaration({ name: call.name, inputSchema: {}, taskSupport: call.preference === 'require' ? 'required' : 'optional' });
+    const metadata = call.continuation !== undefined && this.raw ? { ...call.meta, [CONTINUATION_META_KEY]: call.continuation } : call.meta;
     let execution;
     try {
       execution = await this.session.callTool(call.name, call.arguments as Record<string, JsonValue>, {
         declaration,
         task: { preference: call.preference },
-        metadata: call.meta as Record<string, JsonValue>,
+        metadata: metadata as Record<string, JsonValue>,
         requestTimeoutMs: call.requestTimeoutMs,
         resultCodec: RAW_RESULT,
       });
     } catch (error) {
+      const round = inputRequiredRound(error);
+      if (round) return answeredAtOnce(round.result);
       throw asProtocolError(error);
     }
     const taskId = execution.kind === 'task' ? String(execution.handle.taskId) : undefined;
@@ -116,9 +137,13 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
     if (this.client.getProtocolEra() !== 'modern' || !raw) return createTaskSessionFromClient(this.client, { endpointId: this.endpointId });
     const envelope = this.client.metaEnvelope() ?? {};
     const rawDispatch: RawClientDispatch = async (request, options) => {
-      const { method, params } = request as { method: string; params?: Record<string, unknown> };
-      const answer = await raw.request(method, params ?? {}, options?.signal ?? new AbortController().signal);
-      if ('result' in answer) return { kind: 'result', result: answer.result as JsonValue };
+      const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
+      const toolCall = method === 'tools/call';
+      const answer = await raw.request(method, toolCall ? withContinuation(params) : params, options?.signal ?? new AbortController().signal);
+      if ('result' in answer) {
+        if (toolCall && isRecord(answer.result) && answer.result.resultType === 'input_required') throw new InputRequiredRound(answer.result);
+        return { kind: 'result', result: answer.result as JsonValue };
+      }
       const { code, message, data } = answer.error;
       return { kind: 'error', error: { code, message, ...(data !== undefined ? { data: data as JsonValue } : {}) } };
     };
@@ -144,6 +169,36 @@ export class ExtTasksCalls implements UpstreamTaskCalls {
     this.session = undefined;
     void session?.close().catch(() => undefined);
   }
+}
+
+/** A `tools/call`'s params with the continuation in their `_meta` (see CONTINUATION_META_KEY) moved to where the protocol has it. */
+function withContinuation(params: Record<string, unknown>): Record<string, unknown> {
+  const meta = params._meta;
+  if (!isRecord(meta) || !(CONTINUATION_META_KEY in meta)) return params;
+  const { [CONTINUATION_META_KEY]: continuation, ...rest } = meta;
+  const { inputResponses, requestState } = isRecord(continuation) ? continuation : {};
+  const sent: Record<string, unknown> = { ...params, _meta: rest };
+  if (isRecord(inputResponses) && Object.keys(inputResponses).length > 0) sent.inputResponses = inputResponses;
+  if (typeof requestState === 'string') sent.requestState = requestState;
+  return sent;
+}
+
+/** The round of input the upstream asked for, wherever the Tasks client wrapped the error that stopped it. */
+function inputRequiredRound(error: unknown): InputRequiredRound | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof InputRequiredRound) return cause;
+  }
+  return undefined;
+}
+
+/** A call the upstream answered at once (here: with a round of input for the caller), no task made. */
+function answeredAtOnce(result: unknown): StartedTaskCall {
+  return {
+    taskId: undefined,
+    settle: () => Promise.resolve({ status: 'completed', result }),
+    cancel: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
 }
 
 /** What an upstream task asks, as Toolplane's callers are asked it. */

@@ -226,6 +226,10 @@ export class McpToolExecutor extends ToolInvoker {
         meta: { ...(params._meta as Record<string, unknown> | undefined), progressToken },
         preference: task.required ? ('require' as const) : ('prefer' as const),
         requestTimeoutMs: session.deadline.remainingMs(),
+        // The answers to the rounds of input asked before the task, as the params carry them.
+        ...(params.inputResponses !== undefined || params.requestState !== undefined
+          ? { continuation: { inputResponses: params.inputResponses as Record<string, unknown> | undefined, requestState: params.requestState as string | undefined } }
+          : {}),
       };
       // The upstream's requests for input that name this task are this call's (see UpstreamCallRelay).
       const onCreated = (taskId: string) => {

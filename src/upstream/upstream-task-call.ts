@@ -12,6 +12,8 @@ export interface TaskCallStart {
   /** The call's `_meta` (its progress token and trace context among it). */
   meta: Record<string, unknown>;
   preference: TaskPreference;
+  /** A 2026-07-28 caller's answers to the rounds of input the upstream asked for before it made a task, and its state, echoed. */
+  continuation?: { inputResponses?: Record<string, unknown>; requestState?: string };
   /** The longest any one request of the task (creating, polling, fetching the result) may take. */
   requestTimeoutMs: number;
 }
@@ -22,7 +24,10 @@ export type TaskCallOutcome =
   | { status: 'failed'; message: string; code?: number; data?: unknown }
   | { status: 'cancelled' };
 
-/** A tool call the upstream took: as a task (`taskId` set), or answered at once. */
+/**
+ * A tool call the upstream took: as a task (`taskId` set), or answered at once — with its result,
+ * or (2026-07-28) with a round of `input_required` for the caller to answer before any task exists.
+ */
 export interface StartedTaskCall {
   readonly taskId: string | undefined;
   /** Waits for the outcome (polling the task); `signal` stops the waiting, not the task. */

@@ -61,8 +61,10 @@ export const KNOWN_GAPS: Record<ConformanceEra, Readonly<Record<string, string>>
  * The tasks extension's scenarios (`io.modelcontextprotocol/tasks`, 2026-07-28 release): listed as
  * `[extension]`, not part of what the revision requires, run one by one (`--scenario`) against
  * `/mcp/sources/conformance-tasks` (test/fixtures/conformance-task-server.mjs, a 2025-11-25 server
- * whose tools declare `execution.taskSupport`). Every `tasks-*` scenario the release lists is in
- * exactly one of the three lists below; the spec checks that too.
+ * whose tools declare `execution.taskSupport`) — tasks-mrtr-composition against
+ * `/mcp/sources/conformance-modern-tasks` (test/fixtures/modern-task-server.mjs, a 2026-07-28 server
+ * that asks for input in rounds before it makes a task). Every `tasks-*` scenario the release lists
+ * is in exactly one of the three lists below; the spec checks that too.
  */
 export const TASK_SCENARIOS_PASSING: readonly string[] = [
   'tasks-lifecycle',
@@ -73,6 +75,7 @@ export const TASK_SCENARIOS_PASSING: readonly string[] = [
   'tasks-mrtr-input',
   'tasks-dispatch-and-envelope',
   'tasks-required-task-error',
+  'tasks-mrtr-composition',
 ];
 
 /** Why a task scenario fails, and exactly which of its checks do. */
@@ -85,15 +88,7 @@ export interface TaskGap {
  * Task scenarios Toolplane fails, with the checks that fail and why. The spec fails when a
  * scenario's failing checks change, so this list only ever names real gaps, exactly.
  */
-export const TASK_GAPS: Readonly<Record<string, TaskGap>> = {
-  'tasks-mrtr-composition': {
-    failingChecks: ['sep-2663-mrtr-synchronous-before-task-creation'],
-    reason:
-      'Toolplane answers a call of a `required` tool with a task at once, before the tool runs, so round 1 is a CreateTaskResult, not the ' +
-      "InputRequiredResult the scenario expects; and a 2025-11-25 upstream asks for input during its task (Toolplane's task then waits " +
-      'as `input_required`, as tasks-mrtr-input shows), not in rounds ahead of it. Gathering input in rounds and then creating the task is larger work',
-  },
-};
+export const TASK_GAPS: Readonly<Record<string, TaskGap>> = {};
 
 /** Task scenarios that test nothing of a server in this release (every check SKIPPED), with the reason. */
 export const TASK_NOT_APPLICABLE: Readonly<Record<string, string>> = {

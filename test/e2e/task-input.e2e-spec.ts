@@ -85,7 +85,8 @@ describe('input during a task', () => {
 
   it('asks its caller on the task, one key at a time, and completes once every key is answered', async () => {
     const created = (await call('asks__multi_input', {})).result;
-    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    // The call becomes a task when the upstream made its own, which may already be asking.
+    expect(created).toMatchObject({ resultType: 'task', status: expect.stringMatching(/^(working|input_required)$/) });
     const waiting = await until(created.taskId, (task) => task.status === 'input_required' && Object.keys(task.inputRequests ?? {}).length === 2);
     const [first, second] = Object.keys(waiting.inputRequests);
     expect(Object.values(waiting.inputRequests)).toEqual([

@@ -206,6 +206,55 @@ describe('tasks upstream', () => {
     expect((await mcp('tasks/result', { taskId })).result).toMatchObject({ content: [{ type: 'text', text: `deploy-${source} confirmed` }] });
   });
 
+  /** A 2026-07-28 request to /mcp from a caller that declares the tasks extension and elicitation. */
+  const modernMcp = async (method: string, params: Record<string, unknown>) => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      'io.modelcontextprotocol/clientInfo': { name: 'rounds-then-task', version: '1' },
+    };
+    const response = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        // The tool a call names, the task a task request names.
+        'mcp-name': String(params.name ?? params.taskId),
+        authorization: `Bearer ${h.adminKey}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } }),
+    });
+    const answer = mcpAnswer(await response.text());
+    answers.push(answer);
+    return answer;
+  };
+
+  it.each(['survey', 'remote'])('answers the rounds of input a 2026-07-28 upstream asks before its task in the request, and becomes a task when the upstream makes one (%s)', async (source) => {
+    const name = `${source}__test_tool_with_task`;
+    const round1 = (await modernMcp('tools/call', { name, arguments: {} })).result;
+    expect(round1).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } }, requestState: expect.any(String) });
+    expect(round1).not.toHaveProperty('taskId');
+    // No task was made for the round: its execution is on the record as input_required.
+    expect(await h.sql(`SELECT id FROM execution_tasks WHERE qualified_name = $1`, [name])).toEqual([]);
+
+    const round2 = (await modernMcp('tools/call', { name, arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: `Alice-${source}` } } }, requestState: round1.requestState })).result;
+    expect(round2).toMatchObject({ resultType: 'task', taskId: expect.any(String), status: 'working' });
+    expect(round2).not.toHaveProperty('requestState');
+    expect(round2).not.toHaveProperty('inputRequests');
+    const taskId = round2.taskId as string;
+    expect(taskId).not.toContain(UPSTREAM_TASK_ID);
+    let state: any;
+    for (let attempt = 0; attempt < 100 && state?.status !== 'completed'; attempt++) {
+      state = (await modernMcp('tasks/get', { taskId })).result;
+      if (state.status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(state).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: `Hello, Alice-${source}` }] } });
+    const [row] = await h.sql<{ upstream_task_id: string | null }>(`SELECT upstream_task_id FROM execution_tasks WHERE id = $1`, [taskId]);
+    expect(row?.upstream_task_id).toMatch(/^modern-upstream-task-/);
+  });
+
   it('keeps the upstream task id out of every answer, record and log line', async () => {
     expect(answers.length).toBeGreaterThan(3);
     expect(JSON.stringify(answers)).not.toContain(UPSTREAM_TASK_ID);

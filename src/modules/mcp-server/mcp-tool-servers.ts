@@ -403,9 +403,8 @@ export class McpToolServers {
 
   /**
    * Runs the call as its context says (see ToolCallContext.task): as a task from the start (the
-   * caller asked for one, or — for a caller that can use tasks — its tool runs as one), until it
-   * waits for approval or outlives TOOLPLANE_TASK_AFTER_MS (a caller that can use tasks), or in its
-   * request. A 2026-07-28 caller without the tasks extension is refused a tool that runs only as a
+   * caller asked for one), until it waits for approval, outlives TOOLPLANE_TASK_AFTER_MS or its
+   * upstream makes it a task (a caller that can use tasks), or in its request. A 2026-07-28 caller without the tasks extension is refused a tool that runs only as a
    * task (-32021); a 2025-11-25 caller gets its result, Toolplane running the upstream task. A call
    * that waits for approval holds a caller that cannot use tasks until its final record, relaying
    * its progress meanwhile.
@@ -444,9 +443,11 @@ export class McpToolServers {
           if (support === 'forbidden') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${qualifiedName.slice(0, 200)} does not run as a task (its execution.taskSupport is "forbidden")`);
           return { task: await this.tasks.start(detached(command), context.task.ttlMs === undefined ? {} : { ttlMs: context.task.ttlMs }) };
         }
-        if (support === 'optional' || support === 'required') return { task: await this.tasks.start(detached(command)) };
         if (support !== 'forbidden') {
-          const outcome = await this.tasks.runOrTask(command, this.config.taskAfterMs === null ? {} : { taskAfterMs: this.config.taskAfterMs });
+          // A call its upstream runs as a task (a 2025-11-25 tool that declares it may, or a 2026-07-28
+          // server that decides so) becomes one here when the upstream makes it one: the rounds of
+          // input a 2026-07-28 server may ask for first are answered in the request.
+          const outcome = await this.tasks.runOrTask(command, { ...(this.config.taskAfterMs === null ? {} : { taskAfterMs: this.config.taskAfterMs }), whenUpstreamTask: true });
           if ('task' in outcome) return outcome;
           executed = outcome.executed;
         }

@@ -4,7 +4,7 @@ import { CallerDeparture } from '../../../shared/caller-signal.js';
 import type { ExecutionView } from '../../executions/application/execution-view.js';
 import type { ExecutionRecord } from '../../executions/domain/execution.js';
 import { InMemoryExecutionReads } from '../../executions/testing/in-memory-execution-reads.js';
-import { InvocationFailure } from '../domain/tool-invoker.port.js';
+import { InvocationFailure, type InvocationRequest } from '../domain/tool-invoker.port.js';
 import { ExecuteToolHarness } from '../testing/execute-tool-harness.js';
 import { aRoute } from '../testing/routes.js';
 import { CallTasks, TASK_POLL_MS } from './call-tasks.js';
@@ -201,6 +201,37 @@ describe('CallTasks', () => {
     caller.abort();
     upstream.release();
     expect((await tasks.awaitFinal(id, ALICE.principalId)).status).toBe('succeeded');
+    expect(upstream.wasCancelled()).toBe(false);
+  });
+
+  it('whenUpstreamTask: answers a round of input in the request, and becomes a task when the upstream makes one, its id on the row only', async () => {
+    const { harness, tasks } = setUp();
+    harness.withTool(aRoute(SLOW, { tool: { taskSupport: 'required' } }));
+    harness.invoker.next(async () => ({ kind: 'input_required' as const, inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'Name?' } } }, requestState: 'round-1' }));
+    const asked = await tasks.runOrTask(command(), { whenUpstreamTask: true });
+    expect('executed' in asked && asked.executed.record.status).toBe('input_required');
+
+    const upstream = gated(harness);
+    let sent: InvocationRequest | undefined;
+    const invoke = harness.invoker.invoke.bind(harness.invoker);
+    harness.invoker.invoke = async (request) => {
+      sent = request;
+      request.task?.onCreated?.('upstream-task-7');
+      return invoke(request);
+    };
+    const caller = new CallerDeparture();
+    const became = await tasks.runOrTask(command({ inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } }, requestState: 'round-1' }, ALICE, caller), { whenUpstreamTask: true });
+    expect('task' in became && became.task.status).toBe('working');
+    const id = 'task' in became ? became.task.task!.id : '';
+    expect(sent?.inputResponses).toEqual({ user_name: { action: 'accept', content: { name: 'Alice' } } });
+    expect(sent?.requestState).toBe('round-1');
+    expect((await harness.tasks.get(id))?.upstreamTaskId).toBe('upstream-task-7');
+    // A task now: the caller leaving does not cancel it.
+    caller.abort();
+    upstream.release();
+    const final = await tasks.awaitFinal(id, ALICE.principalId);
+    expect(final.status).toBe('succeeded');
+    expect(JSON.stringify(final)).not.toContain('upstream-task-7');
     expect(upstream.wasCancelled()).toBe(false);
   });
 

@@ -92,28 +92,47 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Runs the call for a caller that can take a task: answers the ExecutedCall when it ends within
    * `taskAfterMs` (absent: however long it takes), or the task it became — because it waits for
-   * approval, or because the time passed first (then the call goes on detached from the caller).
+   * approval, because the time passed first, or (`whenUpstreamTask`) because its upstream made it a
+   * task of its own. Until then the call is the request's: an upstream that first asks for input in
+   * rounds (2026-07-28 `input_required`) is answered in the request, and only the round that makes
+   * a task upstream makes one here. From then on the call goes on detached from the caller.
    */
-  async runOrTask(command: ExecuteToolCommand, options: TaskOptions & { taskAfterMs?: number }): Promise<{ executed: ExecutedCall } | { task: TaskState }> {
+  async runOrTask(command: ExecuteToolCommand, options: TaskOptions & { taskAfterMs?: number; whenUpstreamTask?: boolean }): Promise<{ executed: ExecutedCall } | { task: TaskState }> {
     const id = command.input.executionId ?? timeOrderedId(this.clock.now().getTime());
     const caller = command.signal;
     let route: ExecutionTaskPatch | undefined;
     let stored = false;
-    const running = this.launch(command, id, caller, async (accepted) => {
+    let upstreamTaskId: string | undefined;
+    let becameUpstreamTask: (() => void) | undefined;
+    const upstreamTask = options.whenUpstreamTask ? new Promise<'late'>((resolve) => (becameUpstreamTask = () => resolve('late'))) : undefined;
+    const listeners = upstreamTask
+      ? {
+          ...command.listeners,
+          onUpstreamTask: (taskId: string) => {
+            upstreamTaskId = taskId;
+            command.listeners.onUpstreamTask?.(taskId);
+            becameUpstreamTask?.();
+          },
+        }
+      : command.listeners;
+    const running = this.launch(withListeners(command, listeners), id, caller, async (accepted) => {
       route = routeOf(accepted);
       if (stored) await this.tasks.update(id, route);
     });
     let timer: NodeJS.Timeout | undefined;
     const late = options.taskAfterMs === undefined ? undefined : new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), options.taskAfterMs)));
-    const first = await (late ? Promise.race([running, late]) : running).finally(() => clearTimeout(timer));
+    const moments = [running, ...(late ? [late] : []), ...(upstreamTask ? [upstreamTask] : [])];
+    const first = await (moments.length > 1 ? Promise.race(moments) : running).finally(() => clearTimeout(timer));
     if (first !== 'late') {
       if (!first.waiting) return { executed: first };
       return { task: taskStateOf(first.waiting.task, undefined) };
     }
-    const task = { ...this.newTask(id, command, options), ...route };
+    const task = { ...this.newTask(id, command, options), ...route, ...(upstreamTaskId !== undefined ? { upstreamTaskId } : {}) };
     await this.tasks.create(task);
     stored = true;
-    if (route && task.sourceId === null) await this.tasks.update(id, route);
+    // Known only now: the route, or the upstream's task id, arrived while the row was being written.
+    const missed = { ...(route && task.sourceId === null ? route : {}), ...(upstreamTaskId !== undefined && task.upstreamTaskId === null ? { upstreamTaskId } : {}) };
+    if (Object.keys(missed).length > 0) await this.tasks.update(id, missed);
     // A task now: the caller leaving no longer cancels it, and what it asks waits on the task.
     const now = this.running.get(id);
     now?.departure.detach();
@@ -400,6 +419,11 @@ class LinkedDeparture extends CallerDeparture {
 }
 
 /** The call's own listeners (a caller held open hears them), and the task's followers. */
+/** The same command with other listeners. */
+function withListeners(command: ExecuteToolCommand, listeners: CallListeners): ExecuteToolCommand {
+  return listeners === command.listeners ? command : new ExecuteToolCommand(command.input, command.caller, command.channel, command.signal, listeners, command.onAccepted);
+}
+
 function withEvents(listeners: CallListeners, events: TaskEvents): CallListeners {
   return {
     ...listeners,

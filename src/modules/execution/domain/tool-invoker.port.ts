@@ -61,6 +61,8 @@ export interface CallListeners {
    * where they can be told apart from other calls'; without it they are refused.
    */
   onInputRequest?: InputRequestHandler;
+  /** Told once the upstream runs the call as a task of its own, with its id (kept on Toolplane's task row, never shown to the caller). */
+  onUpstreamTask?: (upstreamTaskId: string) => void;
 }
 
 export interface InvocationRequest extends CallListeners {

@@ -51,7 +51,14 @@ export class InvokeStage {
     let renewed = false;
     const retryable = isRetryable(tool.annotations);
     const task: UpstreamTaskRequest | undefined = offeredAsUpstreamTask(tool.taskSupport, asked)
-      ? { required: tool.taskSupport === 'required', declared: runsAsUpstreamTask(tool.taskSupport, asked), onCreated: (upstreamTaskId) => this.keepUpstreamTaskId(call.id, upstreamTaskId) }
+      ? {
+          required: tool.taskSupport === 'required',
+          declared: runsAsUpstreamTask(tool.taskSupport, asked),
+          onCreated: (upstreamTaskId) => {
+            this.keepUpstreamTaskId(call.id, upstreamTaskId);
+            call.command.listeners.onUpstreamTask?.(upstreamTaskId);
+          },
+        }
       : undefined;
     for (let attempt = 1; ; attempt++) {
       call.attempts = attempt;
