@@ -17,9 +17,8 @@ const STUB_SCHEMA = { type: 'object' };
  * worker thread, a batch of tools at a time, so a large or hostile inventory never holds the event loop.
  */
 export async function screenSchemas(tools: ToolDefinition[], compiler: OffThreadSchemaCompiler): Promise<ToolDefinition[]> {
-  // The limits are measured here, a slice of the event loop at a time (a listing of large schemas
-  // takes tens of milliseconds); the compiling, on the worker thread.
-  // The listing was just read (and checked) in this turn: the limits start in a turn of their own.
+  // The listing was read in this turn: measuring the limits starts in a turn of its own and goes
+  // on in slices (a listing of large schemas takes tens of milliseconds). Compiling is on the worker.
   await heavySteps.turn();
   const slices = heavySteps.slices(LIMITS_SLICE_MS);
   const withinLimits: ToolDefinition[] = [];

@@ -404,10 +404,10 @@ export class McpToolServers {
   /**
    * Runs the call as its context says (see ToolCallContext.task): as a task from the start (the
    * caller asked for one), until it waits for approval, outlives TOOLPLANE_TASK_AFTER_MS or its
-   * upstream makes it a task (a caller that can use tasks), or in its request. A 2026-07-28 caller without the tasks extension is refused a tool that runs only as a
-   * task (-32021); a 2025-11-25 caller gets its result, Toolplane running the upstream task. A call
-   * that waits for approval holds a caller that cannot use tasks until its final record, relaying
-   * its progress meanwhile.
+   * upstream makes it a task (a caller that can use tasks), or in its request. A 2026-07-28 caller
+   * without the tasks extension is refused a tool that runs only as a task (-32021); a 2025-11-25
+   * caller gets its result, Toolplane running the upstream task. A call that waits for approval
+   * holds a caller that cannot use tasks until its final record, relaying its progress meanwhile.
    */
   private async execute(exchange: McpExchange, qualifiedName: string, args: unknown, context: ToolCallContext): Promise<ExecutedCall | { task: TaskState }> {
     // The caller leaving (stream closed, or notifications/cancelled) cancels the call upstream.

@@ -82,11 +82,12 @@ export class ExecuteToolHandler implements ICommandHandler<ExecuteToolCommand, E
       outcome = refuse('upstream_error', 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
     }
     // Scrubbing, redacting and recording pass over the arguments and the result: large ones take a turn of their own.
-    if (isHeavy(command.input.arguments) || isHeavy(outcome.result)) await heavySteps.turn();
+    const heavy = isHeavy(command.input.arguments) || isHeavy(outcome.result);
+    if (heavy) await heavySteps.turn();
     let record: ExecutionRecord;
     try {
       // Durable before the answer: the caller's reply waits for its own record.
-      record = await this.recordOutcome.run(call, scrubOutcome(outcome, call.scrubber));
+      record = await this.recordOutcome.run(call, scrubOutcome(outcome, call.scrubber), heavy);
     } finally {
       done();
     }

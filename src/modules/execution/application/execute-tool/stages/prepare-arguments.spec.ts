@@ -17,6 +17,31 @@ describe('PrepareArgumentsStage', () => {
     expect(harness.validator.checked).toEqual([{ definitionHash: route.tool.definitionHash, args: { path: '/a' } }]);
   });
 
+  it('checks large arguments a pass at a time, with other work between the passes, to the same verdict', async () => {
+    const large = { path: '/a', head: null, lines: Array.from({ length: 5_000 }, (_, i) => ({ n: i })) };
+    const turnsTaken = async (args: unknown) => {
+      const harness = new ExecuteToolHarness();
+      const call = harness.newCall({ qualifiedName: 'fs__read', arguments: args }, route);
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        if (!counting) return;
+        turns += 1;
+        setImmediate(count);
+      };
+      setImmediate(count);
+      const refusal = await harness.stages.prepareArguments.run(call);
+      counting = false;
+      return { turns, refusal, prepared: call.arguments };
+    };
+    const small = await turnsTaken({ path: '/a', head: null });
+    const big = await turnsTaken(large);
+    expect(small.turns).toBe(0);
+    expect(big.turns).toBeGreaterThanOrEqual(3);
+    expect(big.refusal).toBeUndefined();
+    expect(big.prepared).toEqual({ path: '/a', lines: large.lines });
+  });
+
   it('takes no arguments as an empty object', async () => {
     const { refusal } = await prepare(undefined);
     expect(refusal?.error.details).toEqual([{ path: 'arguments.path', message: 'is required' }]);

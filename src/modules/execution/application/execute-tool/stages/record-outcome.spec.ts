@@ -8,6 +8,28 @@ describe('RecordOutcomeStage', () => {
   const route = aRoute('everything__echo');
   const succeeded = (text: string): Outcome => ({ status: 'succeeded', isError: false, error: null, result: { content: [{ type: 'text', text }], truncated: false, originalBytes: text.length + 27 } });
 
+  it('for large arguments or results, lets other work run between its passes, and records the same', async () => {
+    const order = async (heavy: boolean) => {
+      const harness = new ExecuteToolHarness();
+      const call = harness.newCall({ qualifiedName: 'everything__echo', arguments: { message: 'hi' } }, route);
+      const seen: string[] = [];
+      const recording = harness.stages.recordOutcome.run(call, succeeded('Echo: hi'), heavy).then((answer) => {
+        seen.push('recorded');
+        return answer;
+      });
+      setImmediate(() => seen.push('other work'));
+      const answer = await recording;
+      await new Promise((resolve) => setImmediate(resolve));
+      return { seen, stored: { ...harness.recorder.records[0], id: undefined, startedAt: undefined, durationMs: undefined }, answer: { ...answer, id: undefined, startedAt: undefined, durationMs: undefined } };
+    };
+    const light = await order(false);
+    const heavy = await order(true);
+    expect(light.seen).toEqual(['recorded', 'other work']);
+    expect(heavy.seen).toEqual(['other work', 'recorded']);
+    expect(heavy.stored).toEqual(light.stored);
+    expect(heavy.answer).toEqual(light.answer);
+  });
+
   it('records the call and answers the record as the caller gets it', async () => {
     const harness = new ExecuteToolHarness();
     const call = harness.newCall({ qualifiedName: 'everything__echo', arguments: { message: 'hi', token: 't' } }, route);

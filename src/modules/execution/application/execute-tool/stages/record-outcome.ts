@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js';
 import { activeTrace } from '../../../../../shared/active-trace.js';
-import { heavySteps, isHeavy } from '../../../../../shared/heavy-steps.js';
+import { heavySteps } from '../../../../../shared/heavy-steps.js';
 import { ExecutionRecorder, type ExecutionRecord, type ExecutionResult } from '../../../../executions/domain/execution.js';
 import { storableCopy } from '../../../domain/storable-json.js';
 import { limitResult } from '../../../domain/tool-result.js';
@@ -22,7 +22,8 @@ export class RecordOutcomeStage {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async run(call: Call, outcome: Outcome): Promise<ExecutionRecord> {
+  /** `heavy`: the arguments or the result are large (isHeavy), so each pass over them takes a turn of the event loop of its own. */
+  async run(call: Call, outcome: Outcome, heavy = false): Promise<ExecutionRecord> {
     const { route, command } = call;
     const answer: ExecutionRecord = {
       id: call.id,
@@ -43,8 +44,7 @@ export class RecordOutcomeStage {
     if (call.input.group !== undefined) answer.group = call.input.group.slice(0, 200);
     if (call.interceptors.length > 0) answer.interceptors = [...call.interceptors];
     // Redacting (above), capping and escaping, and handing the record over each pass over the
-    // arguments and the result: for large ones, each takes a turn of the event loop of its own.
-    const heavy = isHeavy(answer.arguments) || isHeavy(outcome.result);
+    // arguments and the result: for large ones, each in a turn of its own.
     if (heavy) await heavySteps.turn();
     const stored = this.forStorage(answer, call);
     if (heavy) await heavySteps.turn();
