@@ -4,7 +4,7 @@ import { contributeTaskFilterV2, TaskStatusNotificationV2Schema } from '@modelco
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
 import { makeApi, startHarness, type Api, type Harness } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
-import { mcpAnswer } from '../helpers/mcp-answer.js';
+import { mcpAnswer, sseMessages } from '../helpers/mcp-answer.js';
 
 const MODERN = '2026-07-28';
 /** How long a task waits for its caller's input before it times out (TOOLPLANE_TASK_INPUT_WAIT_MS). */
@@ -207,19 +207,7 @@ describe('input during a task', () => {
     const resultId = nextId++;
     const streamed = await legacy({ id: resultId, method: 'tasks/result', params: { taskId: created.taskId } });
     expect(streamed.headers.get('content-type')).toContain('text/event-stream');
-    const messages = (async function* () {
-      let buffered = '';
-      const decoder = new TextDecoder();
-      for await (const chunk of streamed.body as unknown as AsyncIterable<Uint8Array>) {
-        buffered += decoder.decode(chunk, { stream: true });
-        const frames = buffered.split('\n\n');
-        buffered = frames.pop()!;
-        for (const frame of frames) {
-          const data = frame.split('\n').find((line) => line.startsWith('data:'));
-          if (data) yield JSON.parse(data.slice(5)) as Record<string, any>;
-        }
-      }
-    })();
+    const messages = sseMessages(streamed.body);
     const asked = (await messages.next()).value!;
     expect(asked).toMatchObject({ method: 'elicitation/create', id: expect.any(String), params: { message: expect.any(String), _meta: { 'io.modelcontextprotocol/related-task': { taskId: created.taskId } } } });
 

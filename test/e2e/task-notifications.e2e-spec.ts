@@ -3,6 +3,7 @@ import { Client, StreamableHTTPClientTransport, type McpSubscription, type Subsc
 import { CreateTaskResultV1Schema, TaskStatusNotificationV1Schema } from '@modelcontextprotocol/ext-tasks/core/v1';
 import { contributeTaskFilterV2, readAcceptedTaskIdsV2, TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { expectNoSuiteProcesses, SUITE_TAG } from '../helpers/processes.js';
+import { sseMessages } from '../helpers/mcp-answer.js';
 import { makeApi, startHarness, type Api, type Harness, type Peer } from '../helpers/toolplane-harness.js';
 import { FIXTURES } from '../helpers/upstreams.js';
 
@@ -116,18 +117,8 @@ describe('task status notifications on subscriptions/listen (2026-07-28)', () =>
     let ended = false;
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       void (async () => {
-        let buffered = '';
-        const decoder = new TextDecoder();
         try {
-          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-            buffered += decoder.decode(chunk, { stream: true });
-            const frames = buffered.split('\n\n');
-            buffered = frames.pop()!;
-            for (const frame of frames) {
-              const data = frame.split('\n').find((line) => line.startsWith('data:'));
-              if (data) messages.push(JSON.parse(data.slice(5)));
-            }
-          }
+          for await (const message of sseMessages(response.body)) messages.push(message);
         } catch {
           // stopped
         }

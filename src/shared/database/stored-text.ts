@@ -8,8 +8,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const MAY_NEED_REPLACING = /[\u0000\uD800-\uDFFF]/;
 
 /** NUL, or a UTF-16 surrogate without its other half: what PostgreSQL's text and jsonb refuse. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 /** Whether PostgreSQL would refuse the text as it is (a NUL or a lone surrogate in it). */

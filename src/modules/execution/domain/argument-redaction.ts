@@ -47,8 +47,10 @@ function isSensitiveName(key: string): boolean {
   let sensitive = sensitiveNames.get(key);
   if (sensitive === undefined) {
     sensitive = SENSITIVE_NAME.test(key);
-    if (sensitiveNames.size >= MAX_REMEMBERED_NAMES) sensitiveNames.clear();
-    if (key.length <= 64) sensitiveNames.set(key, sensitive);
+    if (key.length <= 64) {
+      if (sensitiveNames.size >= MAX_REMEMBERED_NAMES) sensitiveNames.clear();
+      sensitiveNames.set(key, sensitive);
+    }
   }
   return sensitive;
 }
