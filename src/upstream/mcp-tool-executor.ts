@@ -14,7 +14,7 @@ import { limitResult } from '../modules/execution/domain/tool-result.js';
 import { jsonBytes } from '../shared/json-bytes.js';
 import type { ClientSession, TransportFactory } from './transport-factory.js';
 import { UpstreamError } from './upstream-error.js';
-import { runUpstreamTask } from './upstream-task-call.js';
+import { runUpstreamTask, type TaskCallStart } from './upstream-task-call.js';
 import type { RelayedCall } from './upstream-call-relay.js';
 import { isRecord } from '../shared/is-record.js';
 import { SecretScrubber } from '../shared/secret-scrubber.js';
@@ -220,17 +220,20 @@ export class McpToolExecutor extends ToolInvoker {
     }
     session.setPhase(`calling tool ${request.toolName} as a task`);
     try {
-      const start = {
+      const start: TaskCallStart = {
         name: request.toolName,
         arguments: request.arguments,
         meta: { ...(params._meta as Record<string, unknown> | undefined), progressToken },
         preference: task.required ? ('require' as const) : ('prefer' as const),
         requestTimeoutMs: session.deadline.remainingMs(),
-        // The answers to the rounds of input asked before the task, as the params carry them.
-        ...(params.inputResponses !== undefined || params.requestState !== undefined
-          ? { continuation: { inputResponses: params.inputResponses as Record<string, unknown> | undefined, requestState: params.requestState as string | undefined } }
-          : {}),
       };
+      // The answers to the rounds of input asked before the task, as the params carry them (each
+      // member only when given: what goes upstream must be JSON, which has no undefined).
+      if (params.inputResponses !== undefined || params.requestState !== undefined) {
+        start.continuation = {};
+        if (params.inputResponses !== undefined) start.continuation.inputResponses = params.inputResponses as Record<string, unknown>;
+        if (params.requestState !== undefined) start.continuation.requestState = params.requestState as string;
+      }
       // The upstream's requests for input that name this task are this call's (see UpstreamCallRelay).
       const onCreated = (taskId: string) => {
         relayed.relatedTaskId = taskId;

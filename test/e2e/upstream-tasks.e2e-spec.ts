@@ -255,6 +255,23 @@ describe('tasks upstream', () => {
     expect(row?.upstream_task_id).toMatch(/^modern-upstream-task-/);
   });
 
+  it("asks again when a round's answers are not answers (dropped, as the SDK drops them), and relays the upstream refusing a state it did not hand out", async () => {
+    const name = 'survey__test_tool_with_task';
+    // Answers that are no answers leave the state alone: the upstream asks again, and no task is made.
+    const tasksOf = () => h.sql(`SELECT id FROM execution_tasks WHERE qualified_name = $1 ORDER BY id`, [name]);
+    const tasksBefore = await tasksOf();
+    for (const inputResponses of ['Alice', { user_name: 'Alice' }, ['Alice']]) {
+      const again = await modernMcp('tools/call', { name, arguments: {}, inputResponses, requestState: 'asked-for-user-name' });
+      expect(again.result).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+      expect(again.result).not.toHaveProperty('taskId');
+    }
+    expect(await tasksOf()).toEqual(tasksBefore);
+
+    const forged = await modernMcp('tools/call', { name, arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Mallory' } } }, requestState: 'forged' });
+    expect(forged.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState was not echoed'), data: { code: 'UPSTREAM_PROTOCOL_ERROR' } });
+    expect(JSON.stringify(forged)).not.toContain(UPSTREAM_TASK_ID);
+  });
+
   it('keeps the upstream task id out of every answer, record and log line', async () => {
     expect(answers.length).toBeGreaterThan(3);
     expect(JSON.stringify(answers)).not.toContain(UPSTREAM_TASK_ID);
