@@ -1,7 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { CatalogChangeNotifier } from '../../../shared/catalog-events.js';
 import type { DomainError } from '../../../shared/domain-error.js';
 import { fieldChanges, firstRevision, nextRevision, type NamedRepository, type Revision } from '../../../shared/named-resource.js';
-import type { Clock, IdGenerator, UnitOfWork } from '../../../shared/unit-of-work.js';
-import type { AuditLog } from '../domain/audit-event.js';
+import { Clock, IdGenerator, UnitOfWork } from '../../../shared/unit-of-work.js';
+import { AuditLog } from '../domain/audit-event.js';
+
+/** What every kind's writes use: the trail, the unit of work, time and ids, and who to tell of a change. */
+@Injectable()
+export class NamedResourceWriting {
+  constructor(
+    @Inject(AuditLog) readonly audit: AuditLog,
+    @Inject(UnitOfWork) readonly uow: UnitOfWork,
+    @Inject(Clock) readonly clock: Clock,
+    @Inject(IdGenerator) readonly ids: IdGenerator,
+    @Inject(EventBus) readonly events: Pick<EventBus, 'publish'>,
+    @Inject(CatalogChangeNotifier) readonly notifier: CatalogChangeNotifier,
+  ) {}
+}
 
 /** One kind of named resource as its writes treat it: how it is audited, its errors, and who hears of a change. */
 export interface NamedResourceKind<S extends { name: string }> {
@@ -23,14 +39,18 @@ export interface NamedResourceKind<S extends { name: string }> {
  * new version only when a field moved), removed. What is written was checked by the caller.
  */
 export class NamedResourceWrites<S extends { name: string }> {
+  private readonly audit: AuditLog;
+  private readonly uow: UnitOfWork;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+
   constructor(
     private readonly kind: NamedResourceKind<S>,
     private readonly repository: NamedRepository<S & Revision>,
-    private readonly audit: AuditLog,
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-  ) {}
+    writing: NamedResourceWriting,
+  ) {
+    ({ audit: this.audit, uow: this.uow, clock: this.clock, ids: this.ids } = writing);
+  }
 
   async create(spec: S, actor: string): Promise<S & Revision> {
     const resource: S & Revision = { ...spec, ...firstRevision(this.ids.next(), actor, this.clock.now()) };

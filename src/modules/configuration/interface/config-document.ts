@@ -20,11 +20,8 @@ export interface ConfigDocument {
 }
 
 const TOP_LEVEL_KEYS = ['sources', 'groups', 'interceptors', 'keys'];
-/** More than a thousand sources in one file is a mistake or an attack, not a configuration. */
-const MAX_SOURCES = 1000;
-const MAX_KEYS = 1000;
-const MAX_GROUPS = 1000;
-const MAX_INTERCEPTORS = 1000;
+/** More than a thousand entries of a kind in one file is a mistake or an attack, not a configuration. */
+const MAX_ENTRIES = 1000;
 const KEY_FIELDS = ['name', 'role', 'owner', 'expiresAt', 'allowedSources', 'allowedTools', 'allowedGroups', 'rateLimitPerMinute', 'key'];
 
 /** A configuration file's text, parsed and shape-checked; every problem is listed, none thrown. */
@@ -49,117 +46,84 @@ export async function readConfigValue(value: unknown): Promise<ConfigDocument> {
   }
   if (!('sources' in document)) problems.push({ path: 'sources', message: 'is required' });
   // Read whatever the sources are: the keys' problems are listed with theirs.
-  const keys = 'keys' in document ? readKeys(document.keys, problems) : undefined;
-  const groups = 'groups' in document ? readGroups(document.groups, problems) : undefined;
-  const interceptors = 'interceptors' in document ? readInterceptors(document.interceptors, problems) : undefined;
-  const rest = { ...(groups ? { groups } : {}), ...(interceptors ? { interceptors } : {}), ...(keys ? { keys } : {}) };
-  const entries = document.sources ?? [];
-  if (!Array.isArray(entries) || document.sources === null) {
-    problems.push({ path: 'sources', message: 'must be a list (an empty list declares no source)' });
-    return { sources: [], ...rest, problems };
-  }
-  if (entries.length > MAX_SOURCES) {
-    problems.push({ path: 'sources', message: `declares ${entries.length} sources; at most ${MAX_SOURCES} fit in one file` });
-    return { sources: [], ...rest, problems };
-  }
+  const keys = 'keys' in document ? await readList('keys', document.keys, problems, KEYS) : undefined;
+  const groups = 'groups' in document ? await readList('groups', document.groups, problems, GROUPS) : undefined;
+  const interceptors = 'interceptors' in document ? await readList('interceptors', document.interceptors, problems, INTERCEPTORS) : undefined;
+  const sources = await readList('sources', document.sources === undefined ? [] : document.sources, problems, SOURCES);
+  return { sources, ...(groups ? { groups } : {}), ...(interceptors ? { interceptors } : {}), ...(keys ? { keys } : {}), problems };
+}
 
-  const sources: DeclaredSource[] = [];
+/** How the entries of one of the document's lists are read. */
+interface ListReading<T> {
+  /** What an empty list declares, said when the value is not a list. */
+  readonly emptyMeans: string;
+  /** An entry as declared (its own shape problems with it), and the name it declares, if any. */
+  read(entry: unknown): { declared: T; name?: string } | Promise<{ declared: T; name?: string }>;
+}
+
+/** A list of the document's: a list, not too long, each entry read, each name declared once. */
+async function readList<T>(field: string, entries: unknown, problems: ProblemDetail[], reading: ListReading<T>): Promise<T[]> {
+  if (!Array.isArray(entries)) {
+    problems.push({ path: field, message: `must be a list (${reading.emptyMeans})` });
+    return [];
+  }
+  if (entries.length > MAX_ENTRIES) {
+    problems.push({ path: field, message: `declares ${entries.length} ${field}; at most ${MAX_ENTRIES} fit in one file` });
+    return [];
+  }
+  const list: T[] = [];
   const firstIndex = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {
-    const { value: dto, problems: shapeProblems } = await validateDto(RegisterSourceDto, entry);
-    sources.push({ spec: toSourceSpec(dto), shapeProblems });
-    const name = typeof dto.name === 'string' ? dto.name : undefined;
+    const { declared, name } = await reading.read(entry);
+    list.push(declared);
     if (name === undefined) continue;
     const first = firstIndex.get(name);
-    if (first !== undefined) problems.push({ path: `sources[${index}].name`, message: `"${name}" is declared twice (first at sources[${first}])` });
+    if (first !== undefined) problems.push({ path: `${field}[${index}].name`, message: `"${name.slice(0, 100)}" is declared twice (first at ${field}[${first}])` });
     else firstIndex.set(name, index);
   }
-  return { sources, ...rest, problems };
+  return list;
 }
+
+const isMapping = (entry: unknown): entry is Record<string, unknown> => entry !== null && typeof entry === 'object' && !Array.isArray(entry);
+const nameOf = (spec: Record<string, unknown>) => (typeof spec.name === 'string' ? spec.name : undefined);
+
+/** The `sources:` entries: each checked as a registration's body is. */
+const SOURCES: ListReading<DeclaredSource> = {
+  emptyMeans: 'an empty list declares no source',
+  async read(entry) {
+    const { value: dto, problems: shapeProblems } = await validateDto(RegisterSourceDto, entry);
+    return { declared: { spec: toSourceSpec(dto), shapeProblems }, name: typeof dto.name === 'string' ? dto.name : undefined };
+  },
+};
 
 /** The `groups:` entries: each a mapping (its fields are checked when planned, by the groups' own rule). */
-function readGroups(entries: unknown, problems: ProblemDetail[]): DeclaredGroup[] {
-  if (!Array.isArray(entries)) {
-    problems.push({ path: 'groups', message: 'must be a list (an empty list declares no group: with prune, every group is removed)' });
-    return [];
-  }
-  if (entries.length > MAX_GROUPS) {
-    problems.push({ path: 'groups', message: `declares ${entries.length} groups; at most ${MAX_GROUPS} fit in one file` });
-    return [];
-  }
-  const groups: DeclaredGroup[] = [];
-  const firstIndex = new Map<string, number>();
-  for (const [index, entry] of entries.entries()) {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      groups.push({ spec: {}, shapeProblems: [{ path: 'body', message: 'must be a mapping with the group\'s name and selection' }] });
-      continue;
-    }
-    const spec = entry as Record<string, unknown>;
-    groups.push({ spec, shapeProblems: [] });
-    if (typeof spec.name !== 'string') continue;
-    const first = firstIndex.get(spec.name);
-    if (first !== undefined) problems.push({ path: `groups[${index}].name`, message: `"${spec.name.slice(0, 100)}" is declared twice (first at groups[${first}])` });
-    else firstIndex.set(spec.name, index);
-  }
-  return groups;
-}
+const GROUPS: ListReading<DeclaredGroup> = {
+  emptyMeans: 'an empty list declares no group: with prune, every group is removed',
+  read: (entry) =>
+    isMapping(entry)
+      ? { declared: { spec: entry, shapeProblems: [] }, name: nameOf(entry) }
+      : { declared: { spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the group's name and selection" }] } },
+};
 
 /** The `interceptors:` entries: each a mapping (its fields are checked when planned, by the interceptors' own check). */
-function readInterceptors(entries: unknown, problems: ProblemDetail[]): DeclaredInterceptor[] {
-  if (!Array.isArray(entries)) {
-    problems.push({ path: 'interceptors', message: 'must be a list (an empty list declares no interceptor: with prune, every interceptor is removed)' });
-    return [];
-  }
-  if (entries.length > MAX_INTERCEPTORS) {
-    problems.push({ path: 'interceptors', message: `declares ${entries.length} interceptors; at most ${MAX_INTERCEPTORS} fit in one file` });
-    return [];
-  }
-  const interceptors: DeclaredInterceptor[] = [];
-  const firstIndex = new Map<string, number>();
-  for (const [index, entry] of entries.entries()) {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      interceptors.push({ spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the interceptor's name, kind and settings" }] });
-      continue;
-    }
-    const spec = entry as Record<string, unknown>;
-    interceptors.push({ spec, shapeProblems: [] });
-    if (typeof spec.name !== 'string') continue;
-    const first = firstIndex.get(spec.name);
-    if (first !== undefined) problems.push({ path: `interceptors[${index}].name`, message: `"${spec.name.slice(0, 100)}" is declared twice (first at interceptors[${first}])` });
-    else firstIndex.set(spec.name, index);
-  }
-  return interceptors;
-}
+const INTERCEPTORS: ListReading<DeclaredInterceptor> = {
+  emptyMeans: 'an empty list declares no interceptor: with prune, every interceptor is removed',
+  read: (entry) =>
+    isMapping(entry)
+      ? { declared: { spec: entry, shapeProblems: [] }, name: nameOf(entry) }
+      : { declared: { spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the interceptor's name, kind and settings" }] } },
+};
 
 /** The `keys:` entries: each a mapping of known fields (their values are checked when planned). */
-function readKeys(entries: unknown, problems: ProblemDetail[]): DeclaredKey[] {
-  if (!Array.isArray(entries)) {
-    problems.push({ path: 'keys', message: 'must be a list (an empty list declares no key: with prune, every key is revoked)' });
-    return [];
-  }
-  if (entries.length > MAX_KEYS) {
-    problems.push({ path: 'keys', message: `declares ${entries.length} keys; at most ${MAX_KEYS} fit in one file` });
-    return [];
-  }
-  const keys: DeclaredKey[] = [];
-  const firstIndex = new Map<string, number>();
-  for (const [index, entry] of entries.entries()) {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      keys.push({ spec: { name: undefined, role: undefined }, shapeProblems: [{ path: 'body', message: 'must be a mapping with name, role and the key' }] });
-      continue;
-    }
-    const fields = entry as Record<string, unknown>;
+const KEYS: ListReading<DeclaredKey> = {
+  emptyMeans: 'an empty list declares no key: with prune, every key is revoked',
+  read(entry) {
+    if (!isMapping(entry)) return { declared: { spec: { name: undefined, role: undefined }, shapeProblems: [{ path: 'body', message: 'must be a mapping with name, role and the key' }] } };
     const shapeProblems: ProblemDetail[] = [];
-    for (const field of Object.keys(fields)) {
+    for (const field of Object.keys(entry)) {
       if (!KEY_FIELDS.includes(field)) shapeProblems.push({ path: field.slice(0, 100), message: `is not a key setting (known: ${KEY_FIELDS.join(', ')})` });
     }
-    const { key, ...spec } = fields;
-    keys.push({ spec: { ...spec, name: spec.name, role: spec.role }, key, shapeProblems });
-    if (typeof spec.name !== 'string') continue;
-    const name = spec.name.trim();
-    const first = firstIndex.get(name);
-    if (first !== undefined) problems.push({ path: `keys[${index}].name`, message: `"${name.slice(0, 100)}" is declared twice (first at keys[${first}])` });
-    else firstIndex.set(name, index);
-  }
-  return keys;
-}
+    const { key, ...spec } = entry;
+    return { declared: { spec: { ...spec, name: spec.name, role: spec.role }, key, shapeProblems }, name: nameOf(spec)?.trim() };
+  },
+};

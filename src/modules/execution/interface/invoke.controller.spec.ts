@@ -52,8 +52,8 @@ describe('InvokeController: answers that come before the outcome', () => {
         return status;
       },
     } as unknown as FastifyReply;
-    const request = { url: '/api/v1/tools/files__write/invoke', headers: {}, id: 'req-1', raw: { socket: {} } } as unknown as FastifyRequest;
-    const body = await controller.invoke('files__write', { arguments: { path: '/tmp/x' } }, 'spec', undefined, headers.accept, headers.prefer, ADMIN, reply, request);
+    const request = { url: '/api/v1/tools/files__write/invoke', headers: { 'user-agent': 'spec', ...headers }, id: 'req-1', raw: { socket: {} } } as unknown as FastifyRequest;
+    const body = await controller.invoke('files__write', { arguments: { path: '/tmp/x' } }, ADMIN, reply, request);
     return { status, headers: sentHeaders, body: body as any };
   };
 

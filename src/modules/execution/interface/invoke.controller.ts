@@ -1,5 +1,5 @@
 import { heavySteps, isHeavy } from '../../../shared/heavy-steps.js';
-import { applyDecorators, Body, Headers, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { applyDecorators, Body, Inject, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +21,7 @@ import { acceptsEventStream, ProgressEventStream } from './progress-event-stream
 import { errorPayloadOf } from '../../../shared/http/domain-error.filter.js';
 import { CallerDeparture } from '../../../shared/caller-signal.js';
 import { clientOf } from '../../../shared/http/client-of.js';
+import { firstHeaderValue } from '../../../shared/http/header-value.js';
 import { onClientGone } from '../../../shared/http/client-gone.js';
 import { ApiController } from '../../../shared/http/api-controller.js';
 import { callerTokenOf } from '../../../shared/principal/caller-token.js';
@@ -54,15 +55,11 @@ export class InvokeController {
   async invoke(
     @Param('qualifiedName') qualifiedName: string,
     @Body() body: unknown,
-    @Headers('user-agent') userAgent: string | undefined,
-    @Headers('x-correlation-id') correlationId: string | undefined,
-    @Headers('accept') accept: string | undefined,
-    @Headers('prefer') prefer: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
-    return this.invokeCalled('/api/v1/tools/{qualifiedName}/invoke', { name: qualifiedName }, body, userAgent, correlationId, { accept, prefer }, principal, reply, request);
+    return this.invokeCalled('/api/v1/tools/{qualifiedName}/invoke', { name: qualifiedName }, body, principal, reply, request);
   }
 
   @Post(GROUP_INVOKE_PATH)
@@ -76,24 +73,17 @@ export class InvokeController {
     @Param('group') group: string,
     @Param('toolName') toolName: string,
     @Body() body: unknown,
-    @Headers('user-agent') userAgent: string | undefined,
-    @Headers('x-correlation-id') correlationId: string | undefined,
-    @Headers('accept') accept: string | undefined,
-    @Headers('prefer') prefer: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Req() request: FastifyRequest,
   ): Promise<Answer | StreamableFile> {
-    return this.invokeCalled('/api/v1/groups/{group}/tools/{toolName}/invoke', { name: toolName, group }, body, userAgent, correlationId, { accept, prefer }, principal, reply, request);
+    return this.invokeCalled('/api/v1/groups/{group}/tools/{toolName}/invoke', { name: toolName, group }, body, principal, reply, request);
   }
 
   private async invokeCalled(
     route: string,
     called: Called,
     body: unknown,
-    userAgent: string | undefined,
-    correlationId: string | undefined,
-    asked: Asked,
     principal: Principal,
     reply: FastifyReply,
     request: FastifyRequest,
@@ -103,7 +93,7 @@ export class InvokeController {
     let status: number | undefined;
     let streamed: Promise<number> | undefined;
     try {
-      const answer = await operation.run(() => this.serve(called, body, userAgent, correlationId, asked, principal, reply, request.id, (done) => (streamed = done)));
+      const answer = await operation.run(() => this.serve(called, body, principal, reply, request, (done) => (streamed = done)));
       status = reply.statusCode;
       return answer;
     } finally {
@@ -116,12 +106,9 @@ export class InvokeController {
   private async serve(
     called: Called,
     body: unknown,
-    userAgent: string | undefined,
-    correlationId: string | undefined,
-    asked: Asked,
     principal: Principal,
     reply: FastifyReply,
-    requestId: string,
+    request: FastifyRequest,
     onStream: (done: Promise<number>) => void,
   ): Promise<Answer | StreamableFile> {
     // The common body needs no class-validator pass; anything else gets one, which names every problem.
@@ -137,16 +124,16 @@ export class InvokeController {
       shapeProblems: problems,
       scope: principal.scope,
       rateLimitPerMinute: principal.rateLimitPerMinute,
-      requestId,
+      requestId: request.id,
       callerToken: callerTokenOf(principal),
     };
     const caller: ExecutionCaller = {
       principalId: principal.id,
       principalName: principal.name,
-      clientName: userAgent?.slice(0, 200),
-      correlationId: correlationId?.slice(0, 200),
+      clientName: firstHeaderValue(request.headers['user-agent'])?.slice(0, 200),
+      correlationId: firstHeaderValue(request.headers['x-correlation-id'])?.slice(0, 200),
     };
-    if (prefersRespondAsync(asked.prefer)) {
+    if (prefersRespondAsync(firstHeaderValue(request.headers['prefer']))) {
       // Run detached: the answer says where the execution is; the caller leaving changes nothing.
       const started = await this.tasks.submit(new ExecuteToolCommand(input, caller, 'rest', new CallerDeparture()));
       // Refused before it would run: answered as without the preference.
@@ -157,7 +144,7 @@ export class InvokeController {
     // The caller leaving (connection closed before the answer) cancels the call upstream.
     const gone = new CallerDeparture();
     const stopListening = onClientGone(reply.raw, () => gone.abort());
-    const events = acceptsEventStream(asked.accept) ? new ProgressEventStream() : undefined;
+    const events = acceptsEventStream(firstHeaderValue(request.headers['accept'])) ? new ProgressEventStream() : undefined;
     const command = new ExecuteToolCommand(input, caller, 'rest', gone, events ? { onProgress: (update) => events.progress(update) } : {});
     const call: Promise<ExecutedCall> = this.commands.execute(command);
     if (events && (await Promise.race([call.then(settled, settled), events.opened.then(() => 'opened' as const)])) === 'opened') {
@@ -225,12 +212,6 @@ export class InvokeController {
     if (executed.waiting) return { status: 202, body: this.waitingOf(executed) };
     return { status: httpStatusOf(executed.record), body: answerOf(executed.record) };
   }
-}
-
-/** What the caller asked of the answer's form: `Accept` (events) and `Prefer` (respond-async). */
-interface Asked {
-  accept: string | undefined;
-  prefer: string | undefined;
 }
 
 const settled = () => 'settled' as const;

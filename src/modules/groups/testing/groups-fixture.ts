@@ -3,6 +3,7 @@ import { FixedClock } from '../../../shared/testing/fixed-clock.js';
 import { RecordingCatalogNotifier } from '../../../shared/testing/recording-catalog-notifier.js';
 import { RecordingEventBus } from '../../../shared/testing/recording-event-bus.js';
 import { SequentialIds } from '../../../shared/testing/sequential-ids.js';
+import { NamedResourceWriting } from '../../audit/application/named-resource-writes.js';
 import { RecordingAuditLog } from '../../audit/testing/recording-audit-log.js';
 import { GroupWrites } from '../application/group-writes.js';
 import { InMemoryGroupRepository } from './in-memory-group-repository.js';
@@ -22,5 +23,5 @@ export function groupsFixture() {
     notifier: new RecordingCatalogNotifier(),
   };
   const { groups, audit, clock, ids, events, notifier } = ports;
-  return { ...ports, writes: new GroupWrites(groups, audit, uow, clock, ids, events.bus, notifier) };
+  return { ...ports, writes: new GroupWrites(groups, new NamedResourceWriting(audit, uow, clock, ids, events.bus, notifier)) };
 }

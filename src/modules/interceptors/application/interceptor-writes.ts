@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
-import { CatalogChangeNotifier, InterceptorsChanged } from '../../../shared/catalog-events.js';
-import { Clock, IdGenerator, UnitOfWork } from '../../../shared/unit-of-work.js';
-import { NamedResourceWrites } from '../../audit/application/named-resource-writes.js';
-import { AuditLog } from '../../audit/domain/audit-event.js';
+import { InterceptorsChanged } from '../../../shared/catalog-events.js';
+import { NamedResourceWrites, NamedResourceWriting } from '../../audit/application/named-resource-writes.js';
 import { InterceptorRepository, type InterceptorSpec } from '../domain/interceptor.js';
 import { flatInterceptor } from '../domain/interceptor-spec.js';
 import { InterceptorDefinitions } from './interceptor-definitions.js';
@@ -15,24 +12,22 @@ export class InterceptorWrites extends NamedResourceWrites<InterceptorSpec> {
   constructor(
     @Inject(InterceptorRepository) interceptors: InterceptorRepository,
     @Inject(InterceptorDefinitions) definitions: InterceptorDefinitions,
-    @Inject(AuditLog) audit: AuditLog,
-    @Inject(UnitOfWork) uow: UnitOfWork,
-    @Inject(Clock) clock: Clock,
-    @Inject(IdGenerator) ids: IdGenerator,
-    @Inject(EventBus) events: EventBus,
-    @Inject(CatalogChangeNotifier) notifier: CatalogChangeNotifier,
+    @Inject(NamedResourceWriting) writing: NamedResourceWriting,
   ) {
-    const kind = {
-      noun: 'interceptor',
-      notFound: interceptorNotFound,
-      taken: interceptorExists,
-      auditForm: flatInterceptor,
-      announce: (name: string) => notifier.notifyInterceptorChanged(name),
-      changed: async (name: string) => {
-        events.publish(new InterceptorsChanged(name));
-        await definitions.settled();
+    super(
+      {
+        noun: 'interceptor',
+        notFound: interceptorNotFound,
+        taken: interceptorExists,
+        auditForm: flatInterceptor,
+        announce: (name: string) => writing.notifier.notifyInterceptorChanged(name),
+        changed: async (name: string) => {
+          writing.events.publish(new InterceptorsChanged(name));
+          await definitions.settled();
+        },
       },
-    } as const;
-    super(kind, interceptors, audit, uow, clock, ids);
+      interceptors,
+      writing,
+    );
   }
 }

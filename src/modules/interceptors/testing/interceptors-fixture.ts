@@ -4,6 +4,7 @@ import { FixedClock } from '../../../shared/testing/fixed-clock.js';
 import { RecordingCatalogNotifier } from '../../../shared/testing/recording-catalog-notifier.js';
 import { RecordingEventBus } from '../../../shared/testing/recording-event-bus.js';
 import { SequentialIds } from '../../../shared/testing/sequential-ids.js';
+import { NamedResourceWriting } from '../../audit/application/named-resource-writes.js';
 import { RecordingAuditLog } from '../../audit/testing/recording-audit-log.js';
 import { InMemorySecretRepository } from '../../secrets/testing/in-memory-secret-repository.js';
 import { FakeRemoteHostCheck } from '../../sources/testing/fake-remote-host-check.js';
@@ -51,7 +52,7 @@ export function interceptorsFixture(options: { interceptors?: Interceptor[]; sec
     ids,
     events,
     notifier,
-    writes: new InterceptorWrites(interceptors, definitions, audit, uow, clock, ids, events.bus, notifier),
+    writes: new InterceptorWrites(interceptors, definitions, new NamedResourceWriting(audit, uow, clock, ids, events.bus, notifier)),
     secrets,
     hosts,
     checker: new InterceptorSpecChecker(secrets, hosts),

@@ -64,10 +64,13 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
       const result: ConfigApplyResult = { dryRun: options.dryRun, prune: options.prune, changes, summary: summarize(changes) };
       if (options.dryRun || plan.steps.length + groupPlan.steps.length + interceptorPlan.steps.length + keyPlan.steps.length === 0) return result;
 
-      for (const step of plan.steps) await this.run(step, actor, options.waitForDiscovery);
-      for (const step of groupPlan.steps) await this.runGroup(step, actor);
-      for (const step of interceptorPlan.steps) await this.runInterceptor(step, actor);
-      for (const step of keyPlan.steps) await this.runKey(step, actor);
+      const commands = [
+        ...plan.steps.map((step) => commandOf.source(step, actor, options.waitForDiscovery)),
+        ...groupPlan.steps.map((step) => commandOf.group(step, actor)),
+        ...interceptorPlan.steps.map((step) => commandOf.interceptor(step, actor)),
+        ...keyPlan.steps.map((step) => commandOf.key(step, actor)),
+      ];
+      for (const command of commands) await this.commands.execute(command);
       await this.uow.run(() =>
         this.audit.record({
           actor,
@@ -81,60 +84,32 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
       return result;
     });
   }
-
-  private async run(step: PlanStep, actor: string, wait: boolean): Promise<void> {
-    switch (step.action) {
-      case 'create':
-        await this.commands.execute(new RegisterSourceCommand(step.spec, [], actor, wait));
-        return;
-      case 'update':
-        await this.commands.execute(new UpdateSourceCommand(step.name, step.changes, [], actor, wait));
-        return;
-      case 'delete':
-        await this.commands.execute(new RemoveSourceCommand(step.name, actor));
-        return;
-    }
-  }
-
-  private async runGroup(step: GroupStep, actor: string): Promise<void> {
-    switch (step.action) {
-      case 'create':
-        await this.commands.execute(new CreateGroupCommand(step.spec, actor));
-        return;
-      case 'update':
-        await this.commands.execute(new UpdateGroupCommand(step.name, step.spec, actor));
-        return;
-      case 'delete':
-        await this.commands.execute(new DeleteGroupCommand(step.name, actor));
-        return;
-    }
-  }
-
-  private async runInterceptor(step: InterceptorStep, actor: string): Promise<void> {
-    switch (step.action) {
-      case 'create':
-        await this.commands.execute(new CreateInterceptorCommand(step.spec, actor));
-        return;
-      case 'update':
-        await this.commands.execute(new UpdateInterceptorCommand(step.name, step.spec, actor));
-        return;
-      case 'delete':
-        await this.commands.execute(new DeleteInterceptorCommand(step.name, actor));
-        return;
-    }
-  }
-
-  private async runKey(step: KeyStep, actor: string): Promise<void> {
-    switch (step.action) {
-      case 'create':
-        await this.commands.execute(new CreateApiKeyCommand(step.spec, actor, step.presetKey));
-        return;
-      case 'update':
-        await this.commands.execute(new UpdateApiKeyCommand(step.id, step.spec, actor, step.presetKey));
-        return;
-      case 'delete':
-        await this.commands.execute(new RevokeApiKeyCommand(step.id, actor));
-        return;
-    }
-  }
 }
+
+/** The command each planned step runs: the same one the REST API runs. */
+const commandOf = {
+  source: (step: PlanStep, actor: string, wait: boolean) =>
+    step.action === 'create'
+      ? new RegisterSourceCommand(step.spec, [], actor, wait)
+      : step.action === 'update'
+        ? new UpdateSourceCommand(step.name, step.changes, [], actor, wait)
+        : new RemoveSourceCommand(step.name, actor),
+  group: (step: GroupStep, actor: string) =>
+    step.action === 'create'
+      ? new CreateGroupCommand(step.spec, actor)
+      : step.action === 'update'
+        ? new UpdateGroupCommand(step.name, step.spec, actor)
+        : new DeleteGroupCommand(step.name, actor),
+  interceptor: (step: InterceptorStep, actor: string) =>
+    step.action === 'create'
+      ? new CreateInterceptorCommand(step.spec, actor)
+      : step.action === 'update'
+        ? new UpdateInterceptorCommand(step.name, step.spec, actor)
+        : new DeleteInterceptorCommand(step.name, actor),
+  key: (step: KeyStep, actor: string) =>
+    step.action === 'create'
+      ? new CreateApiKeyCommand(step.spec, actor, step.presetKey)
+      : step.action === 'update'
+        ? new UpdateApiKeyCommand(step.id, step.spec, actor, step.presetKey)
+        : new RevokeApiKeyCommand(step.id, actor),
+};
