@@ -20,10 +20,13 @@ export class BackgroundPass<T> {
     return this.running;
   }
 
-  /** A pass now and one every `intervalMs` (a timer that keeps no process alive); `failed` hears of each that throws. */
-  start(intervalMs: number, failed: (error: unknown) => void): void {
+  /**
+   * A pass every `intervalMs` (a timer that keeps no process alive), and one now unless `firstNow`
+   * is false; `failed` hears of each that throws.
+   */
+  start(intervalMs: number, failed: (error: unknown) => void, firstNow = true): void {
     const tick = () => void this.run().catch(failed);
-    tick();
+    if (firstNow) tick();
     this.timer = setInterval(tick, intervalMs);
     this.timer.unref();
   }

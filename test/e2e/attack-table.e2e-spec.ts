@@ -129,6 +129,7 @@ const attacks: Attack[] = [
   { name: 'PATCH of a source with a non-boolean enabled', method: 'PATCH', path: '/api/v1/sources/hostile', body: { enabled: 'yes' }, status: 400, code: 'VALIDATION_FAILED' },
   { name: 'DELETE of an unknown source', method: 'DELETE', path: '/api/v1/sources/nope', status: 404, code: 'SOURCE_NOT_FOUND' },
   { name: 'a secret value that is not a string', method: 'PUT', path: '/api/v1/secrets/ok-name', body: { value: { a: 1 } }, status: 400, code: 'VALIDATION_FAILED' },
+  { name: 'a secret value with NUL (no environment variable or header carries it)', method: 'PUT', path: '/api/v1/secrets/ok-name', body: { value: 'a\u0000b' }, status: 400, code: 'VALIDATION_FAILED' },
 
   // Queries
   { name: 'executions filtered by an unknown status', path: '/api/v1/executions?status=pwned', status: 400, code: 'VALIDATION_FAILED' },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { BackgroundPass } from '../../../shared/background-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { CallerDeparture, type CallerSignal } from '../../../shared/caller-signal.js';
 import { TaskChanges } from '../../../shared/task-changes.js';
@@ -47,7 +48,7 @@ interface Running {
 export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('tasks');
   private readonly running = new Map<string, Running>();
-  private sweeper?: NodeJS.Timeout;
+  private readonly expiry = new BackgroundPass(() => this.tasks.removeExpired(this.clock.now()));
 
   constructor(
     @Inject(CommandBus) private readonly commands: CommandBus,
@@ -258,14 +259,11 @@ export class CallTasks implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Tasks past their ttl are forgotten now and then, by every replica (a DELETE is idempotent). */
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => {
-      this.tasks.removeExpired(this.clock.now()).catch((error: unknown) => this.logger.warn(`forgetting expired tasks failed: ${String(error)}`));
-    }, EXPIRY_SWEEP_MS);
-    this.sweeper.unref();
+    this.expiry.start(EXPIRY_SWEEP_MS, (error) => this.logger.warn(`forgetting expired tasks failed: ${String(error)}`), false);
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+  onModuleDestroy(): Promise<void> {
+    return this.expiry.stop();
   }
 
   private async stateOf(id: string): Promise<TaskState | undefined> {

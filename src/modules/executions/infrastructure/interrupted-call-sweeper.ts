@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { BackgroundPass } from '../../../shared/background-pass.js';
 import type { StartedCallJournal } from './started-call-journal.js';
 
 export interface SweeperSettings {
@@ -27,7 +28,7 @@ const MARGIN_MS = 60_000;
  */
 export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('executions');
-  private timer?: NodeJS.Timeout;
+  private readonly passes = new BackgroundPass(() => this.sweep(this.settings.maxCallTimeoutMs + MARGIN_MS));
 
   constructor(
     private readonly dataSource: DataSource,
@@ -39,10 +40,7 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
     await this.sweep(this.settings.soleProcess ? 0 : this.settings.maxCallTimeoutMs + MARGIN_MS);
     // Only now are the replayed calls in the history: a crash before this point replays them again.
     for (const file of replayed.files) this.settings.journal?.remove(file);
-    this.timer = setInterval(() => {
-      this.sweep(this.settings.maxCallTimeoutMs + MARGIN_MS).catch((error: unknown) => this.logger.warn(`sweeping interrupted calls failed: ${String(error)}`));
-    }, this.settings.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.settings.intervalMs, (error) => this.logger.warn(`sweeping interrupted calls failed: ${String(error)}`), false);
   }
 
   /**
@@ -65,8 +63,8 @@ export class InterruptedCallSweeper implements OnApplicationBootstrap, OnModuleD
     return { files };
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  onModuleDestroy(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** Turns started calls older than `olderThanMs` into `interrupted` executions; answers how many. */

@@ -8,6 +8,20 @@ export function checkSecretName(name: string, problems: ProblemList): void {
 }
 export const MAX_SECRET_BYTES = 64 * 1024;
 
+/**
+ * A value to store: text, not empty, at most `maxBytes` in UTF-8, and without NUL, which neither an
+ * environment variable nor a header can carry. A problem of `value` already listed is not said again.
+ */
+export function checkSecretValue(value: unknown, maxBytes: number, problems: ProblemList): value is string {
+  if (problems.has('value')) return false;
+  if (typeof value !== 'string') problems.add('value', 'must be a string');
+  else if (value.length === 0) problems.add('value', 'must not be empty');
+  else if (Buffer.byteLength(value) > maxBytes) problems.add('value', `must be at most ${maxBytes} bytes`);
+  else if (value.includes('\0')) problems.add('value', 'must not contain NUL');
+  else return true;
+  return false;
+}
+
 export interface SecretMetadata {
   name: string;
   createdAt: Date;

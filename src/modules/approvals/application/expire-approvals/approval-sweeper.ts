@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { BackgroundPass } from '../../../../shared/background-pass.js';
 import { UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { WorkMetrics } from '../../../../shared/work-metrics.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
@@ -26,8 +27,7 @@ export abstract class ApprovalSweepSettings {
 @Injectable()
 export class ApprovalSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('approvals');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly passes = new BackgroundPass(() => this.sweep());
 
   constructor(
     @Inject(ApprovalRepository) private readonly approvals: ApprovalRepository,
@@ -39,21 +39,11 @@ export class ApprovalSweeper implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) => {
-          this.logger.warn(`expiring approvals failed: ${error instanceof Error ? error.message : String(error)}`);
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    }, this.settings.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.settings.intervalMs, (error) => this.logger.warn(`expiring approvals failed: ${error instanceof Error ? error.message : String(error)}`), false);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.passes.stop();
   }
 
   /**

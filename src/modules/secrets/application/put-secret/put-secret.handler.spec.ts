@@ -62,6 +62,13 @@ describe('PutSecretHandler', () => {
     expect(error.details).toEqual([{ path: 'value', message: `must be at most ${MAX_SECRET_BYTES} bytes` }]);
   });
 
+  it('refuses a value with NUL, which neither an environment variable nor a header can carry', async () => {
+    const f = setup();
+    const error = await rejection(f.put('WITH_NUL', 'a\u0000b'));
+    expect(error.details).toEqual([{ path: 'value', message: 'must not contain NUL' }]);
+    expect(await f.secrets.list(undefined, 10)).toEqual([]);
+  });
+
   it('takes any name and value it is given: stores a well-formed one as given, refuses the rest, and never answers or audits the value', async () => {
     const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'];
     const wellFormed = fc
@@ -74,7 +81,7 @@ describe('PutSecretHandler', () => {
     await fc.assert(
       fc.asyncProperty(name, value, async (name, value) => {
         const f = setup();
-        const valid = SECRET_NAME_PATTERN.test(name) && value.length > 0 && Buffer.byteLength(value) <= MAX_SECRET_BYTES;
+        const valid = SECRET_NAME_PATTERN.test(name) && value.length > 0 && Buffer.byteLength(value) <= MAX_SECRET_BYTES && !value.includes('\u0000');
         const outcome = await f.put(name, value).then(
           (answer) => ({ answer }),
           (error: unknown) => ({ error }),

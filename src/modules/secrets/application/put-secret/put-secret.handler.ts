@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { checkSecretName, MAX_SECRET_BYTES, SecretMetadata, SecretRepository } from '../../domain/secret.js';
+import { checkSecretName, checkSecretValue, MAX_SECRET_BYTES, SecretMetadata, SecretRepository } from '../../domain/secret.js';
 import { PutSecretCommand } from './put-secret.command.js';
 
 @CommandHandler(PutSecretCommand)
@@ -18,8 +18,7 @@ export class PutSecretHandler implements ICommandHandler<PutSecretCommand, Secre
   async execute({ name, value, actor }: PutSecretCommand): Promise<SecretMetadata & { created: boolean }> {
     const problems = new ProblemList();
     checkSecretName(name, problems);
-    if (value.length === 0) problems.add('value', 'must not be empty');
-    if (Buffer.byteLength(value) > MAX_SECRET_BYTES) problems.add('value', `must be at most ${MAX_SECRET_BYTES} bytes`);
+    checkSecretValue(value, MAX_SECRET_BYTES, problems);
     problems.throwIfAny('The secret is invalid.');
     return this.uow.run(async () => {
       const result = await this.secrets.put(name, value, this.clock.now());

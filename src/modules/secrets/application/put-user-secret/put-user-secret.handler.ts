@@ -3,7 +3,7 @@ import { CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, ProblemList } from '../../../../shared/domain-error.js';
 import { Clock, UnitOfWork } from '../../../../shared/unit-of-work.js';
 import { AuditLog } from '../../../audit/domain/audit-event.js';
-import { checkSecretName, type SecretMetadata } from '../../domain/secret.js';
+import { checkSecretName, checkSecretValue, type SecretMetadata } from '../../domain/secret.js';
 import { MAX_USER_SECRET_BYTES, MAX_USER_SECRETS_PER_PRINCIPAL, UserSecretStored, UserSecrets } from '../../domain/user-secret.js';
 import { PutUserSecretCommand } from './put-user-secret.command.js';
 
@@ -22,12 +22,7 @@ export class PutUserSecretHandler implements ICommandHandler<PutUserSecretComman
     const problems = new ProblemList();
     problems.addAll(shapeProblems);
     checkSecretName(name, problems);
-    if (problems.has('value')) {
-      // Already said by the shape check.
-    } else if (typeof value !== 'string') problems.add('value', 'must be a string');
-    else if (value.length === 0) problems.add('value', 'must not be empty');
-    else if (Buffer.byteLength(value) > MAX_USER_SECRET_BYTES) problems.add('value', `must be at most ${MAX_USER_SECRET_BYTES} bytes`);
-    else if (value.includes('\0')) problems.add('value', 'must not contain NUL');
+    checkSecretValue(value, MAX_USER_SECRET_BYTES, problems);
     problems.throwIfAny('The secret is invalid.');
     const result = await this.uow.run(async () => {
       const held = await this.secrets.list(principalId);

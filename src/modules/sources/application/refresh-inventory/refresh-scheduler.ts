@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config.js';
+import { BackgroundPass } from '../../../../shared/background-pass.js';
 import { Clock } from '../../../../shared/unit-of-work.js';
 import { SourceRepository } from '../../domain/source.repository.js';
 import { RefreshCoordinator } from './refresh-coordinator.js';
@@ -14,8 +15,7 @@ const BATCH = 4;
 @Injectable()
 export class RefreshScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('refresh-scheduler');
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
+  private readonly passes = new BackgroundPass(() => this.tick());
 
   constructor(
     @Inject(SourceRepository) private readonly sources: SourceRepository,
@@ -25,24 +25,16 @@ export class RefreshScheduler implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
-    }, this.config.refreshTickMs);
-    this.timer.unref();
+    this.passes.start(this.config.refreshTickMs, (error) => this.logger.warn(`scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`), false);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.ticking;
+  onModuleDestroy(): Promise<void> {
+    return this.passes.stop();
   }
 
   private async tick(): Promise<void> {
-    try {
-      const leaseMs = this.config.discoveryTimeoutMs * 2;
-      const due = await this.sources.claimDueForRefresh(this.clock.now(), leaseMs, BATCH, this.config.refreshRetryInitialMs);
-      await Promise.allSettled(due.map((id) => this.coordinator.refresh(id).finally(() => this.sources.releaseRefreshLease(id))));
-    } catch (error) {
-      this.logger.warn(`scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const leaseMs = this.config.discoveryTimeoutMs * 2;
+    const due = await this.sources.claimDueForRefresh(this.clock.now(), leaseMs, BATCH, this.config.refreshRetryInitialMs);
+    await Promise.allSettled(due.map((id) => this.coordinator.refresh(id).finally(() => this.sources.releaseRefreshLease(id))));
   }
 }
