@@ -33,8 +33,18 @@ export async function pageByName<T extends { name: string }, V>(
   view: (row: T) => V,
 ): Promise<Page<V>> {
   const after = decodeCursor<{ n: string }>(cursor, ['n']);
-  const rows = await read(after?.n, limit + 1);
+  return pageOf(await read(after?.n, limit + 1), limit, view, (last) => ({ n: last.name }));
+}
+
+/**
+ * The page of a keyset listing: the first `limit` of `rows` (read one beyond `limit`), each shown as
+ * `view` shows it, and when more follow, the cursor of the last one's sort key.
+ */
+export function pageOf<T, V>(rows: readonly T[], limit: number, view: (row: T) => V, keyOf: (last: T) => Record<string, string | number>): Page<V> {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { items: page.map((row) => view(row)), nextCursor: rows.length > limit && last ? encodeCursor({ n: last.name }) : null };
+  return { items: page.map((row) => view(row)), nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null };
 }
+
+/** The sort key of a listing newest first: when it was made, then its id. */
+export const createdKey = (row: { createdAt: Date; id: string }) => ({ at: row.createdAt.toISOString(), id: row.id });

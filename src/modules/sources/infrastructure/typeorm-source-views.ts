@@ -1,5 +1,5 @@
 import type { TypeormUnitOfWork } from '../../../shared/database/typeorm-unit-of-work.js';
-import { decodeCursor, encodeCursor } from '../../../shared/http/cursor.js';
+import { createdKey, decodeCursor, pageOf } from '../../../shared/http/cursor.js';
 import type { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
 import type { VariableDeclaration } from '../domain/manifest/env-declaration.js';
 import { policiesOf, type SourceHealth } from '../domain/source-settings.js';
@@ -42,12 +42,7 @@ export class TypeormSourceViews extends SourceViews {
     qb.orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').limit(limit + 1);
     const { entities, raw } = await qb.getRawAndEntities();
     const counts = new Map(raw.map((r: { s_id: string; tool_count: string }) => [r.s_id, Number(r.tool_count)]));
-    const page = entities.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page.map((e) => this.toView(e, counts.get(e.id) ?? 0)),
-      nextCursor: entities.length > limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    return pageOf(entities, limit, (e) => this.toView(e, counts.get(e.id) ?? 0), createdKey);
   }
 
   private base() {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
+import { decodeCursor, pageOf } from '../../../../shared/http/cursor.js';
 import { Clock } from '../../../../shared/unit-of-work.js';
 import { ApiKeyRepository } from '../../domain/api-key.js';
 import { viewOf } from '../api-key-view.js';
@@ -16,12 +16,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKe
   async execute({ cursor, limit }: ListApiKeysQuery): Promise<ApiKeyPage> {
     const after = decodeCursor<{ t: string; i: string }>(cursor, ['t', 'i']);
     const rows = await this.keys.list(after ? { createdAt: new Date(after.t), id: after.i } : undefined, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
     const now = this.clock.now();
-    return {
-      items: page.map((key) => viewOf(key, now)),
-      nextCursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), i: last.id }) : null,
-    };
+    return pageOf(rows, limit, (key) => viewOf(key, now), (last) => ({ t: last.createdAt.toISOString(), i: last.id }));
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
+import { createdKey, decodeCursor, pageOf } from '../../../../shared/http/cursor.js';
 import { ApprovalViews, toApprovalView, type ApprovalKey, type ApprovalPage } from '../approval-views.js';
 import { ListApprovalsQuery } from './list-approvals.query.js';
 
@@ -10,12 +10,6 @@ export class ListApprovalsHandler implements IQueryHandler<ListApprovalsQuery, A
 
   async execute({ filter, cursor, limit }: ListApprovalsQuery): Promise<ApprovalPage> {
     const after = decodeCursor<ApprovalKey & Record<string, string>>(cursor, ['at', 'id']);
-    const rows = await this.views.list(filter, after, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(toApprovalView),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    return pageOf(await this.views.list(filter, after, limit + 1), limit, toApprovalView, createdKey);
   }
 }

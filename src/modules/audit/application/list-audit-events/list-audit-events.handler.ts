@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
+import { decodeCursor, pageOf } from '../../../../shared/http/cursor.js';
 import { AuditReads, type AuditEventKey } from '../audit-reads.js';
 import { AuditEventPage, ListAuditEventsQuery } from './list-audit-events.query.js';
 
@@ -11,11 +11,6 @@ export class ListAuditEventsHandler implements IQueryHandler<ListAuditEventsQuer
   async execute({ filter, cursor, limit }: ListAuditEventsQuery): Promise<AuditEventPage> {
     const after = decodeCursor<{ at: string; id: string }>(cursor, ['at', 'id']);
     const rows = await this.reads.list(filter, after && { at: after.at, id: after.id }, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page,
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.occurredAt, id: last.id } satisfies AuditEventKey) : null,
-    };
+    return pageOf(rows, limit, (event) => event, (last) => ({ at: last.occurredAt, id: last.id }) satisfies AuditEventKey);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ValidationFailed } from '../../../../shared/domain-error.js';
-import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
+import { decodeCursor, pageOf } from '../../../../shared/http/cursor.js';
 import { Clock } from '../../../../shared/unit-of-work.js';
 import { isUuid } from '../../../../shared/uuid.js';
 import { WAITING_STATUSES, ExecutionTasks, type WaitingStatus } from '../../domain/execution-task.js';
@@ -38,12 +38,7 @@ export class ListExecutionsHandler implements IQueryHandler<ListExecutionsQuery,
     const finals = finalStatuses?.length === 0 ? [] : await this.reads.list({ ...rest, statuses: finalStatuses }, key, limit + 1);
     const ended = new Set(finals.map((execution) => execution.id));
     const rows: ShownExecution[] = [...finals, ...waiting.filter((task) => !ended.has(task.id)).map((task) => waitingView(task, undefined, now))].sort(newestFirst);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page,
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.startedAt, id: last.id } satisfies ExecutionKey) : null,
-    };
+    return pageOf(rows, limit, (row) => row, (last) => ({ at: last.startedAt, id: last.id }) satisfies ExecutionKey);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { decodeCursor, encodeCursor } from '../../../../shared/http/cursor.js';
+import { createdKey, decodeCursor, pageOf } from '../../../../shared/http/cursor.js';
 import { ReviewViews, toReviewView, type ReviewKey, type ReviewPage } from '../review-views.js';
 import { ListReviewsQuery } from './list-reviews.query.js';
 
@@ -10,12 +10,6 @@ export class ListReviewsHandler implements IQueryHandler<ListReviewsQuery, Revie
 
   async execute({ filter, cursor, limit }: ListReviewsQuery): Promise<ReviewPage> {
     const after = decodeCursor<ReviewKey & Record<string, string>>(cursor, ['at', 'id']);
-    const rows = await this.views.list(filter, after, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(toReviewView),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    return pageOf(await this.views.list(filter, after, limit + 1), limit, toReviewView, createdKey);
   }
 }
