@@ -4,7 +4,6 @@ import { SecretCipher } from '../../shared/crypto/secret-cipher.js';
 import { TypeormUnitOfWork } from '../../shared/database/typeorm-unit-of-work.js';
 import { Clock, IdGenerator } from '../../shared/unit-of-work.js';
 import { AuditReads } from './application/audit-reads.js';
-import { NamedResourceWriting } from './application/named-resource-writes.js';
 import { ListAuditEventsHandler } from './application/list-audit-events/list-audit-events.handler.js';
 import { VerifyAuditChainHandler } from './application/verify-audit-chain/verify-audit-chain.handler.js';
 import { AuditSigner } from './domain/audit-chain.js';
@@ -29,11 +28,10 @@ import { AuditEventsController } from './interface/audit-events.controller.js';
     { provide: AuditLog, useExisting: TypeormAuditLog },
     { provide: AuditReads, useFactory: (uow: TypeormUnitOfWork) => new TypeormAuditReads(uow), inject: [TypeormUnitOfWork] },
     AuditChainSealer,
-    NamedResourceWriting,
     VerifyAuditChainHandler,
     ListAuditEventsHandler,
   ],
-  exports: [AuditLog, AuditSigner, NamedResourceWriting],
+  exports: [AuditLog, AuditSigner],
 })
 export class AuditModule {
   /** The tables this module maps (the database opens with every module's). */

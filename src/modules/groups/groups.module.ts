@@ -5,6 +5,7 @@ import { CreateGroupHandler } from './application/create-group/create-group.hand
 import { DeleteGroupHandler } from './application/delete-group/delete-group.handler.js';
 import { GetGroupHandler } from './application/get-group/get-group.handler.js';
 import { GroupDefinitions } from './application/group-definitions.js';
+import { NamedResourceWriting } from '../audit/application/named-resource-writes.js';
 import { GroupWrites } from './application/group-writes.js';
 import { ListGroupsHandler } from './application/list-groups/list-groups.handler.js';
 import { UpdateGroupHandler } from './application/update-group/update-group.handler.js';
@@ -19,6 +20,7 @@ import { GroupsController } from './interface/groups.controller.js';
   providers: [
     { provide: GroupRepository, useFactory: (uow: TypeormUnitOfWork) => new SqlGroupRepository(uow), inject: [TypeormUnitOfWork] },
     GroupDefinitions,
+    NamedResourceWriting,
     GroupWrites,
     CreateGroupHandler,
     UpdateGroupHandler,

@@ -11,6 +11,7 @@ import { GetInterceptorHandler } from './application/get-interceptor/get-interce
 import { INTERCEPTOR_ENGINES, InterceptorChain } from './application/interceptor-chain.js';
 import { InterceptorDefinitions } from './application/interceptor-definitions.js';
 import { InterceptorSpecChecker } from './application/interceptor-spec-checker.js';
+import { NamedResourceWriting } from '../audit/application/named-resource-writes.js';
 import { InterceptorWrites } from './application/interceptor-writes.js';
 import { ListInterceptorsHandler } from './application/list-interceptors/list-interceptors.handler.js';
 import { PreviewInterceptorHandler } from './application/preview-interceptor/preview-interceptor.handler.js';
@@ -40,6 +41,7 @@ import { InterceptorsController } from './interface/interceptors.controller.js';
     InterceptorDefinitions,
     { provide: InterceptorsInForce, useExisting: InterceptorDefinitions },
     InterceptorSpecChecker,
+    NamedResourceWriting,
     InterceptorWrites,
     CreateInterceptorHandler,
     UpdateInterceptorHandler,

@@ -3,6 +3,7 @@ import { Clock } from '../../../../../shared/unit-of-work.js';
 import { ExecutionTasks, type ExecutionTask } from '../../../../executions/domain/execution-task.js';
 import type { ExecutionRecord } from '../../../../executions/domain/execution.js';
 import type { Call } from '../call.js';
+import { callRecord } from '../call-record.js';
 import type { WaitingCall } from '../execute-tool.command.js';
 import { refuse, type Hold, type Refusal } from '../outcome.js';
 import { RouteCache } from '../../route-cache.js';
@@ -90,25 +91,6 @@ export class ParkStage {
 
 /** What a parked call's ExecutedCall carries as its record: it names the call, and refuses if a channel took it for an outcome. */
 export function waitingRecord(call: Call, waiting: WaitingCall): ExecutionRecord {
-  const { route, command } = call;
-  return {
-    id: call.id,
-    toolId: route?.tool.id ?? null,
-    qualifiedName: route?.tool.qualifiedName ?? call.input.qualifiedName.slice(0, 200),
-    sourceId: route?.source.id ?? null,
-    sourceName: route?.source.name ?? null,
-    definitionHash: route?.tool.definitionHash ?? null,
-    caller: command.caller,
-    channel: command.channel,
-    arguments: call.recordedArguments,
-    status: 'rejected',
-    isError: false,
-    result: null,
-    error: { code: 'APPROVAL_PENDING', message: waiting.task.statusMessage ?? 'The call waits for approval.', retryable: false },
-    attempts: 0,
-    startedAt: call.startedAt,
-    durationMs: Math.round((performance.now() - call.began) * 1000) / 1000,
-    ...(call.input.group !== undefined ? { group: call.input.group.slice(0, 200) } : {}),
-    ...(call.interceptors.length > 0 ? { interceptors: [...call.interceptors] } : {}),
-  };
+  const error = { code: 'APPROVAL_PENDING', message: waiting.task.statusMessage ?? 'The call waits for approval.', retryable: false };
+  return callRecord(call, { status: 'rejected', isError: false, result: null, error }, 0);
 }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../../config/app-config.js';
-import { activeTrace } from '../../../../../shared/active-trace.js';
 import { heavySteps } from '../../../../../shared/heavy-steps.js';
 import { ExecutionRecorder, type ExecutionRecord, type ExecutionResult } from '../../../../executions/domain/execution.js';
 import { storableCopy } from '../../../domain/storable-json.js';
 import { limitResult } from '../../../domain/tool-result.js';
 import type { Call } from '../call.js';
+import { callRecord } from '../call-record.js';
 import type { Outcome } from '../outcome.js';
 
 /**
@@ -24,25 +24,7 @@ export class RecordOutcomeStage {
 
   /** `heavy`: the arguments or the result are large (isHeavy), so each pass over them takes a turn of the event loop of its own. */
   async run(call: Call, outcome: Outcome, heavy = false): Promise<ExecutionRecord> {
-    const { route, command } = call;
-    const answer: ExecutionRecord = {
-      id: call.id,
-      toolId: route?.tool.id ?? null,
-      qualifiedName: (route?.tool.qualifiedName ?? call.input.qualifiedName).slice(0, 200),
-      sourceId: route?.source.id ?? null,
-      sourceName: route?.source.name ?? null,
-      definitionHash: route?.tool.definitionHash ?? null,
-      caller: command.caller,
-      channel: command.channel,
-      arguments: call.recordedArguments,
-      ...outcome,
-      attempts: call.attempts,
-      startedAt: call.startedAt,
-      durationMs: Math.round((performance.now() - call.began) * 1000) / 1000,
-      traceId: activeTrace.current()?.traceId ?? null,
-    };
-    if (call.input.group !== undefined) answer.group = call.input.group.slice(0, 200);
-    if (call.interceptors.length > 0) answer.interceptors = [...call.interceptors];
+    const answer = callRecord(call, outcome, call.attempts);
     // Redacting (above), capping and escaping, and handing the record over each pass over the
     // arguments and the result: for large ones, each in a turn of its own.
     if (heavy) await heavySteps.turn();

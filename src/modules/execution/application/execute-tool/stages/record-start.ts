@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { activeTrace } from '../../../../../shared/active-trace.js';
 import { ExecutionRecorder } from '../../../../executions/domain/execution.js';
 import { storableCopy } from '../../../domain/storable-json.js';
 import type { Call } from '../call.js';
-import { refuse } from '../outcome.js';
+import { callRecord } from '../call-record.js';
+import { refuse, type Outcome } from '../outcome.js';
 import type { StageVerdict } from './call-stage.js';
+
+const INTERRUPTED: Outcome = { status: 'interrupted', isError: false, result: null, error: null };
 
 /**
  * Puts a call to a tool that is not read-only (and every task) on the record before it is sent: should Toolplane
@@ -22,29 +24,13 @@ export class RecordStartStage {
   }
 
   private async recordStarted(call: Call): Promise<StageVerdict> {
-    const { tool, source } = call.route!;
     try {
-      await this.recorder.recordStarted({
-        id: call.id,
-        toolId: tool.id,
-        qualifiedName: tool.qualifiedName,
-        sourceId: source.id,
-        sourceName: source.name,
-        definitionHash: tool.definitionHash,
-        caller: call.command.caller,
-        channel: call.command.channel,
-        arguments: storableCopy(call.recordedArguments),
-        status: 'interrupted', // what it becomes should Toolplane stop before the outcome is recorded
-        isError: false,
-        result: null,
-        error: null,
-        attempts: 1,
-        startedAt: call.startedAt,
-        durationMs: 0,
-        traceId: activeTrace.current()?.traceId ?? null,
-        ...(call.input.group !== undefined ? { group: call.input.group.slice(0, 200) } : {}),
-        ...(call.interceptors.length > 0 ? { interceptors: storableCopy([...call.interceptors]) } : {}),
-      });
+      // What it becomes should Toolplane stop before the outcome is recorded; stored as PostgreSQL can hold it.
+      const started = callRecord(call, INTERRUPTED, 1);
+      started.arguments = storableCopy(call.recordedArguments);
+      started.durationMs = 0;
+      if (started.interceptors) started.interceptors = storableCopy(started.interceptors);
+      await this.recorder.recordStarted(started);
       return undefined;
     } catch {
       return refuse('rejected', 'RECORD_UNAVAILABLE', 'The call could not be recorded, so it was not sent.', true, undefined, { retryAfterMs: 1000 });
