@@ -106,6 +106,22 @@ export class ChainVerifier<T extends ChainLink> {
     this.prevHash = start.hash;
   }
 
+  /**
+   * Reads the links after the start `batch` at a time (`read(after, limit)`, in seq order) and feeds
+   * them until the chain ends or a problem is found, waiting for `pause` between batches so that
+   * other work gets a turn during a long chain. Answers the verdict.
+   */
+  async walk(read: (after: number, limit: number) => Promise<T[]>, batch: number, pause: () => Promise<void>): Promise<ChainVerdict> {
+    let after = this.start.seq;
+    for (;;) {
+      const links = await read(after, batch);
+      if (links.length === 0 || !this.feed(links)) break;
+      after = links.at(-1)!.seq;
+      await pause();
+    }
+    return this.verdict();
+  }
+
   /** Feeds the next links in seq order; false once a problem was found (no need to read on). */
   feed(events: T[]): boolean {
     for (const event of events) {

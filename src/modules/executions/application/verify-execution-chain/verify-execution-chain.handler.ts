@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { heavySteps } from '../../../../shared/heavy-steps.js';
 import { AuditSigner, ChainVerifier, type ChainVerdict } from '../../../audit/domain/audit-chain.js';
 import { EXECUTION_CHAIN_RULES, type ChainedExecution } from '../../domain/execution-chain.js';
 import { anchorDigest, type ChainAnchor } from '../../domain/execution-retention.js';
@@ -38,16 +39,8 @@ export class VerifyExecutionChainHandler implements IQueryHandler<VerifyExecutio
 
   /** Links from the anchor on, each beside its record. */
   private async walk(chain: ExecutionChainSnapshot, anchor: ChainAnchor): Promise<ChainVerdict> {
-    const verifier = new ChainVerifier<ChainedExecution>(this.signer, EXECUTION_CHAIN_RULES, anchor);
-    let after = anchor.seq;
-    for (;;) {
-      const links = await chain.links(after, BATCH);
-      if (links.length === 0 || !verifier.feed(links)) break;
-      after = links.at(-1)!.seq;
-      // Other requests get a turn between batches of a long history.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return verifier.verdict();
+    // Other requests get a turn between batches of a long history.
+    return new ChainVerifier<ChainedExecution>(this.signer, EXECUTION_CHAIN_RULES, anchor).walk((after, limit) => chain.links(after, limit), BATCH, () => heavySteps.turn());
   }
 
   /** Once links were purged, verification starts at the anchor, which must carry the chain's own signature. */
