@@ -1,5 +1,4 @@
-import type { ProblemDetail } from '../../../../shared/domain-error.js';
-import { ProblemList } from '../../../../shared/domain-error.js';
+import { type ProblemDetail, ProblemList } from '../../../../shared/domain-error.js';
 import { type PlannedChange, problemOfEntry } from '../../domain/config-plan.js';
 
 /** One entry of the file's list of a named kind: as the REST API takes it, and the problems of its shape. */
@@ -33,21 +32,13 @@ export interface NamedKindPlanning<S extends { name?: unknown }, W extends { nam
  * checked (every problem under its entry), then created, updated or left alone. With prune, those the
  * file does not name are removed, but only when the file has the list at all.
  */
-export function planNamed<S extends { name?: unknown }, W extends { name: string }, C>(
-  planning: NamedKindPlanning<S, W, C>,
+export async function planNamed<S extends { name?: unknown }, W extends { name: string }, C>(
+  { kind, list, check, differences }: NamedKindPlanning<S, W, C>,
   declared: readonly DeclaredEntry<S>[] | undefined,
   stored: ReadonlyMap<string, C>,
   prune: boolean,
 ): Promise<NamedPlan<S>> {
-  return planEntries(planning, declared ?? [], stored, prune && declared !== undefined);
-}
-
-async function planEntries<S extends { name?: unknown }, W extends { name: string }, C>(
-  { kind, list, check, differences }: NamedKindPlanning<S, W, C>,
-  declared: readonly DeclaredEntry<S>[],
-  stored: ReadonlyMap<string, C>,
-  prune: boolean,
-): Promise<NamedPlan<S>> {
+  if (declared === undefined) return { changes: [], steps: [], problems: [] };
   const problems = new ProblemList();
   const changes: PlannedChange[] = [];
   const steps: NamedStep<S>[] = [];
