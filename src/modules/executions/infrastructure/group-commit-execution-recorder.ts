@@ -9,6 +9,7 @@ import { offThread } from '../../../shared/off-thread/off-thread-worker.js';
 import { columnTexts, columnValues, storedRecordTexts, type ColumnTexts, type StoredRecordTexts } from './execution-chain-rows.js';
 import { holdsMoreValues } from '../../../shared/value-count.js';
 import { storedJson, storedNullableText, storedText } from '../../../shared/database/stored-text.js';
+import { runPrepared } from '../../../shared/database/prepared-statement.js';
 
 export interface GroupCommitOptions {
   /** Rows one INSERT carries at most (default 500). */
@@ -327,7 +328,7 @@ export class GroupCommitExecutionRecorder extends ExecutionRecorder implements B
     }
     const client = await this.connection(pool);
     try {
-      await client.query(rows.length <= PREPARED_BATCH_SIZES ? { name, text, values: params } : { text, values: params });
+      await (rows.length <= PREPARED_BATCH_SIZES ? runPrepared(client, name, text, params) : client.query(text, params));
     } catch (error) {
       // A broken connection is not reused (its error event may already have ended it); a refused row leaves it usable.
       if (!(error instanceof pg.DatabaseError) || isFatal(error)) this.forget(client);
