@@ -238,7 +238,28 @@ function credentialFields(record: ExecutionRecord): { missing?: string[]; connec
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  return { ...record, startedAt: record.startedAt.toISOString(), traceId: record.traceId ?? null, group: record.group ?? null, interceptors: record.interceptors ?? [] };
+  // Member by member: a spread that then sets members it already has takes V8's slow path (about 3 µs a call).
+  return {
+    id: record.id,
+    toolId: record.toolId,
+    qualifiedName: record.qualifiedName,
+    sourceId: record.sourceId,
+    sourceName: record.sourceName,
+    definitionHash: record.definitionHash,
+    caller: record.caller,
+    channel: record.channel,
+    arguments: record.arguments,
+    status: record.status,
+    isError: record.isError,
+    result: record.result,
+    error: record.error,
+    attempts: record.attempts,
+    startedAt: record.startedAt.toISOString(),
+    durationMs: record.durationMs,
+    traceId: record.traceId ?? null,
+    group: record.group ?? null,
+    interceptors: record.interceptors ?? [],
+  };
 }
 
 /** What every invoke route declares: its permission, body and answers (the 400 and 404 said in its own words). */

@@ -78,7 +78,8 @@ export function storedRecordTexts(e: ExecutionRecord, columns: ColumnTexts = col
     if (part === undefined) continue;
     text += text.length === 1 ? name + part : `,${name}${part}`;
   }
-  return { ...columns, digest: sha256Hex(`${text}}`) };
+  const { caller, arguments: args, result, error, interceptors } = columns;
+  return { caller, arguments: args, result, error, interceptors, digest: sha256Hex(`${text}}`) };
 }
 
 /** The text of a member kept in a jsonb column, as written; undefined for the other members. */

@@ -39,7 +39,9 @@ export class AdmitStage {
         { retryAfterMs, rateLimit: { scope, limitPerMinute } },
       );
     }
-    const unusable = whyUnusable({ ...tool, source });
+    // The facts by name: spreading the tool to add its source took V8's slow path (about 1 µs a call).
+    const { qualifiedName, status, enabled, unusableReason, reviewState, annotations } = tool;
+    const unusable = whyUnusable({ qualifiedName, status, enabled, unusableReason, reviewState, annotations, source });
     return unusable && refuse('rejected', unusable.code, unusable.message);
   }
 }
