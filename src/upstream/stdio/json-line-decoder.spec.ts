@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { JsonLineDecoder, type OversizedLine } from './json-line-decoder.js';
 
 function decoder(max: number) {
@@ -48,5 +49,41 @@ describe('JsonLineDecoder', () => {
     expect(d.pendingHead(5)).toBe('Enter');
     d.push(Buffer.from('\n'));
     expect(d.pendingHead(5)).toBe('');
+  });
+
+  test('gives the lines a whole-text split gives, however the bytes are cut into chunks, large lines as bytes', () => {
+    const text = fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('', '\r', ' ', '{"a":1}\r'), fc.string({ minLength: 40, maxLength: 60 })), { maxLength: 12 });
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(80), { maxLength: 10 }), fc.boolean(), (lines, cuts, unterminated) => {
+        const whole = Buffer.from(lines.join('\n') + (unterminated ? '' : '\n'));
+        const max = 50;
+        const seen: string[] = [];
+        const dropped: number[] = [];
+        const d = new JsonLineDecoder(max, (line) => seen.push(line), (line) => dropped.push(line.bytes), { minBytes: 20, onLine: (bytes) => seen.push(`bytes:${bytes.toString('utf8')}`) });
+        const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
+        let from = 0;
+        for (const point of [...points, whole.length]) {
+          if (point > from) d.push(whole.subarray(from, point));
+          from = Math.max(from, point);
+        }
+        d.end();
+        const expected: string[] = [];
+        const expectedDropped: number[] = [];
+        const parts = whole.toString('utf8').split('\n');
+        if (!unterminated || parts.at(-1) === '') parts.pop();
+        for (const part of parts) {
+          const bytes = Buffer.byteLength(part);
+          if (bytes > max) expectedDropped.push(bytes);
+          else if (bytes >= 20) expected.push(`bytes:${part}`);
+          else {
+            const line = part.endsWith('\r') ? part.slice(0, -1) : part;
+            if (line.trim().length > 0) expected.push(line);
+          }
+        }
+        expect(seen).toEqual(expected);
+        expect(dropped).toEqual(expectedDropped);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -33,10 +33,17 @@ export class JsonLineDecoder {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(0x0a, start);
-      const end = newline === -1 ? chunk.length : newline;
-      if (end > start) this.append(chunk.subarray(start, end));
-      if (newline === -1) return;
-      this.finishLine();
+      if (newline === -1) {
+        this.append(chunk.subarray(start));
+        return;
+      }
+      if (this.size === 0 && !this.dropping && newline - start <= this.maxLineBytes && !(this.large && newline - start >= this.large.minBytes)) {
+        // The whole line is in this chunk (the common case): decoded from it, neither held nor copied.
+        this.emit(chunk.toString('utf8', start, newline));
+      } else {
+        if (newline > start) this.append(chunk.subarray(start, newline));
+        this.finishLine();
+      }
       start = newline + 1;
     }
   }
@@ -85,7 +92,11 @@ export class JsonLineDecoder {
       this.large.onLine(bytes);
       return;
     }
-    const line = bytes.toString('utf8');
+    this.emit(bytes.toString('utf8'));
+  }
+
+  /** A line without its newline: without a trailing CR, and not at all when it is blank. */
+  private emit(line: string): void {
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.trim().length > 0) this.onLine(trimmed);
   }
