@@ -238,7 +238,7 @@ function credentialFields(record: ExecutionRecord): { missing?: string[]; connec
 
 /** The execution as GET /api/v1/executions/{id} shows it. */
 export function toView(record: ExecutionRecord): ExecutionView {
-  // Member by member: a spread that then sets members it already has takes V8's slow path (about 3 µs a call).
+  // Member by member: spreading the record and then setting four of its members took V8's slow path (about 3 µs a call).
   return {
     id: record.id,
     toolId: record.toolId,
