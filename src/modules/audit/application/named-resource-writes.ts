@@ -39,22 +39,15 @@ export interface NamedResourceKind<S extends { name: string }> {
  * new version only when a field moved), removed. What is written was checked by the caller.
  */
 export class NamedResourceWrites<S extends { name: string }> {
-  private readonly audit: AuditLog;
-  private readonly uow: UnitOfWork;
-  private readonly clock: Clock;
-  private readonly ids: IdGenerator;
-
   constructor(
     private readonly kind: NamedResourceKind<S>,
     private readonly repository: NamedRepository<S & Revision>,
-    writing: NamedResourceWriting,
-  ) {
-    ({ audit: this.audit, uow: this.uow, clock: this.clock, ids: this.ids } = writing);
-  }
+    private readonly writing: NamedResourceWriting,
+  ) {}
 
   async create(spec: S, actor: string): Promise<S & Revision> {
-    const resource: S & Revision = { ...spec, ...firstRevision(this.ids.next(), actor, this.clock.now()) };
-    await this.uow.run(async () => {
+    const resource: S & Revision = { ...spec, ...firstRevision(this.writing.ids.next(), actor, this.writing.clock.now()) };
+    await this.writing.uow.run(async () => {
       if (await this.repository.findByName(resource.name, { lock: true })) throw this.kind.taken(resource.name);
       await this.repository.insert(resource);
       await this.record(actor, 'created', resource, this.kind.auditForm(resource));
@@ -65,13 +58,13 @@ export class NamedResourceWrites<S extends { name: string }> {
 
   /** `revise` answers the whole of what it is to become (and may refuse, throwing), over the stored one locked. */
   async update(name: string, actor: string, revise: (current: S & Revision) => S | Promise<S>): Promise<S & Revision> {
-    const result = await this.uow.run(async () => {
+    const result = await this.writing.uow.run(async () => {
       const current = await this.repository.findByName(name, { lock: true });
       if (!current) throw this.kind.notFound(name);
       const spec = await revise(current);
       const changes = fieldChanges(this.kind.auditForm(current), this.kind.auditForm(spec));
       if (!changes) return { resource: current, changed: false };
-      const updated: S & Revision = { ...current, ...spec, ...nextRevision(current, actor, this.clock.now()) };
+      const updated: S & Revision = { ...current, ...spec, ...nextRevision(current, actor, this.writing.clock.now()) };
       await this.repository.update(updated);
       await this.record(actor, 'updated', current, changes);
       return { resource: updated, changed: true };
@@ -82,7 +75,7 @@ export class NamedResourceWrites<S extends { name: string }> {
 
   /** Answers it as it was. */
   async remove(name: string, actor: string): Promise<S & Revision> {
-    const removed = await this.uow.run(async () => {
+    const removed = await this.writing.uow.run(async () => {
       const found = await this.repository.findByName(name, { lock: true });
       if (!found) throw this.kind.notFound(name);
       await this.repository.delete(found.id);
@@ -95,7 +88,7 @@ export class NamedResourceWrites<S extends { name: string }> {
 
   private async record(actor: string, what: 'created' | 'updated' | 'removed', resource: S & Revision, details: Record<string, unknown>): Promise<void> {
     const { noun } = this.kind;
-    await this.audit.record({ actor, action: `${noun}.${what}`, targetType: noun, targetId: resource.id, targetName: resource.name, details });
+    await this.writing.audit.record({ actor, action: `${noun}.${what}`, targetType: noun, targetId: resource.id, targetName: resource.name, details });
     await this.kind.announce(resource.name);
   }
 }

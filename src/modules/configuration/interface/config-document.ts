@@ -96,23 +96,21 @@ const SOURCES: ListReading<DeclaredSource> = {
   },
 };
 
-/** The `groups:` entries: each a mapping (its fields are checked when planned, by the groups' own rule). */
-const GROUPS: ListReading<DeclaredGroup> = {
-  emptyMeans: 'an empty list declares no group: with prune, every group is removed',
-  read: (entry) =>
-    isMapping(entry)
-      ? { declared: { spec: entry, shapeProblems: [] }, name: nameOf(entry) }
-      : { declared: { spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the group's name and selection" }] } },
-};
+/** A named kind's entries: each a mapping, whose fields are checked when planned, by the kind's own rule. */
+function mappingsOf(noun: string, holding: string): ListReading<{ spec: Record<string, unknown>; shapeProblems: ProblemDetail[] }> {
+  return {
+    emptyMeans: `an empty list declares no ${noun}: with prune, every ${noun} is removed`,
+    read: (entry) =>
+      isMapping(entry)
+        ? { declared: { spec: entry, shapeProblems: [] }, name: nameOf(entry) }
+        : { declared: { spec: {}, shapeProblems: [{ path: 'body', message: `must be a mapping with the ${noun}'s ${holding}` }] } },
+  };
+}
 
-/** The `interceptors:` entries: each a mapping (its fields are checked when planned, by the interceptors' own check). */
-const INTERCEPTORS: ListReading<DeclaredInterceptor> = {
-  emptyMeans: 'an empty list declares no interceptor: with prune, every interceptor is removed',
-  read: (entry) =>
-    isMapping(entry)
-      ? { declared: { spec: entry, shapeProblems: [] }, name: nameOf(entry) }
-      : { declared: { spec: {}, shapeProblems: [{ path: 'body', message: "must be a mapping with the interceptor's name, kind and settings" }] } },
-};
+/** The `groups:` entries. */
+const GROUPS: ListReading<DeclaredGroup> = mappingsOf('group', 'name and selection');
+/** The `interceptors:` entries. */
+const INTERCEPTORS: ListReading<DeclaredInterceptor> = mappingsOf('interceptor', 'name, kind and settings');
 
 /** The `keys:` entries: each a mapping of known fields (their values are checked when planned). */
 const KEYS: ListReading<DeclaredKey> = {

@@ -19,9 +19,10 @@ import { ConfigApplyLock } from '../../domain/cluster-lock.js';
 import { type ConfigApplyResult, summarize } from '../../domain/config-plan.js';
 import { ApplyConfigCommand } from './apply-config.command.js';
 import { ConfigPlanner, type PlanStep } from './config-planner.js';
-import { GroupPlanner, type GroupStep } from './group-planner.js';
-import { InterceptorPlanner, type InterceptorStep } from './interceptor-planner.js';
+import { GroupPlanner } from './group-planner.js';
+import { InterceptorPlanner } from './interceptor-planner.js';
 import { KeyPlanner, type KeyStep } from './key-planner.js';
+import type { NamedStep } from './named-plan.js';
 
 /**
  * Brings the live sources (and, when the file has `groups:`, `interceptors:` or `keys:`, the tool
@@ -86,6 +87,15 @@ export class ApplyConfigHandler implements ICommandHandler<ApplyConfigCommand, C
   }
 }
 
+/** A named kind's create, update and delete commands, as the command of each of its planned steps. */
+function namedCommand<S>(
+  Create: new (spec: S, actor: string) => object,
+  Update: new (name: string, spec: S, actor: string) => object,
+  Delete: new (name: string, actor: string) => object,
+): (step: NamedStep<S>, actor: string) => object {
+  return (step, actor) => (step.action === 'create' ? new Create(step.spec, actor) : step.action === 'update' ? new Update(step.name, step.spec, actor) : new Delete(step.name, actor));
+}
+
 /** The command each planned step runs: the same one the REST API runs. */
 const commandOf = {
   source: (step: PlanStep, actor: string, wait: boolean) =>
@@ -94,18 +104,8 @@ const commandOf = {
       : step.action === 'update'
         ? new UpdateSourceCommand(step.name, step.changes, [], actor, wait)
         : new RemoveSourceCommand(step.name, actor),
-  group: (step: GroupStep, actor: string) =>
-    step.action === 'create'
-      ? new CreateGroupCommand(step.spec, actor)
-      : step.action === 'update'
-        ? new UpdateGroupCommand(step.name, step.spec, actor)
-        : new DeleteGroupCommand(step.name, actor),
-  interceptor: (step: InterceptorStep, actor: string) =>
-    step.action === 'create'
-      ? new CreateInterceptorCommand(step.spec, actor)
-      : step.action === 'update'
-        ? new UpdateInterceptorCommand(step.name, step.spec, actor)
-        : new DeleteInterceptorCommand(step.name, actor),
+  group: namedCommand(CreateGroupCommand, UpdateGroupCommand, DeleteGroupCommand),
+  interceptor: namedCommand(CreateInterceptorCommand, UpdateInterceptorCommand, DeleteInterceptorCommand),
   key: (step: KeyStep, actor: string) =>
     step.action === 'create'
       ? new CreateApiKeyCommand(step.spec, actor, step.presetKey)
