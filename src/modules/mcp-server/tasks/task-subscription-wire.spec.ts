@@ -84,7 +84,8 @@ describe('SseFrames', () => {
           got.push(...frames.push(text.slice(from, cut)));
           from = cut;
         }
-        expect(got.map(messageOfFrame)).toEqual(messages);
+        // As JSON carries them: a -0 the generator made is written, and read back, as 0.
+        expect(got.map(messageOfFrame)).toEqual(messages.map((m) => JSON.parse(JSON.stringify(m))));
       }),
     );
   });
