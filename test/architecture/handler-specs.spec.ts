@@ -1,0 +1,28 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Every TypeScript file below `dir` that is not a spec. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('spec.ts') ? [path] : [];
+  });
+}
+
+describe('command and query handlers', () => {
+  const handlers = sources(SRC).filter((file) => /@(Command|Query)Handler\(/.test(readFileSync(file, 'utf8')));
+
+  it('are found where the layout puts them: one per use-case folder, named *.handler.ts', () => {
+    expect(handlers.length).toBeGreaterThan(50);
+    expect(handlers.filter((file) => !file.endsWith('.handler.ts')).map((file) => relative(SRC, file))).toEqual([]);
+  });
+
+  it('each have a unit spec beside them', () => {
+    const without = handlers.filter((file) => !existsSync(file.replace(/\.ts$/, '.spec.ts'))).map((file) => relative(SRC, file));
+    expect(without).toEqual([]);
+  });
+});
