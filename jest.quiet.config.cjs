@@ -8,5 +8,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   maxWorkers: 1,
+  // Each suite runs in band, as measured; no worker to replace.
+  workerIdleMemoryLimit: undefined,
   testSequencer: '<rootDir>/jest.quiet-order.cjs',
 };

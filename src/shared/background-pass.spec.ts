@@ -1,14 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BackgroundPass } from './background-pass.js';
-
-/** Waits until `done` holds, looking every 5 ms (a busy machine delays timers: no fixed sleep is long enough). */
-async function until(done: () => boolean, withinMs = 5000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(5);
-  }
-}
+import { until } from './testing/until.js';
 
 /** A pass that waits until released, counting how many began. */
 function gatedWork() {
