@@ -25,6 +25,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files that Jest requires (its transform).
+    files: ['test/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.e2e-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
