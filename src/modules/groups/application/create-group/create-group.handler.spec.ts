@@ -1,18 +1,10 @@
 import { GroupsChanged } from '../../../../shared/catalog-events.js';
 import { rejection } from '../../../../shared/testing/rejection.js';
 import { groupsFixture, NOW } from '../../testing/groups-fixture.js';
-import { CreateGroupCommand } from './create-group.command.js';
-import { CreateGroupHandler } from './create-group.handler.js';
-
-function setup() {
-  const f = groupsFixture();
-  const create = new CreateGroupHandler(f.writes);
-  return { ...f, create: (input: Record<string, unknown>) => create.execute(new CreateGroupCommand(input, 'admin')) };
-}
 
 describe('CreateGroupHandler', () => {
   it('stores a group, audits it in the unit of work, and tells this process and the others', async () => {
-    const f = setup();
+    const f = groupsFixture();
     const view = await f.create({ name: 'support', include: ['ev__echo'], overrides: { ev__echo: { name: 'say', locked: { message: 'hi' } } } });
     expect(view).toEqual({
       name: 'support',
@@ -44,7 +36,7 @@ describe('CreateGroupHandler', () => {
   });
 
   it('refuses an invalid group with every problem, storing nothing', async () => {
-    const f = setup();
+    const f = groupsFixture();
     const error = await rejection(f.create({ name: '-x', include: 'ev__echo', overrides: { ev__echo: { name: 'a b' } } }));
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'name' }, { path: 'include' }, { path: 'overrides.ev__echo.name' }] });
     expect([f.groups.groups.size, f.audit.events.length, f.events.published.length]).toEqual([0, 0, 0]);

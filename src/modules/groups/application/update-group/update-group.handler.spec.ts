@@ -1,24 +1,9 @@
 import { rejection } from '../../../../shared/testing/rejection.js';
 import { groupsFixture } from '../../testing/groups-fixture.js';
-import { CreateGroupCommand } from '../create-group/create-group.command.js';
-import { CreateGroupHandler } from '../create-group/create-group.handler.js';
-import { UpdateGroupCommand } from './update-group.command.js';
-import { UpdateGroupHandler } from './update-group.handler.js';
-
-function setup() {
-  const f = groupsFixture();
-  const create = new CreateGroupHandler(f.writes);
-  const update = new UpdateGroupHandler(f.writes);
-  return {
-    ...f,
-    create: (input: Record<string, unknown>) => create.execute(new CreateGroupCommand(input, 'admin')),
-    update: (name: string, input: Record<string, unknown>) => update.execute(new UpdateGroupCommand(name, input, 'admin')),
-  };
-}
 
 describe('UpdateGroupHandler', () => {
   it('changes only the fields given, audits what changed before and after, and bumps the version; a change that changes nothing is not one', async () => {
-    const f = setup();
+    const f = groupsFixture();
     await f.create({ name: 'support', include: ['ev__echo'] });
     const changed = await f.update('support', { description: 'for the bot', include: ['ev__echo'] });
     expect([changed.description, changed.include, changed.version]).toEqual(['for the bot', ['ev__echo'], 2]);
