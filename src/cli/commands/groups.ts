@@ -5,6 +5,7 @@ import { inContext } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { type PageOptions, readInputFile, withPageOptions } from '../input.js';
 import { orDash, shortTime } from '../output.js';
+import { addRemoveCommand } from './remove-command.js';
 
 /** Every setting of a group, with the value it has when a file leaves it out. */
 const DEFAULTS: Record<string, unknown> = { description: '', select: [], include: [], exclude: [], overrides: {} };
@@ -95,15 +96,12 @@ Example group.yaml:
       out.note(`${said} group ${group.name}: served at ${group.mcpPath}`);
     }));
 
-  groups
-    .command('rm')
-    .description('Remove a group: its MCP endpoint and catalog view are gone; its executions keep its name')
-    .argument('<name>', 'the group\'s name')
-    .action(inContext(async ({ api, out }, name: string) => {
-      await api.request('DELETE', '/api/v1/groups/{name}', { params: { name } });
-      if (out.json) return out.printJson({ removed: name });
-      out.note(`removed group ${name}`);
-    }));
+  addRemoveCommand(groups, {
+    description: 'Remove a group: its MCP endpoint and catalog view are gone; its executions keep its name',
+    argument: 'the group\'s name',
+    path: '/api/v1/groups/{name}',
+    said: (name) => `removed group ${name}`,
+  });
 }
 
 /** The group a file declares: one YAML or JSON mapping. */

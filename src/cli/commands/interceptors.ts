@@ -5,6 +5,7 @@ import { inContext } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { type PageOptions, readInputFile, withPageOptions } from '../input.js';
 import { orDash, shortTime } from '../output.js';
+import { addRemoveCommand } from './remove-command.js';
 
 /** What the API answers beside an interceptor's own fields. */
 const RECORD_FIELDS = new Set(['name', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -97,15 +98,12 @@ Example no-etc.yaml:
       out.note(`${said} interceptor ${interceptor.name}: ${interceptor.kind}, ${interceptor.phase}, order ${interceptor.order}${interceptor.enabled ? '' : ' (disabled)'}`);
     }));
 
-  interceptors
-    .command('rm')
-    .description('Remove an interceptor: no call runs it any more; executions keep what it did')
-    .argument('<name>', "the interceptor's name")
-    .action(inContext(async ({ api, out }, name: string) => {
-      await api.request('DELETE', '/api/v1/interceptors/{name}', { params: { name } });
-      if (out.json) return out.printJson({ removed: name });
-      out.note(`removed interceptor ${name}`);
-    }));
+  addRemoveCommand(interceptors, {
+    description: 'Remove an interceptor: no call runs it any more; executions keep what it did',
+    argument: "the interceptor's name",
+    path: '/api/v1/interceptors/{name}',
+    said: (name) => `removed interceptor ${name}`,
+  });
 }
 
 function scopeOf(scope: { source?: string; group?: string; tools?: string[] }): string {

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { type PageOptions, withPageOptions } from '../input.js';
 import { shortTime } from '../output.js';
 import { readSecretValue } from '../secret-input.js';
+import { addRemoveCommand } from './remove-command.js';
 
 export function registerSecretCommands(program: Command): void {
   const secrets = program.command('secrets').description('Secrets that sources refer to as ${secret:NAME}: stored encrypted, never shown');
@@ -53,15 +54,12 @@ Examples:
     );
   }));
 
-  secrets
-    .command('rm')
-    .description('Remove a secret; sources that refer to it fail until it is stored again')
-    .argument('<name>', 'the secret\'s name')
-    .action(inContext(async ({ api, out }, name: string) => {
-      await api.request('DELETE', '/api/v1/secrets/{name}', { params: { name } });
-      if (out.json) return out.printJson({ removed: name });
-      out.note(`removed secret ${name}`);
-    }));
+  addRemoveCommand(secrets, {
+    description: 'Remove a secret; sources that refer to it fail until it is stored again',
+    argument: 'the secret\'s name',
+    path: '/api/v1/secrets/{name}',
+    said: (name) => `removed secret ${name}`,
+  });
 
   registerOwnSecretCommands(secrets);
 }
@@ -108,13 +106,10 @@ Examples:
       );
     }));
 
-  mine
-    .command('rm')
-    .description('Remove your value of a secret; calls to sources that need it are refused until it is stored again')
-    .argument('<name>', 'the secret\'s name')
-    .action(inContext(async ({ api, out }, name: string) => {
-      await api.request('DELETE', '/api/v1/me/secrets/{name}', { params: { name } });
-      if (out.json) return out.printJson({ removed: name });
-      out.note(`removed your secret ${name}`);
-    }));
+  addRemoveCommand(mine, {
+    description: 'Remove your value of a secret; calls to sources that need it are refused until it is stored again',
+    argument: 'the secret\'s name',
+    path: '/api/v1/me/secrets/{name}',
+    said: (name) => `removed your secret ${name}`,
+  });
 }
