@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
 describe('command and query handlers', () => {
   const handlers = sources(SRC).filter((file) => /@(Command|Query)Handler\(/.test(readFileSync(file, 'utf8')));
 
-  it('are found where the layout puts them: one per use-case folder, named *.handler.ts', () => {
+  it('are each in a *.handler.ts file', () => {
     expect(handlers.length).toBeGreaterThan(50);
     expect(handlers.filter((file) => !file.endsWith('.handler.ts')).map((file) => relative(SRC, file))).toEqual([]);
   });

@@ -3,16 +3,17 @@
  * the output (its target, legacy decorators with their design-time metadata, class fields defined as
  * ES2022 does). ES modules where Jest loads the file as one (`*.ts` runs natively as ESM), CommonJS
  * where it requires it (the e2e global setup). Types are checked by `npm run typecheck`, and the
- * build (`tsc`) is what runs in production and in the e2e suites.
+ * build (`tsc`) is what runs in production and in most e2e suites.
  *
- * It replaced TypeScript's own `transpileModule` (ts-jest), which took about 16 times as long: on a
- * fresh checkout, as in CI, the unit project spent 10–15 s of its time compiling.
+ * TypeScript's own `transpileModule` takes about 16 times as long: with it, a fresh checkout (as in
+ * CI) spent 10–15 s of the unit project's time compiling.
  */
 const { createHash } = require('node:crypto');
 const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 const swc = require('@swc/core');
 
-const TSCONFIG = require('node:path').join(__dirname, '..', '..', 'tsconfig.json');
+const TSCONFIG = join(__dirname, '..', '..', 'tsconfig.json');
 
 function optionsFor(esm, filename) {
   return {
