@@ -9,6 +9,12 @@ interface ListStream {
   sessionId?: string;
   /** Ends the HTTP response (closing the server alone leaves the client's stream open). */
   end: () => void;
+  /**
+   * The request it answers, held while the stream is open: a Request's signal follows the signal
+   * it was made with only as long as the Request lives (undici holds it weakly), so once nothing
+   * held it, a garbage collection would leave the stream deaf to its client's going away.
+   */
+  request: Request;
 }
 
 /**
@@ -37,7 +43,7 @@ export class LegacyListStreams {
       );
     }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const stream: ListStream = { server, surface, ...(sessionId !== undefined ? { sessionId } : {}), end: () => undefined };
+    const stream: ListStream = { server, surface, ...(sessionId !== undefined ? { sessionId } : {}), end: () => undefined, request };
     let closed = false;
     const close = () => {
       if (closed) return;

@@ -8,7 +8,17 @@ import type { CatalogSnapshots } from '../../catalog/application/catalog-snapsho
 import type { McpToolServers } from '../mcp-tool-servers.js';
 import type { McpExchange } from '../mcp-exchange.js';
 import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { SecretCipher } from '../../../shared/crypto/secret-cipher.js';
+
+/** A full garbage collection, as the engine would run one at any moment. */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+}
 
 const exchange: McpExchange = { principal: { id: 'admin', name: 'admin', roles: ['admin'] }, surface: { kind: 'all' } } as McpExchange;
 
@@ -54,6 +64,8 @@ describe('2025-era serving', () => {
     };
     expect(await read(mine.reader)).toContain('"taskId":"t-1"');
     expect(await read(other.reader)).not.toContain('t-1');
+    // Nothing of the caller's holds the Request: a stream must hear its abort all the same.
+    await collectGarbage();
     mine.abort.abort();
     other.abort.abort();
     expect(streams.hasSession('session-1')).toBe(false);
