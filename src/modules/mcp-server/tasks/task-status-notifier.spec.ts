@@ -9,6 +9,7 @@ import { aRoute } from '../../execution/testing/routes.js';
 import type { ExecutionView } from '../../executions/application/execution-view.js';
 import type { ExecutionRecord } from '../../executions/domain/execution.js';
 import { InMemoryExecutionReads } from '../../executions/testing/in-memory-execution-reads.js';
+import { until } from '../../../shared/testing/until.js';
 import type { McpGatewayServer } from '../mcp-gateway-server.js';
 import { MAX_FOLLOWED, TaskStatusNotifier } from './task-status-notifier.js';
 import type { McpTaskView } from './task-wire.js';
@@ -48,30 +49,24 @@ function listener() {
   return { told, tell: (_state: unknown, view: McpTaskView) => void told.push({ status: view.status, ...(view.statusMessage ? { statusMessage: view.statusMessage } : {}) }), ended: () => (ended = true), hasEnded: () => ended };
 }
 
-const until = async (done: () => boolean, ms = 2_000) => {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
-  return done();
-};
-
 describe('TaskStatusNotifier.watch', () => {
   it('tells the state at once, then each change as it is announced, until the task ends', async () => {
     const f = setUp();
     const id = await f.start();
     const l = listener();
     expect(f.notifier.watch(ALICE.principalId, id, { ended: l.ended }, l.tell)).toBe(true);
-    expect(await until(() => l.told.length === 1)).toBe(true);
+    await until(() => l.told.length === 1, 2_000);
     expect(l.told).toEqual([{ status: 'working' }]);
 
     // Held for approval by another process: its announcement wakes the watch long before a look would (5 s).
     await f.harness.tasks.update(id, { status: 'pending_approval', statusMessage: 'waiting for approval' });
     f.changes.announce(id);
-    expect(await until(() => l.told.length === 2, 1_000)).toBe(true);
+    await until(() => l.told.length === 2, 1_000);
     expect(l.told[1]).toEqual({ status: 'working', statusMessage: 'waiting for approval' });
 
     await f.harness.tasks.update(id, { status: 'working', statusMessage: null });
     f.release();
-    expect(await until(() => l.hasEnded())).toBe(true);
+    await until(() => l.hasEnded(), 2_000);
     expect(l.told.at(-1)).toEqual({ status: 'completed' });
     expect([f.notifier.followedCount, f.changes.followedCount]).toEqual([0, 0]);
   });
@@ -85,9 +80,9 @@ describe('TaskStatusNotifier.watch', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(l.told).toEqual([]);
     f.changes.heardAll();
-    expect(await until(() => l.told.length === 1, 1_000)).toBe(true);
+    await until(() => l.told.length === 1, 1_000);
     f.release();
-    expect(await until(() => l.told.at(-1)?.status === 'completed')).toBe(true);
+    await until(() => l.told.at(-1)?.status === 'completed', 2_000);
   });
 
   it("never tells another principal's task: the watch ends at its first look", async () => {
@@ -95,7 +90,7 @@ describe('TaskStatusNotifier.watch', () => {
     const id = await f.start(BOB);
     const l = listener();
     expect(f.notifier.watch(ALICE.principalId, id, { ended: l.ended }, l.tell)).toBe(true);
-    expect(await until(() => l.hasEnded())).toBe(true);
+    await until(() => l.hasEnded(), 2_000);
     f.changes.announce(id);
     f.release();
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -109,9 +104,9 @@ describe('TaskStatusNotifier.watch', () => {
     const gone = new CallerDeparture();
     const l = listener();
     f.notifier.watch(ALICE.principalId, id, { until: gone, ended: l.ended }, l.tell);
-    expect(await until(() => l.told.length === 1)).toBe(true);
+    await until(() => l.told.length === 1, 2_000);
     gone.abort();
-    expect(await until(() => l.hasEnded())).toBe(true);
+    await until(() => l.hasEnded(), 2_000);
     expect([f.notifier.followedCount, f.changes.followedCount]).toEqual([0, 0]);
     expect(f.notifier.watch(ALICE.principalId, id, { until: gone }, l.tell)).toBe(false);
     f.release();
@@ -124,7 +119,7 @@ describe('TaskStatusNotifier.watch', () => {
     const accepted = Array.from({ length: MAX_FOLLOWED + 5 }, () => f.notifier.watch(ALICE.principalId, id, { until: gone, told: { status: 'working' } }, () => undefined));
     expect(accepted.filter(Boolean)).toHaveLength(MAX_FOLLOWED);
     gone.abort();
-    expect(await until(() => f.notifier.followedCount === 0)).toBe(true);
+    await until(() => f.notifier.followedCount === 0, 2_000);
     expect(f.changes.followedCount).toBe(0);
     f.release();
   });
