@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { aToolDefinition } from '../../testing/builders.js';
 import { DEMO_SOURCE, reviewsFixture } from '../../testing/reviews-fixture.js';
-import { GetReviewHandler } from './get-review.handler.js';
 import { GetReviewQuery } from './get-review.query.js';
-
-async function setup() {
-  const f = await reviewsFixture();
-  return { ...f, get: new GetReviewHandler(f.views) };
-}
 
 describe('GetReviewHandler', () => {
   it('answers the review as the API shows it: a new tool has no previous definition and no diff', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     const stored = f.reviews.all()[0]!;
     const view = await f.get.execute(new GetReviewQuery(stored.id));
     expect(view).toMatchObject({ id: stored.id, state: 'pending', qualifiedName: 'demo__one', previousDefinition: null, diff: null, decidedAt: null, createdAt: '2026-03-01T00:00:00.000Z' });
   });
 
   it('answers a changed definition with the approved one before it and what changed between them', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     await f.sync.apply(DEMO_SOURCE, 'demo', [aToolDefinition('four')], 'off');
     f.clock.advance(60_000);
     await f.sync.apply(DEMO_SOURCE, 'demo', [aToolDefinition('four', { description: 'now with a description' })], 'review');
@@ -30,7 +24,7 @@ describe('GetReviewHandler', () => {
   });
 
   it('answers REVIEW_NOT_FOUND for an unknown id and for an id that is not a UUID', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     await expect(f.get.execute(new GetReviewQuery(randomUUID()))).rejects.toMatchObject({ code: 'REVIEW_NOT_FOUND' });
     await expect(f.get.execute(new GetReviewQuery("1' or '1'='1"))).rejects.toMatchObject({ code: 'REVIEW_NOT_FOUND' });
   });

@@ -1,15 +1,9 @@
 import { OTHER_SOURCE, reviewsFixture } from '../../testing/reviews-fixture.js';
-import { ListReviewsHandler } from './list-reviews.handler.js';
 import { ListReviewsQuery } from './list-reviews.query.js';
-
-async function setup() {
-  const f = await reviewsFixture();
-  return { ...f, list: new ListReviewsHandler(f.views) };
-}
 
 describe('ListReviewsHandler', () => {
   it('lists newest first and pages with its cursor to the end', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     const first = await f.list.execute(new ListReviewsQuery({}, undefined, 2));
     expect(first.items.map((r) => r.qualifiedName)).toEqual(['other__three', 'demo__two']);
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -19,7 +13,7 @@ describe('ListReviewsHandler', () => {
   });
 
   it('filters by state and by source, given by name or by id', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     const byName = await f.list.execute(new ListReviewsQuery({ source: 'demo' }, undefined, 10));
     expect(byName.items.map((r) => r.qualifiedName)).toEqual(['demo__two', 'demo__one']);
     const byId = await f.list.execute(new ListReviewsQuery({ source: OTHER_SOURCE }, undefined, 10));
@@ -29,7 +23,7 @@ describe('ListReviewsHandler', () => {
   });
 
   it('refuses a cursor it did not issue', async () => {
-    const f = await setup();
+    const f = await reviewsFixture();
     await expect(f.list.execute(new ListReviewsQuery({}, 'not-a-cursor', 10))).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
   });
 });
