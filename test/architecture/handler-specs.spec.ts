@@ -4,17 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
-/** Every TypeScript file below `dir` that is not a spec. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('spec.ts') ? [path] : [];
-  });
-}
+/** Every TypeScript file below `src` that is not a spec. */
+const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('spec.ts'))
+  .map((file) => join(SRC, file));
 
 describe('command and query handlers', () => {
-  const handlers = sources(SRC).filter((file) => /@(Command|Query)Handler\(/.test(readFileSync(file, 'utf8')));
+  const handlers = sources.filter((file) => /@(Command|Query)Handler\(/.test(readFileSync(file, 'utf8')));
 
   it('are each in a *.handler.ts file', () => {
     expect(handlers.length).toBeGreaterThan(50);
